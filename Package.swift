@@ -1,0 +1,72 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Pods",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "podsd", targets: ["podsd"]),
+        .executable(name: "pods", targets: ["pods"]),
+        .executable(name: "pods-mpris-bench", targets: ["MPRISBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // MARK: - C libraries, each touched by exactly one wrapper module
+        .systemLibrary(
+            name: "CDBus", pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(
+            name: "CGStreamer", pkgConfig: "gstreamer-1.0",
+            providers: [.apt(["libgstreamer1.0-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+
+        // MARK: - Libraries
+        .target(name: "PodsDBus", dependencies: ["CDBus"]),
+        .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
+        .target(
+            name: "PodsService",
+            dependencies: [
+                "PodsDBus", "PodsPlayback",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        .target(name: "PodsTestSupport", dependencies: ["PodsDBus"]),
+
+        // MARK: - Executables
+        .executableTarget(
+            name: "podsd",
+            dependencies: [
+                "PodsService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        .executableTarget(
+            name: "pods",
+            dependencies: [
+                "PodsDBus", "PodsService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "MPRISBench",
+            dependencies: ["PodsDBus", "PodsTestSupport"],
+            path: "Benchmarks/MPRISBench"),
+
+        // MARK: - Tests
+        .testTarget(name: "PodsDBusTests", dependencies: ["PodsDBus", "PodsTestSupport"]),
+        .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
+        .testTarget(
+            name: "PodsServiceTests",
+            dependencies: ["PodsService", "PodsDBus", "PodsTestSupport", "podsd", "pods"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,60 @@
+#ifndef PODS_CGSTREAMER_SHIM_H
+#define PODS_CGSTREAMER_SHIM_H
+#include <gst/gst.h>
+
+/// `g_object_set` is variadic, which Swift cannot call.
+static inline void pods_object_set_string(gpointer object, const char *name, const char *value) {
+    g_object_set(object, name, value, NULL);
+}
+
+/// `g_object_set` is variadic, which Swift cannot call.
+static inline void pods_object_set_double(gpointer object, const char *name, double value) {
+    g_object_set(object, name, value, NULL);
+}
+
+/// `g_object_set` is variadic, which Swift cannot call.
+static inline void pods_object_set_object(gpointer object, const char *name, gpointer value) {
+    g_object_set(object, name, value, NULL);
+}
+
+/// `g_object_set` is variadic, which Swift cannot call.
+static inline void pods_object_set_int(gpointer object, const char *name, int value) {
+    g_object_set(object, name, value, NULL);
+}
+
+/// `g_object_set` is variadic, which Swift cannot call.
+static inline void pods_object_set_uint(gpointer object, const char *name, guint value) {
+    g_object_set(object, name, value, NULL);
+}
+
+/// Whether `object` has a property called `name` (so a setter cannot warn).
+static inline gboolean pods_object_has_property(gpointer object, const char *name) {
+    return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
+}
+
+/// `GST_MESSAGE_TYPE` is a function-like macro.
+static inline GstMessageType pods_message_type(GstMessage *message) {
+    return GST_MESSAGE_TYPE(message);
+}
+
+/// `GST_MESSAGE_SRC` is a function-like macro.
+static inline GstObject *pods_message_source(GstMessage *message) {
+    return GST_MESSAGE_SRC(message);
+}
+
+/// `gst_structure_new_empty` plus `gst_message_new_application`, to wake the bus reader.
+static inline GstMessage *pods_message_new_wakeup(void) {
+    return gst_message_new_application(NULL, gst_structure_new_empty("pods-wakeup"));
+}
+
+/// `GST_OBJECT_CAST` is a macro; playbin's `source-setup` hands over a GstElement.
+static inline void pods_object_unref(gpointer object) {
+    gst_object_unref(object);
+}
+
+/// `g_signal_connect` is a macro.
+static inline gulong pods_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
+    return g_signal_connect(instance, signal, handler, data);
+}
+
+#endif

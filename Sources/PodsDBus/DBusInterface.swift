@@ -1,0 +1,109 @@
+/// A named, typed argument of a method or signal.
+public struct DBusArgument: Sendable {
+    public var name: String
+    public var type: DBusType
+
+    public init(_ name: String, _ type: DBusType) {
+        self.name = name
+        self.type = type
+    }
+}
+
+/// A method of an exported interface and the code that answers it.
+public struct DBusMethod: Sendable {
+    /// Receives arguments already checked against `inputs`; returns values
+    /// matching `outputs`. A thrown `DBusError` becomes that error reply; any
+    /// other error becomes `org.freedesktop.DBus.Error.Failed`.
+    public typealias Handler = @Sendable ([DBusValue]) async throws -> [DBusValue]
+
+    public var name: String
+    public var inputs: [DBusArgument]
+    public var outputs: [DBusArgument]
+    public var handler: Handler
+
+    public init(_ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
+                handler: @escaping Handler) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        self.handler = handler
+    }
+
+    var inputSignature: String { inputs.map(\.type).signature }
+}
+
+/// A property of an exported interface.
+public struct DBusProperty: Sendable {
+    /// How the property announces changes (`org.freedesktop.DBus.Property.EmitsChangedSignal`).
+    public enum ChangeSignal: String, Sendable {
+        case emitsValue = "true"
+        case invalidates
+        case constant = "const"
+        case none = "false"
+    }
+
+    public typealias Getter = @Sendable () async -> DBusValue
+    /// Receives a value already checked against `type`.
+    public typealias Setter = @Sendable (DBusValue) async throws -> Void
+
+    public var name: String
+    public var type: DBusType
+    public var changeSignal: ChangeSignal
+    public var getter: Getter
+    public var setter: Setter?
+
+    public init(_ name: String, _ type: DBusType, changeSignal: ChangeSignal = .emitsValue,
+                get: @escaping Getter, set: Setter? = nil) {
+        self.name = name
+        self.type = type
+        self.changeSignal = changeSignal
+        self.getter = get
+        self.setter = set
+    }
+
+    var access: String { setter == nil ? "read" : "readwrite" }
+}
+
+/// A signal an interface may emit.
+public struct DBusSignalDescription: Sendable {
+    public var name: String
+    public var arguments: [DBusArgument]
+
+    public init(_ name: String, arguments: [DBusArgument] = []) {
+        self.name = name
+        self.arguments = arguments
+    }
+}
+
+/// One interface of an exported object: its description is also what
+/// answers calls, `GetAll` and `Introspect`, so they cannot disagree.
+public struct DBusInterface: Sendable {
+    public var name: String
+    public var methods: [DBusMethod]
+    public var properties: [DBusProperty]
+    public var signals: [DBusSignalDescription]
+
+    public init(name: String, methods: [DBusMethod] = [], properties: [DBusProperty] = [],
+                signals: [DBusSignalDescription] = []) {
+        self.name = name
+        self.methods = methods
+        self.properties = properties
+        self.signals = signals
+    }
+
+    func method(named name: String) -> DBusMethod? { methods.first { $0.name == name } }
+    func property(named name: String) -> DBusProperty? { properties.first { $0.name == name } }
+}
+
+/// An object to export: a path and the interfaces it implements.
+/// `org.freedesktop.DBus.Properties`, `.Introspectable` and `.Peer` are added
+/// by the connection.
+public struct DBusExportedObject: Sendable {
+    public var path: DBusObjectPath
+    public var interfaces: [DBusInterface]
+
+    public init(path: DBusObjectPath, interfaces: [DBusInterface]) {
+        self.path = path
+        self.interfaces = interfaces
+    }
+}

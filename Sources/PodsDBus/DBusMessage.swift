@@ -1,0 +1,95 @@
+internal import CDBus
+
+/// One owned reference to a libdbus message.
+///
+/// Confined to the connection's loop thread, except that the reference
+/// itself may travel (inside `IncomingCall`) while a handler runs elsewhere:
+/// see `IncomingCall`'s proof.
+final class DBusMessage {
+    let pointer: OpaquePointer
+
+    /// Takes over a reference the caller owns.
+    init(adopting pointer: OpaquePointer) { self.pointer = pointer }
+
+    /// Adds a reference of its own.
+    init(retaining pointer: OpaquePointer) {
+        dbus_message_ref(pointer)
+        self.pointer = pointer
+    }
+
+    deinit { dbus_message_unref(pointer) }
+
+    // MARK: - Creating
+
+    static func methodCall(
+        destination: String?, path: DBusObjectPath, interface: String?, member: String
+    ) throws(DBusError) -> DBusMessage {
+        try validateNames(interface: interface, member: member, busName: destination)
+        guard let message = dbus_message_new_method_call(destination, path.rawValue, interface, member) else {
+            throw .failed("out of memory")
+        }
+        return DBusMessage(adopting: message)
+    }
+
+    static func signal(path: DBusObjectPath, interface: String, member: String) throws(DBusError) -> DBusMessage {
+        try validateNames(interface: interface, member: member, busName: nil)
+        guard let message = dbus_message_new_signal(path.rawValue, interface, member) else {
+            throw .failed("out of memory")
+        }
+        return DBusMessage(adopting: message)
+    }
+
+    func methodReturn() -> DBusMessage? {
+        dbus_message_new_method_return(pointer).map(DBusMessage.init(adopting:))
+    }
+
+    func errorReply(_ error: DBusError) -> DBusMessage? {
+        let name = DBusNames.isValidInterface(error.name) ? error.name : DBusError.Name.failed
+        return dbus_message_new_error(pointer, name, error.message).map(DBusMessage.init(adopting:))
+    }
+
+    /// libdbus aborts on invalid names, so they are checked here first.
+    private static func validateNames(interface: String?, member: String, busName: String?) throws(DBusError) {
+        if let interface, !DBusNames.isValidInterface(interface) {
+            throw .invalidArgs("invalid interface name '\(interface)'")
+        }
+        guard DBusNames.isValidMember(member) else { throw .invalidArgs("invalid member name '\(member)'") }
+        if let busName, !DBusNames.isValidBusName(busName) {
+            throw .invalidArgs("invalid bus name '\(busName)'")
+        }
+    }
+
+    // MARK: - Header fields
+
+    var type: Int32 { dbus_message_get_type(pointer) }
+    var path: String? { dbus_message_get_path(pointer).map { String(cString: $0) } }
+    var interface: String? { dbus_message_get_interface(pointer).map { String(cString: $0) } }
+    var member: String? { dbus_message_get_member(pointer).map { String(cString: $0) } }
+    var sender: String? { dbus_message_get_sender(pointer).map { String(cString: $0) } }
+    var errorName: String? { dbus_message_get_error_name(pointer).map { String(cString: $0) } }
+    var signature: String { dbus_message_get_signature(pointer).map { String(cString: $0) } ?? "" }
+    var expectsReply: Bool { dbus_message_get_no_reply(pointer) == 0 }
+
+    func setNoAutoStart() { dbus_message_set_auto_start(pointer, 0) }
+
+    // MARK: - Body
+
+    func append(_ values: [DBusValue]) throws(DBusError) {
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(pointer, &iter)
+        for value in values {
+            try DBusMarshal.append(value, to: &iter)
+        }
+    }
+
+    /// Reads every argument. Unix fds are refused, not read.
+    func arguments() throws(DBusError) -> [DBusValue] {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(pointer, &iter) != 0 else { return [] }
+        var values: [DBusValue] = []
+        repeat {
+            values.append(try DBusMarshal.read(&iter))
+        } while dbus_message_iter_next(&iter) != 0
+        return values
+    }
+}

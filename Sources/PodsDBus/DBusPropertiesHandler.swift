@@ -1,0 +1,69 @@
+/// Answers `org.freedesktop.DBus.Properties` from interface descriptions.
+enum DBusPropertiesHandler {
+    typealias Work = @Sendable () async throws -> [DBusValue]
+
+    /// Checks the call on the loop thread; what is left to do (running
+    /// getters and setters) comes back as work for a task.
+    static func work(member: String, signature: String, arguments: [DBusValue],
+                     interfaces: [DBusInterface]) -> Result<Work, DBusError> {
+        switch member {
+        case "Get":
+            guard signature == "ss", let interfaceName = arguments[0].stringValue,
+                  let propertyName = arguments[1].stringValue
+            else { return .failure(.invalidArgs("Get takes arguments of type 'ss', not '\(signature)'")) }
+            return property(interfaceName, propertyName, in: interfaces).map { property in
+                let getter = property.getter
+                return { [.variant(await getter())] }
+            }
+        case "GetAll":
+            guard signature == "s", let interfaceName = arguments[0].stringValue
+            else { return .failure(.invalidArgs("GetAll takes arguments of type 's', not '\(signature)'")) }
+            guard let interface = interfaces.first(where: { $0.name == interfaceName }) else {
+                return .failure(unknownInterface(interfaceName))
+            }
+            let properties = interface.properties
+            return .success({
+                var values: [String: DBusValue] = [:]
+                for property in properties { values[property.name] = await property.getter() }
+                return [.variantDictionary(values)]
+            })
+        case "Set":
+            guard signature == "ssv", let interfaceName = arguments[0].stringValue,
+                  let propertyName = arguments[1].stringValue, case .variant(let value) = arguments[2]
+            else { return .failure(.invalidArgs("Set takes arguments of type 'ssv', not '\(signature)'")) }
+            return property(interfaceName, propertyName, in: interfaces).flatMap { property in
+                guard let setter = property.setter else {
+                    return .failure(.init(name: DBusError.Name.propertyReadOnly,
+                                          message: "Property '\(propertyName)' is read-only"))
+                }
+                guard value.type == property.type else {
+                    return .failure(.invalidArgs(
+                        "Property '\(propertyName)' has type '\(property.type.signature)', not '\(value.type.signature)'"))
+                }
+                return .success({
+                    try await setter(value)
+                    return []
+                })
+            }
+        default:
+            return .failure(.init(name: DBusError.Name.unknownMethod,
+                                  message: "No method '\(member)' on org.freedesktop.DBus.Properties"))
+        }
+    }
+
+    private static func property(_ interfaceName: String, _ propertyName: String,
+                                 in interfaces: [DBusInterface]) -> Result<DBusProperty, DBusError> {
+        guard let interface = interfaces.first(where: { $0.name == interfaceName }) else {
+            return .failure(unknownInterface(interfaceName))
+        }
+        guard let property = interface.property(named: propertyName) else {
+            return .failure(.init(name: DBusError.Name.unknownProperty,
+                                  message: "No property '\(propertyName)' on interface '\(interfaceName)'"))
+        }
+        return .success(property)
+    }
+
+    private static func unknownInterface(_ name: String) -> DBusError {
+        .init(name: DBusError.Name.unknownInterface, message: "No such interface '\(name)'")
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+internal import CDBus
+
+/// Answers incoming method calls and delivers incoming signals.
+///
+/// Lives on the connection's loop thread: every member is touched only
+/// there (see `DBusEventLoop`).
+final class DBusRouter {
+    private struct Subscription {
+        let match: DBusSignalMatch
+        let continuation: AsyncStream<DBusSignal>.Continuation
+    }
+
+    private var objects: [DBusObjectPath: [DBusInterface]] = [:]
+    private var subscriptions: [UInt64: Subscription] = [:]
+    private var nextSubscriptionID: UInt64 = 0
+    private var disconnectHandlers: [@Sendable () -> Void] = []
+    private var isDisconnected = false
+
+    // MARK: - Registration
+
+    func export(_ object: DBusExportedObject) {
+        objects[object.path] = object.interfaces
+    }
+
+    func unexport(_ path: DBusObjectPath) {
+        objects[path] = nil
+    }
+
+    func subscribe(_ match: DBusSignalMatch, _ continuation: AsyncStream<DBusSignal>.Continuation) -> UInt64 {
+        nextSubscriptionID += 1
+        if isDisconnected {
+            continuation.finish()
+        } else {
+            subscriptions[nextSubscriptionID] = Subscription(match: match, continuation: continuation)
+        }
+        return nextSubscriptionID
+    }
+
+    func unsubscribe(_ id: UInt64) {
+        subscriptions.removeValue(forKey: id)?.continuation.finish()
+    }
+
+    func onDisconnect(_ handler: @escaping @Sendable () -> Void) {
+        if isDisconnected { handler() } else { disconnectHandlers.append(handler) }
+    }
+
+    func connectionClosed() {
+        guard !isDisconnected else { return }
+        isDisconnected = true
+        for subscription in subscriptions.values { subscription.continuation.finish() }
+        subscriptions.removeAll()
+        let handlers = disconnectHandlers
+        disconnectHandlers.removeAll()
+        for handler in handlers { handler() }
+    }
+
+    // MARK: - Incoming messages
+
+    /// Returns whether the message was handled (method calls always are).
+    func handle(_ message: DBusMessage, on loop: DBusEventLoop) -> Bool {
+        switch message.type {
+        case DBUS_MESSAGE_TYPE_METHOD_CALL:
+            handleCall(message, on: loop)
+            return true
+        case DBUS_MESSAGE_TYPE_SIGNAL:
+            deliverSignal(message, on: loop)
+            return false
+        default:
+            return false
+        }
+    }
+
+    private func deliverSignal(_ message: DBusMessage, on loop: DBusEventLoop) {
+        let interface = message.interface ?? ""
+        let member = message.member ?? ""
+        if interface == "org.freedesktop.DBus.Local" && member == "Disconnected" {
+            connectionClosed()
+            loop.shutdown()
+            return
+        }
+        guard !subscriptions.isEmpty, let arguments = try? message.arguments() else { return }
+        let signal = DBusSignal(
+            sender: message.sender ?? "", path: message.path ?? "", interface: interface,
+            member: member, arguments: arguments, receivedAt: .now)
+        for subscription in subscriptions.values where subscription.match.matches(signal) {
+            subscription.continuation.yield(signal)
+        }
+    }
+
+    private func handleCall(_ message: DBusMessage, on loop: DBusEventLoop) {
+        let member = message.member ?? ""
+        guard let pathText = message.path, let path = DBusObjectPath(pathText) else {
+            return reply(to: message, .failure(.init(name: DBusError.Name.unknownObject, message: "No object path")), on: loop)
+        }
+        switch message.interface {
+        case "org.freedesktop.DBus.Peer":
+            return reply(to: message, peer(member: member, signature: message.signature), on: loop)
+        case "org.freedesktop.DBus.Introspectable":
+            return reply(to: message, introspect(path: path, member: member, signature: message.signature), on: loop)
+        default:
+            break
+        }
+        if message.interface == nil, member == "Introspect" || member == "Ping" {
+            let result = member == "Ping"
+                ? peer(member: member, signature: message.signature)
+                : introspect(path: path, member: member, signature: message.signature)
+            return reply(to: message, result, on: loop)
+        }
+        guard let interfaces = objects[path] else {
+            return reply(to: message, .failure(.init(
+                name: DBusError.Name.unknownObject, message: "No such object path '\(path)'")), on: loop)
+        }
+        let arguments: [DBusValue]
+        do {
+            arguments = try message.arguments()
+        } catch {
+            return reply(to: message, .failure(error), on: loop)
+        }
+        let work: @Sendable () async throws -> [DBusValue]
+        if message.interface == "org.freedesktop.DBus.Properties" {
+            switch DBusPropertiesHandler.work(member: member, signature: message.signature,
+                                              arguments: arguments, interfaces: interfaces) {
+            case .success(let propertyWork): work = propertyWork
+            case .failure(let error): return reply(to: message, .failure(error), on: loop)
+            }
+        } else {
+            switch findMethod(member: member, interface: message.interface, in: interfaces) {
+            case .failure(let error):
+                return reply(to: message, .failure(error), on: loop)
+            case .success(let method):
+                guard message.signature == method.inputSignature else {
+                    return reply(to: message, .failure(.invalidArgs(
+                        "\(method.name) takes arguments of type '\(method.inputSignature)', not '\(message.signature)'")), on: loop)
+                }
+                let handler = method.handler
+                work = { try await handler(arguments) }
+            }
+        }
+        let handoff = MessageHandoff(message: message)
+        Task {
+            let result: Result<[DBusValue], DBusError>
+            do {
+                result = .success(try await work())
+            } catch let error as DBusError {
+                result = .failure(error)
+            } catch {
+                result = .failure(.failed(String(describing: error)))
+            }
+            loop.enqueue { loop in loop.router.reply(to: handoff.message, result, on: loop) }
+        }
+    }
+
+    private func findMethod(member: String, interface: String?, in interfaces: [DBusInterface]) -> Result<DBusMethod, DBusError> {
+        if let interface {
+            guard let found = interfaces.first(where: { $0.name == interface }) else {
+                return .failure(.init(name: DBusError.Name.unknownInterface, message: "No such interface '\(interface)'"))
+            }
+            guard let method = found.method(named: member) else {
+                return .failure(.init(name: DBusError.Name.unknownMethod, message: "No method '\(member)' on interface '\(interface)'"))
+            }
+            return .success(method)
+        }
+        for candidate in interfaces {
+            if let method = candidate.method(named: member) { return .success(method) }
+        }
+        return .failure(.init(name: DBusError.Name.unknownMethod, message: "No method '\(member)'"))
+    }
+
+    // MARK: - Standard interfaces
+
+    private func peer(member: String, signature: String) -> Result<[DBusValue], DBusError> {
+        guard signature.isEmpty else { return .failure(.invalidArgs("\(member) takes no arguments")) }
+        switch member {
+        case "Ping":
+            return .success([])
+        case "GetMachineId":
+            guard let raw = dbus_get_local_machine_id() else { return .failure(.failed("no machine id")) }
+            defer { dbus_free(raw) }
+            return .success([.string(String(cString: raw))])
+        default:
+            return .failure(.init(name: DBusError.Name.unknownMethod, message: "No method '\(member)' on org.freedesktop.DBus.Peer"))
+        }
+    }
+
+    private func introspect(path: DBusObjectPath, member: String, signature: String) -> Result<[DBusValue], DBusError> {
+        guard member == "Introspect" else {
+            return .failure(.init(name: DBusError.Name.unknownMethod, message: "No method '\(member)' on org.freedesktop.DBus.Introspectable"))
+        }
+        guard signature.isEmpty else { return .failure(.invalidArgs("Introspect takes no arguments")) }
+        let prefix = path.elements
+        var children = Set<String>()
+        for exported in objects.keys {
+            let elements = exported.elements
+            if elements.count > prefix.count, Array(elements.prefix(prefix.count)) == prefix {
+                children.insert(String(elements[prefix.count]))
+            }
+        }
+        let xml = DBusIntrospection.xml(interfaces: objects[path] ?? [], children: children.sorted())
+        return .success([.string(xml)])
+    }
+
+    // MARK: - Replying
+
+    func reply(to message: DBusMessage, _ result: Result<[DBusValue], DBusError>, on loop: DBusEventLoop) {
+        guard message.expectsReply else { return }
+        switch result {
+        case .success(let values):
+            guard let reply = message.methodReturn() else { return }
+            do {
+                try reply.append(values)
+                loop.send(reply)
+            } catch {
+                if let errorReply = message.errorReply(error) { loop.send(errorReply) }
+            }
+        case .failure(let error):
+            if let errorReply = message.errorReply(error) { loop.send(errorReply) }
+        }
+    }
+}
+
+/// Carries a message reference from the loop thread to a handler's task and
+/// back.
+///
+/// @unchecked Sendable, proven: the task never touches `message`; it only
+/// hands it back to the loop thread through `enqueue`, and libdbus message
+/// reference counts are atomic, so dropping the reference on either thread
+/// is safe.
+struct MessageHandoff: @unchecked Sendable {
+    let message: DBusMessage
+}

@@ -1,0 +1,124 @@
+import Foundation
+internal import CGStreamer
+
+/// Reads a pipeline's bus on a thread of its own and turns the messages that
+/// matter into `PlaybackEvent`s.
+///
+/// The thread blocks in `gst_bus_timed_pop_filtered` until a message comes,
+/// so a paused or stopped pipeline costs no wakeups.
+final class PipelineBusReader: @unchecked Sendable {
+    // @unchecked Sendable, proven: `bus` and `pipeline` are GstObjects, whose
+    // reference counting and `gst_bus_*` calls GStreamer documents as MT
+    // safe; `pipeline` is only compared by address here, never dereferenced.
+    private let bus: UnsafeMutablePointer<GstBus>
+    private let pipeline: UnsafeMutableRawPointer
+    private let continuation: AsyncStream<PlaybackEvent>.Continuation
+
+    init(pipeline: UnsafeMutablePointer<GstElement>, continuation: AsyncStream<PlaybackEvent>.Continuation) {
+        // gst_element_get_bus returns a new reference, released in `stop`.
+        self.bus = gst_element_get_bus(pipeline)
+        self.pipeline = UnsafeMutableRawPointer(pipeline)
+        self.continuation = continuation
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "pods.gst-bus"
+        thread.start()
+    }
+
+    /// Ends the thread (it drops its bus reference when it sees the wakeup).
+    /// Call after the pipeline reached NULL: that state flushes the bus,
+    /// which would drop the wakeup, so flushing is turned off first.
+    func stop() {
+        gst_bus_set_flushing(bus, 0)
+        gst_bus_post(bus, pods_message_new_wakeup())
+    }
+
+    private func run() {
+        let wanted = GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue
+            | GST_MESSAGE_DURATION_CHANGED.rawValue | GST_MESSAGE_TAG.rawValue | GST_MESSAGE_BUFFERING.rawValue
+            | GST_MESSAGE_APPLICATION.rawValue
+        while true {
+            guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime.max, GstMessageType(rawValue: wanted)) else {
+                continue
+            }
+            defer { gst_message_unref(message) }
+            let type = pods_message_type(message)
+            if type == GST_MESSAGE_APPLICATION { break }
+            if let event = translate(message, type: type) { continuation.yield(event) }
+        }
+        continuation.finish()
+        gst_object_unref(bus)
+    }
+
+    private func translate(_ message: UnsafeMutablePointer<GstMessage>, type: GstMessageType) -> PlaybackEvent? {
+        switch type {
+        case GST_MESSAGE_EOS:
+            return .endOfStream
+        case GST_MESSAGE_ASYNC_DONE:
+            return .asyncDone
+        case GST_MESSAGE_DURATION_CHANGED:
+            return .durationChanged
+        case GST_MESSAGE_BUFFERING:
+            var percent: Int32 = 100
+            gst_message_parse_buffering(message, &percent)
+            return .buffering(percent: Int(percent))
+        case GST_MESSAGE_TAG:
+            var list: UnsafeMutablePointer<GstTagList>?
+            gst_message_parse_tag(message, &list)
+            guard let list else { return nil }
+            defer { gst_tag_list_unref(list) }
+            let tags = MediaTags(title: string(list, "title"), artist: string(list, "artist"), album: string(list, "album"))
+            return tags == MediaTags() ? nil : .tags(tags)
+        case GST_MESSAGE_ERROR:
+            return .error(parseError(message))
+        default:
+            return nil
+        }
+    }
+
+    private func string(_ list: UnsafeMutablePointer<GstTagList>, _ tag: String) -> String? {
+        var value: UnsafeMutablePointer<gchar>?
+        guard gst_tag_list_get_string(list, tag, &value) != 0, let value else { return nil }
+        defer { g_free(value) }
+        let text = String(cString: value).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+
+    private func parseError(_ message: UnsafeMutablePointer<GstMessage>) -> PlaybackError {
+        var error: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        gst_message_parse_error(message, &error, &debug)
+        defer {
+            if let error { g_error_free(error) }
+            if let debug { g_free(debug) }
+        }
+        guard let error else { return PlaybackError(.other, "playback failed") }
+        let text = error.pointee.message.map { String(cString: $0) } ?? "playback failed"
+        let domain = error.pointee.domain
+        let code = error.pointee.code
+        if domain == gst_resource_error_quark() {
+            switch GstResourceError(rawValue: UInt32(code)) {
+            case GST_RESOURCE_ERROR_NOT_FOUND:
+                return PlaybackError(.notFound, text)
+            case GST_RESOURCE_ERROR_OPEN_READ, GST_RESOURCE_ERROR_READ, GST_RESOURCE_ERROR_OPEN_READ_WRITE:
+                let isFile = debugText(debug).contains("filesrc")
+                return PlaybackError(isFile ? .notFound : .network, text)
+            case GST_RESOURCE_ERROR_BUSY, GST_RESOURCE_ERROR_OPEN_WRITE, GST_RESOURCE_ERROR_WRITE:
+                return PlaybackError(.audioOutput, text)
+            default:
+                return PlaybackError(.network, text)
+            }
+        }
+        if domain == gst_stream_error_quark() { return PlaybackError(.undecodable, text) }
+        if domain == gst_core_error_quark() && GstCoreError(rawValue: UInt32(code)) == GST_CORE_ERROR_MISSING_PLUGIN {
+            return PlaybackError(.undecodable, text)
+        }
+        return PlaybackError(.other, text)
+    }
+
+    private func debugText(_ debug: UnsafeMutablePointer<gchar>?) -> String {
+        debug.map { String(cString: $0) } ?? ""
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+internal import CGStreamer
+
+/// One `playbin` pipeline: load, play, pause, stop, seek, rate, volume.
+///
+/// Confined to its owner (the player controller's actor): every call comes
+/// from there, and the bus thread only forwards `events`. The owner passes
+/// each event back through `handle(_:)` so that seeks asked for before the
+/// pipeline was ready take effect when it is.
+public final class PlaybackEngine {
+    /// Bus messages, translated. Ends after `shutdown()`.
+    public let events: AsyncStream<PlaybackEvent>
+    /// The loaded source, if any (kept through `stop()`).
+    public private(set) var source: MediaSource?
+    /// Playback speed; pitch is kept by `scaletempo`.
+    public private(set) var rate: Double = 1
+    /// Linear volume, 0 = silent, 1 = unchanged.
+    public private(set) var volume: Double = 1
+
+    private let playbin: UnsafeMutablePointer<GstElement>
+    private let busReader: PipelineBusReader
+    /// A seek to do once the pipeline has prerolled.
+    private var pendingSeek: Duration?
+    /// The segment starts at rate 1 after every preroll; this says to seek
+    /// with the current rate at the next `asyncDone`.
+    private var segmentNeedsRate = false
+    private var isPrerolled = false
+
+    /// The range `setRate` accepts.
+    public static let rateRange: ClosedRange<Double> = 0.5...3.0
+    /// The range `setVolume` accepts.
+    public static let volumeRange: ClosedRange<Double> = 0...2
+
+    /// Builds the pipeline.
+    ///
+    /// - Parameter audioSink: a `gst-launch` description such as
+    ///   `"fakesink sync=true"`; nil for `autoaudiosink`.
+    public init(audioSink: String? = nil) throws(PlaybackError) {
+        Self.ensureGStreamer()
+        guard let playbin = gst_element_factory_make("playbin", "pods-player") else {
+            throw PlaybackError(.setup, "GStreamer has no playbin element (install gstreamer1.0-plugins-base)")
+        }
+        // gst_element_factory_make returns a floating reference; own it.
+        _ = gst_object_ref_sink(playbin)
+        self.playbin = playbin
+        // Audio only, software volume: no video or subtitle decoding.
+        let audioFlag: UInt32 = 0x2, softVolumeFlag: UInt32 = 0x10
+        pods_object_set_uint(playbin, "flags", audioFlag | softVolumeFlag)
+        do throws(PlaybackError) {
+            let sink = try Self.makeAudioSink(audioSink ?? "autoaudiosink")
+            pods_object_set_object(playbin, "audio-sink", sink)
+            if let scaletempo = gst_element_factory_make("scaletempo", "pods-scaletempo") {
+                pods_object_set_object(playbin, "audio-filter", scaletempo)
+            }
+        } catch {
+            gst_object_unref(playbin)
+            throw error
+        }
+        let (stream, continuation) = AsyncStream<PlaybackEvent>.makeStream()
+        events = stream
+        busReader = PipelineBusReader(pipeline: playbin, continuation: continuation)
+        busReader.start()
+    }
+
+    deinit {
+        gst_element_set_state(playbin, GST_STATE_NULL)
+        busReader.stop()
+        gst_object_unref(playbin)
+    }
+
+    private static let gstreamerReady: Void = { gst_init(nil, nil) }()
+
+    static func ensureGStreamer() { _ = gstreamerReady }
+
+    private static func makeAudioSink(_ description: String) throws(PlaybackError) -> UnsafeMutablePointer<GstElement> {
+        var error: UnsafeMutablePointer<GError>?
+        let bin = gst_parse_bin_from_description(description, 1, &error)
+        if let error {
+            let message = error.pointee.message.map { String(cString: $0) } ?? "invalid description"
+            g_error_free(error)
+            if let bin { gst_object_unref(bin) }
+            throw PlaybackError(.setup, "audio sink '\(description)': \(message)")
+        }
+        guard let bin else { throw PlaybackError(.setup, "audio sink '\(description)' could not be made") }
+        return bin
+    }
+
+    // MARK: - Transport
+
+    /// Loads `source` paused at `start`; `events` reports `asyncDone` when it
+    /// is ready or `error` when it cannot be played.
+    public func load(_ source: MediaSource, startingAt start: Duration = .zero) {
+        gst_element_set_state(playbin, GST_STATE_NULL)
+        self.source = source
+        pods_object_set_string(playbin, "uri", source.uri)
+        isPrerolled = false
+        segmentNeedsRate = true
+        pendingSeek = start > .zero ? start : nil
+        gst_element_set_state(playbin, GST_STATE_PAUSED)
+    }
+
+    /// Plays from the current position (from the start after `stop()`).
+    public func play() {
+        guard source != nil else { return }
+        prepareIfStopped()
+        gst_element_set_state(playbin, GST_STATE_PLAYING)
+    }
+
+    public func pause() {
+        guard source != nil else { return }
+        prepareIfStopped()
+        gst_element_set_state(playbin, GST_STATE_PAUSED)
+    }
+
+    /// Stops and rewinds; the source stays loaded and the audio device is released.
+    public func stop() {
+        guard source != nil else { return }
+        gst_element_set_state(playbin, GST_STATE_READY)
+        isPrerolled = false
+        pendingSeek = nil
+    }
+
+    /// Drops the source.
+    public func unload() {
+        gst_element_set_state(playbin, GST_STATE_NULL)
+        source = nil
+        isPrerolled = false
+        pendingSeek = nil
+    }
+
+    private func prepareIfStopped() {
+        if currentState().rawValue <= GST_STATE_READY.rawValue {
+            isPrerolled = false
+            segmentNeedsRate = true
+        }
+    }
+
+    // MARK: - Position
+
+    /// Seeks accurately to `position`; before the pipeline has prerolled the
+    /// seek waits for it.
+    public func seek(to position: Duration) {
+        guard source != nil else { return }
+        let target = max(position, .zero)
+        if !isPrerolled || currentState().rawValue <= GST_STATE_READY.rawValue {
+            if currentState().rawValue <= GST_STATE_READY.rawValue {
+                prepareIfStopped()
+                gst_element_set_state(playbin, GST_STATE_PAUSED)
+            }
+            pendingSeek = target
+            return
+        }
+        performSeek(to: target)
+    }
+
+    /// Sets the speed (clamped to `rateRange`) without changing pitch.
+    public func setRate(_ newRate: Double) {
+        rate = min(max(newRate, Self.rateRange.lowerBound), Self.rateRange.upperBound)
+        guard source != nil else { return }
+        if isPrerolled, currentState().rawValue >= GST_STATE_PAUSED.rawValue {
+            performSeek(to: position() ?? .zero)
+        } else {
+            segmentNeedsRate = true
+        }
+    }
+
+    /// Sets the volume, clamped to `volumeRange`.
+    public func setVolume(_ newVolume: Double) {
+        volume = min(max(newVolume, Self.volumeRange.lowerBound), Self.volumeRange.upperBound)
+        pods_object_set_double(playbin, "volume", volume)
+    }
+
+    /// The pipeline's position, or nil when it has none (stopped, loading).
+    public func position() -> Duration? {
+        if let pendingSeek { return pendingSeek }
+        var nanoseconds: gint64 = 0
+        guard currentState().rawValue >= GST_STATE_PAUSED.rawValue,
+              gst_element_query_position(playbin, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds >= 0
+        else { return nil }
+        return .nanoseconds(Int64(nanoseconds))
+    }
+
+    /// The media's duration, once known.
+    public func duration() -> Duration? {
+        var nanoseconds: gint64 = 0
+        guard gst_element_query_duration(playbin, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds > 0 else {
+            return nil
+        }
+        return .nanoseconds(Int64(nanoseconds))
+    }
+
+    /// Whether the pipeline can seek in the loaded media.
+    public func isSeekable() -> Bool {
+        guard let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return false }
+        defer { gst_query_unref(query) }
+        guard gst_element_query(playbin, query) != 0 else { return false }
+        var seekable: gboolean = 0
+        gst_query_parse_seeking(query, nil, &seekable, nil, nil)
+        return seekable != 0
+    }
+
+    private func performSeek(to target: Duration) {
+        let nanoseconds = gint64(target.components.seconds * 1_000_000_000 + target.components.attoseconds / 1_000_000_000)
+        let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
+        segmentNeedsRate = false
+        if gst_element_seek(playbin, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, nanoseconds,
+                            GST_SEEK_TYPE_NONE, -1) != 0 {
+            pendingSeek = target  // reported as the position until the seek completes
+            isPrerolled = false
+        }
+    }
+
+    // MARK: - Events
+
+    /// Applies what waited for the pipeline; call with every event from `events`.
+    public func handle(_ event: PlaybackEvent) {
+        switch event {
+        case .asyncDone:
+            isPrerolled = true
+            let waiting = pendingSeek
+            pendingSeek = nil
+            if let waiting {
+                performSeek(to: waiting)
+            } else if segmentNeedsRate && rate != 1 {
+                performSeek(to: position() ?? .zero)
+            }
+            segmentNeedsRate = false
+        case .error:
+            gst_element_set_state(playbin, GST_STATE_READY)
+            isPrerolled = false
+            pendingSeek = nil
+        default:
+            break
+        }
+    }
+
+    /// Whether a seek or preroll is still under way.
+    public var isSettling: Bool { pendingSeek != nil || !isPrerolled }
+
+    /// Releases the pipeline and ends `events`.
+    public func shutdown() {
+        gst_element_set_state(playbin, GST_STATE_NULL)
+        busReader.stop()
+    }
+
+    private func currentState() -> GstState {
+        var state = GST_STATE_NULL
+        var pending = GST_STATE_VOID_PENDING
+        gst_element_get_state(playbin, &state, &pending, 0)
+        return pending == GST_STATE_VOID_PENDING ? state : pending
+    }
+}
+
+@available(*, unavailable)
+extension PlaybackEngine: Sendable {}

@@ -1,0 +1,29 @@
+/// What the pipeline reports, translated from GStreamer bus messages.
+public enum PlaybackEvent: Sendable {
+    /// A state change or seek completed: the position is valid again.
+    case asyncDone
+    case durationChanged
+    case tags(MediaTags)
+    /// Network buffering, 0–100.
+    case buffering(percent: Int)
+    case endOfStream
+    case error(PlaybackError)
+}
+
+/// Tags found in the media.
+public struct MediaTags: Sendable, Hashable {
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+
+    public init(title: String? = nil, artist: String? = nil, album: String? = nil) {
+        self.title = title
+        self.artist = artist
+        self.album = album
+    }
+
+    /// Later tags win where they say something.
+    public func merging(_ newer: MediaTags) -> MediaTags {
+        MediaTags(title: newer.title ?? title, artist: newer.artist ?? artist, album: newer.album ?? album)
+    }
+}

@@ -1,0 +1,17 @@
+import PodsDBus
+
+/// Names the MPRIS service and its clients agree on.
+public enum MPRIS {
+    public static let busName = "org.mpris.MediaPlayer2.pods"
+    public static let objectPath = DBusObjectPath(validLiteral: "/org/mpris/MediaPlayer2")
+    public static let rootInterface = "org.mpris.MediaPlayer2"
+    public static let playerInterface = "org.mpris.MediaPlayer2.Player"
+    /// "No track" for `SetPosition`, `TrackList` and friends.
+    public static let noTrack = DBusObjectPath(validLiteral: "/org/mpris/MediaPlayer2/TrackList/NoTrack")
+    /// Where Pods puts its track ids (outside the reserved `/org/mpris`).
+    public static let trackPathPrefix = DBusObjectPath(validLiteral: "/org/pods/track")
+    /// `Identity`, matching the desktop file's Name.
+    public static let identity = "Pods"
+    /// `DesktopEntry`: the basename of `data/pods.desktop`.
+    public static let desktopEntry = "pods"
+}

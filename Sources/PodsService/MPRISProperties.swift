@@ -1,0 +1,45 @@
+import PodsDBus
+import PodsPlayback
+
+/// The values of MPRIS properties that announce their changes, computed
+/// from one `PlayerState`, so what `Get` answers and what
+/// `PropertiesChanged` carries come from the same code.
+enum MPRISProperties {
+    /// `org.mpris.MediaPlayer2.Player`'s properties, except `Position`
+    /// (never signalled) and `CanControl` (constant).
+    static func player(_ state: PlayerState) -> [String: DBusValue] {
+        let hasTrack = state.track != nil
+        return [
+            "PlaybackStatus": .string(state.status.rawValue),
+            "Rate": .double(state.rate),
+            "Volume": .double(state.volume),
+            "Metadata": metadata(state.track),
+            "MinimumRate": .double(PlaybackEngine.rateRange.lowerBound),
+            "MaximumRate": .double(PlaybackEngine.rateRange.upperBound),
+            "CanGoNext": .bool(false),
+            "CanGoPrevious": .bool(false),
+            "CanPlay": .bool(hasTrack),
+            "CanPause": .bool(hasTrack),
+            "CanSeek": .bool(hasTrack && state.canSeek),
+        ]
+    }
+
+    /// `Metadata`: empty when nothing is loaded; otherwise it always has an
+    /// `o` trackid and `x` length in microseconds.
+    static func metadata(_ track: TrackInfo?) -> DBusValue {
+        guard let track else { return .variantDictionary([:]) }
+        var entries: [String: DBusValue] = [
+            "mpris:trackid": .objectPath(track.trackID),
+            "xesam:title": .string(track.title),
+            "xesam:url": .string(track.source.uri),
+        ]
+        if let duration = track.duration { entries["mpris:length"] = .int64(microseconds(duration)) }
+        if let artist = track.tags.artist { entries["xesam:artist"] = .stringArray([artist]) }
+        if let album = track.tags.album { entries["xesam:album"] = .string(album) }
+        return .variantDictionary(entries)
+    }
+
+    static func microseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+    }
+}

@@ -1,0 +1,296 @@
+import PodsDBus
+import PodsPlayback
+
+/// The one owner of the player's state.
+///
+/// Every change happens here, and each ends with `publish()`, which hands
+/// the new state to the observer in the same turn (MPRIS turns that into
+/// `PropertiesChanged`). While playing, a poll reads the position once a
+/// second to notice jumps; while paused or stopped nothing runs.
+public actor PlayerController {
+    /// What the controller tells its observer.
+    public enum Change: Sendable {
+        case state(PlayerState)
+        /// The position jumped (seek, rewind, discontinuity).
+        case seeked(Duration)
+    }
+
+    private let engine: PlaybackEngine
+    private var state = PlayerState()
+    private var observer: (@Sendable (Change) -> Void)?
+    private var loadCount = 0
+    private var positionPoll: Task<Void, Never>?
+    private var loadWaiters: [Int: CheckedContinuation<Result<Void, PlaybackError>, Never>] = [:]
+    private var nextWaiterID = 0
+    /// The last polled position and when it was read, to spot jumps.
+    private var lastPoll: (position: Duration, at: ContinuousClock.Instant)?
+
+    /// How long `open` waits for a source to start before replying anyway.
+    public static let openTimeout: Duration = .seconds(10)
+
+    public init(audioSink: String?) throws(PlaybackError) {
+        engine = try PlaybackEngine(audioSink: audioSink)
+    }
+
+    /// Sets the one observer of changes (called on this actor, synchronously).
+    public func observe(_ observer: @escaping @Sendable (Change) -> Void) {
+        self.observer = observer
+    }
+
+    /// Handles pipeline events until `shutdown()`.
+    public func run() async {
+        for await event in engine.events {
+            handle(event)
+        }
+    }
+
+    /// Stops playback and releases the pipeline.
+    public func shutdown() {
+        positionPoll?.cancel()
+        positionPoll = nil
+        engine.shutdown()
+        finishLoadWaiters(.success(()))
+    }
+
+    // MARK: - Reading
+
+    public func currentState() -> PlayerState { state }
+
+    /// The live position: the pipeline's own, 0 when stopped, always within
+    /// [0, duration].
+    public func position() -> Duration {
+        guard state.track != nil, state.status != .stopped else { return .zero }
+        var position = engine.position() ?? lastPoll?.position ?? .zero
+        if let duration = state.track?.duration { position = min(position, duration) }
+        return max(position, .zero)
+    }
+
+    // MARK: - Transport
+
+    /// Loads `source` and plays it. Returns once it plays, or with the error
+    /// that stopped it (or after `openTimeout`, still loading).
+    public func open(_ source: MediaSource) async throws(PlaybackError) {
+        loadCount += 1
+        finishLoadWaiters(.failure(PlaybackError(.other, "replaced by another track")))
+        let trackID = MPRIS.trackPathPrefix.appending(escaping: String(loadCount))
+        state.track = TrackInfo(trackID: trackID, source: source, tags: MediaTags(), duration: nil)
+        state.canSeek = false
+        state.lastError = nil
+        state.isBuffering = false
+        engine.load(source)
+        engine.play()
+        setStatus(.playing)
+        let result = await waitForLoad()
+        try result.get()
+    }
+
+    public func play() {
+        guard state.track != nil, state.status != .playing else { return }
+        state.lastError = nil
+        engine.play()
+        setStatus(.playing)
+    }
+
+    public func pause() {
+        guard state.track != nil, state.status == .playing else { return }
+        engine.pause()
+        setStatus(.paused)
+    }
+
+    /// Playing → paused; paused or stopped → playing.
+    public func playPause() throws(DBusError) {
+        guard state.track != nil else { throw .notSupported("No track is loaded") }
+        if state.status == .playing { pause() } else { play() }
+    }
+
+    /// Stops at position 0; the track stays loaded and `play()` restarts it.
+    public func stop() {
+        guard state.track != nil, state.status != .stopped else { return }
+        let wasAway = position() > .zero
+        engine.stop()
+        state.isBuffering = false
+        setStatus(.stopped)
+        if wasAway { observer?(.seeked(.zero)) }
+    }
+
+    // MARK: - Position
+
+    /// Moves by `offset`: clamped at 0; past the end it ends the track.
+    public func seek(by offset: Duration) {
+        guard state.track != nil, state.canSeek else { return }
+        let target = max(position() + offset, .zero)
+        if let duration = state.track?.duration, target >= duration {
+            endOfTrack()
+            return
+        }
+        jump(to: target)
+    }
+
+    /// Moves to `position` of `trackID`; ignored for a stale track id, a
+    /// negative position, or one past the end.
+    public func setPosition(trackID: DBusObjectPath, _ position: Duration) {
+        guard let track = state.track, track.trackID == trackID, state.canSeek, position >= .zero else { return }
+        if let duration = track.duration, position > duration { return }
+        jump(to: position)
+    }
+
+    private func jump(to target: Duration) {
+        if state.status == .stopped {
+            engine.seek(to: target)
+            engine.pause()
+            setStatus(.paused)
+        } else {
+            engine.seek(to: target)
+        }
+        lastPoll = (target, .now)
+        observer?(.seeked(target))
+    }
+
+    // MARK: - Rate and volume
+
+    /// Sets the rate: 0 pauses (the rate stays); others are clamped to
+    /// `PlaybackEngine.rateRange`.
+    public func setRate(_ rate: Double) throws(DBusError) {
+        guard rate.isFinite, rate >= 0 else {
+            throw .invalidArgs("Rate must be between \(PlaybackEngine.rateRange.lowerBound) and \(PlaybackEngine.rateRange.upperBound)")
+        }
+        if rate == 0 { return pause() }
+        engine.setRate(rate)
+        state.rate = engine.rate
+        lastPoll = nil
+        publish()
+    }
+
+    /// Sets the volume: negative gives 0, above the maximum gives the maximum.
+    public func setVolume(_ volume: Double) throws(DBusError) {
+        guard !volume.isNaN else { throw .invalidArgs("Volume must be a number") }
+        engine.setVolume(volume)
+        state.volume = engine.volume
+        publish()
+    }
+
+    // MARK: - Pipeline events
+
+    private func handle(_ event: PlaybackEvent) {
+        engine.handle(event)
+        switch event {
+        case .asyncDone:
+            refreshTrackFacts()
+            if !engine.isSettling { finishLoadWaiters(.success(())) }
+        case .durationChanged:
+            refreshTrackFacts()
+        case .tags(let tags):
+            guard var track = state.track else { return }
+            track.tags = track.tags.merging(tags)
+            state.track = track
+            publish()
+        case .buffering(let percent):
+            updateBuffering(percent: percent)
+        case .endOfStream:
+            endOfTrack()
+        case .error(let error):
+            state.lastError = error.message
+            state.isBuffering = false
+            setStatus(.stopped)
+            finishLoadWaiters(.failure(error))
+        }
+    }
+
+    private func refreshTrackFacts() {
+        guard var track = state.track else { return }
+        if let duration = engine.duration() { track.duration = duration }
+        state.track = track
+        state.canSeek = engine.isSeekable()
+        publish()
+    }
+
+    private func updateBuffering(percent: Int) {
+        let buffering = percent < 100
+        guard buffering != state.isBuffering else { return }
+        state.isBuffering = buffering
+        if state.status == .playing {
+            if buffering { engine.pause() } else { engine.play() }
+        }
+        publish()
+    }
+
+    /// End of the media: stopped at the start, still loaded.
+    private func endOfTrack() {
+        engine.stop()
+        state.isBuffering = false
+        setStatus(.stopped)
+    }
+
+    // MARK: - Publishing
+
+    private func setStatus(_ status: PlaybackStatus) {
+        state.status = status
+        if status == .playing { startPositionPoll() } else { stopPositionPoll() }
+        publish()
+    }
+
+    private func publish() {
+        observer?(.state(state))
+    }
+
+    // MARK: - Position poll (only while playing)
+
+    private func startPositionPoll() {
+        guard positionPoll == nil else { return }
+        lastPoll = nil
+        positionPoll = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard !Task.isCancelled, let self else { return }
+                await self.pollPosition()
+            }
+        }
+    }
+
+    private func stopPositionPoll() {
+        positionPoll?.cancel()
+        positionPoll = nil
+        lastPoll = nil
+    }
+
+    /// Emits `Seeked` when the position moved in a way the rate does not
+    /// explain (a stall that skipped, a stream that jumped).
+    private func pollPosition() {
+        guard state.status == .playing, !state.isBuffering, !engine.isSettling, let now = engine.position() else {
+            lastPoll = nil
+            return
+        }
+        let readAt = ContinuousClock.now
+        if let last = lastPoll {
+            let expected = last.position + (readAt - last.at) * state.rate
+            let drift = now > expected ? now - expected : expected - now
+            if drift > .milliseconds(1500) { observer?(.seeked(now)) }
+        }
+        lastPoll = (now, readAt)
+    }
+
+    // MARK: - Waiting for a load
+
+    private func waitForLoad() async -> Result<Void, PlaybackError> {
+        nextWaiterID += 1
+        let id = nextWaiterID
+        let timeout = Task { [weak self] in
+            try? await Task.sleep(for: Self.openTimeout)
+            await self?.finishLoadWaiter(id, .success(()))
+        }
+        defer { timeout.cancel() }
+        return await withCheckedContinuation { continuation in
+            loadWaiters[id] = continuation
+        }
+    }
+
+    private func finishLoadWaiter(_ id: Int, _ result: Result<Void, PlaybackError>) {
+        loadWaiters.removeValue(forKey: id)?.resume(returning: result)
+    }
+
+    private func finishLoadWaiters(_ result: Result<Void, PlaybackError>) {
+        let waiters = loadWaiters
+        loadWaiters.removeAll()
+        for waiter in waiters.values { waiter.resume(returning: result) }
+    }
+}

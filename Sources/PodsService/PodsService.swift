@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+import PodsDBus
+import PodsPlayback
+import ServiceLifecycle
+
+/// The `podsd` service: owns `org.mpris.MediaPlayer2.pods` and plays.
+///
+/// `run()` returns after `Quit`, when the name is lost to `podsd --replace`,
+/// when the bus goes away, or on graceful shutdown (SIGTERM, SIGINT).
+public struct PodsService: Service {
+    /// How the service is set up.
+    public struct Configuration: Sendable {
+        /// A `gst-launch` sink description; nil for `autoaudiosink`.
+        public var audioSink: String?
+        /// Take the name from a running instance.
+        public var replace: Bool
+        /// A bus address; nil for the session bus.
+        public var busAddress: String?
+
+        public init(audioSink: String? = nil, replace: Bool = false, busAddress: String? = nil) {
+            self.audioSink = audioSink
+            self.replace = replace
+            self.busAddress = busAddress
+        }
+    }
+
+    /// Why the service could not start.
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private let configuration: Configuration
+    private let logger: Logger
+
+    public init(configuration: Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let connection: DBusConnection
+        do throws(DBusError) {
+            if let address = configuration.busAddress {
+                connection = try await DBusConnection.connect(address: address)
+            } else {
+                connection = try await DBusConnection.session()
+            }
+        } catch {
+            throw StartError(description: "cannot connect to the D-Bus session bus: \(error.message)")
+        }
+        let controller: PlayerController
+        do {
+            controller = try PlayerController(audioSink: configuration.audioSink)
+        } catch {
+            throw StartError(description: error.message)
+        }
+        let (stopRequests, requestStop) = AsyncStream<String>.makeStream()
+        let publisher = MPRISPublisher(connection: connection, initial: await controller.currentState())
+        await controller.observe { publisher.publish($0) }
+        connection.export(MPRISObject.make(
+            controller: controller, supportedMimeTypes: SupportedFormats.mimeTypes(),
+            quit: { requestStop.yield("Quit called") }))
+        connection.onDisconnect { requestStop.yield("the bus connection closed") }
+
+        try await claimName(on: connection, requestStop: requestStop)
+        logger.info("podsd owns \(MPRIS.busName) on the session bus as \(connection.uniqueName)")
+
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await controller.run() }
+                var reasons = stopRequests.makeAsyncIterator()
+                let reason = await reasons.next() ?? "stopped"
+                logger.info("podsd stopping: \(reason)")
+                await controller.shutdown()
+            }
+        } onGracefulShutdown: {
+            requestStop.yield("shutdown signal")
+        }
+        connection.close()
+    }
+
+    /// Owns the name after the object is exported, so clients that
+    /// introspect at `NameOwnerChanged` see it whole; stops when it is lost.
+    private func claimName(on connection: DBusConnection, requestStop: AsyncStream<String>.Continuation) async throws {
+        let nameLost = try await connection.signals(matching: DBusSignalMatch(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameLost"))
+        Task {
+            for await signal in nameLost where signal.arguments.first?.stringValue == MPRIS.busName {
+                requestStop.yield("another podsd took \(MPRIS.busName)")
+                return
+            }
+        }
+        let result: DBusConnection.NameRequestResult
+        do {
+            result = try await connection.requestName(
+                MPRIS.busName, allowReplacement: true, replaceExisting: configuration.replace)
+        } catch {
+            throw StartError(description: "cannot request \(MPRIS.busName): \(error.message)")
+        }
+        switch result {
+        case .primaryOwner, .alreadyOwner:
+            return
+        case .exists, .inQueue:
+            let owner = (try? await connection.processID(of: MPRIS.busName)).map { " (pid \($0))" } ?? ""
+            throw StartError(description:
+                "\(MPRIS.busName) is already owned by another process\(owner); run podsd --replace to take it over")
+        }
+    }
+}

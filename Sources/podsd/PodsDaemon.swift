@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PodsService
+import ServiceLifecycle
+
+@main
+struct PodsDaemon: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "podsd",
+        abstract: "The Pods podcast player service: MPRIS 2.2 on the D-Bus session bus.",
+        discussion: "Owns org.mpris.MediaPlayer2.pods, so media keys, playerctl and desktop media controls drive it.")
+
+    @Option(help: ArgumentHelp("Where the library lives.", valueName: "dir"))
+    var dataDir: String?
+
+    @Option(help: ArgumentHelp("Where caches live.", valueName: "dir"))
+    var cacheDir: String?
+
+    @Option(help: ArgumentHelp(
+        "GStreamer audio sink, e.g. \"fakesink sync=true\" (default: $PODS_AUDIO_SINK, else autoaudiosink).",
+        valueName: "description"))
+    var audioSink: String?
+
+    @Flag(help: "Take org.mpris.MediaPlayer2.pods from a running podsd.")
+    var replace = false
+
+    @Flag(help: "Log debug messages.")
+    var verbose = false
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .debug : .info
+            return handler
+        }
+        let logger = Logger(label: "podsd")
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            try PodsDirectories(dataDir: dataDir, cacheDir: cacheDir, environment: environment).create()
+        } catch {
+            Self.fail(error)
+        }
+        let sink = audioSink ?? environment["PODS_AUDIO_SINK"].flatMap { $0.isEmpty ? nil : $0 }
+        let service = PodsService(
+            configuration: .init(audioSink: sink, replace: replace), logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            Self.fail(error)
+        }
+    }
+
+    /// One clear line on stderr, exit status 1.
+    private static func fail(_ error: any Error) -> Never {
+        FileHandle.standardError.write(Data("podsd: \(error)\n".utf8))
+        Foundation.exit(1)
+    }
+}
