@@ -32,14 +32,15 @@ let package = Package(
         // MARK: - Libraries
         .target(name: "PodsDBus", dependencies: ["CDBus"]),
         .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
+        .target(name: "PodsClient", dependencies: ["PodsDBus"]),
         .target(
             name: "PodsService",
             dependencies: [
-                "PodsDBus", "PodsPlayback",
+                "PodsClient", "PodsDBus", "PodsPlayback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        .target(name: "PodsTestSupport", dependencies: ["PodsDBus"]),
+        .target(name: "PodsTestSupport", dependencies: ["PodsClient", "PodsDBus"]),
 
         // MARK: - Executables
         .executableTarget(
@@ -53,20 +54,21 @@ let package = Package(
         .executableTarget(
             name: "pods",
             dependencies: [
-                "PodsDBus", "PodsService",
+                "PodsClient", "PodsDBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "MPRISBench",
-            dependencies: ["PodsDBus", "PodsTestSupport"],
+            dependencies: ["PodsClient", "PodsDBus", "PodsTestSupport"],
             path: "Benchmarks/MPRISBench"),
 
         // MARK: - Tests
+        .testTarget(name: "PodsClientTests", dependencies: ["PodsClient"]),
         .testTarget(name: "PodsDBusTests", dependencies: ["PodsDBus", "PodsTestSupport"]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
         .testTarget(
             name: "PodsServiceTests",
-            dependencies: ["PodsService", "PodsDBus", "PodsTestSupport", "podsd", "pods"]),
+            dependencies: ["PodsClient", "PodsService", "PodsDBus", "PodsTestSupport", "podsd", "pods"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,6 +27,13 @@ static inline void pods_object_set_uint(gpointer object, const char *name, guint
     g_object_set(object, name, value, NULL);
 }
 
+/// `g_object_get` is variadic, which Swift cannot call.
+static inline int pods_object_get_int(gpointer object, const char *name) {
+    int value = 0;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+
 /// Whether `object` has a property called `name` (so a setter cannot warn).
 static inline gboolean pods_object_has_property(gpointer object, const char *name) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;

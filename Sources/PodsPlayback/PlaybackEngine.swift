@@ -189,6 +189,12 @@ public final class PlaybackEngine {
         return .nanoseconds(Int64(nanoseconds))
     }
 
+    /// How many audio streams the loaded media has (0 for a file that
+    /// prerolled without any, such as a script or an image).
+    public func audioStreamCount() -> Int {
+        Int(pods_object_get_int(playbin, "n-audio"))
+    }
+
     /// Whether the pipeline can seek in the loaded media.
     public func isSeekable() -> Bool {
         guard let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return false }
@@ -212,10 +218,14 @@ public final class PlaybackEngine {
 
     // MARK: - Events
 
-    /// Applies what waited for the pipeline; call with every event from `events`.
-    public func handle(_ event: PlaybackEvent) {
+    /// Applies what waited for the pipeline; call with every event from
+    /// `events` and act on what it returns. An `asyncDone` that arrives
+    /// while a newer state change is still under way (it belonged to the
+    /// previous source or seek) gives nil.
+    public func handle(_ event: PlaybackEvent) -> PlaybackEvent? {
         switch event {
         case .asyncDone:
+            guard gst_element_get_state(playbin, nil, nil, 0) != GST_STATE_CHANGE_ASYNC else { return nil }
             isPrerolled = true
             let waiting = pendingSeek
             pendingSeek = nil
@@ -232,6 +242,7 @@ public final class PlaybackEngine {
         default:
             break
         }
+        return event
     }
 
     /// Whether a seek or preroll is still under way.

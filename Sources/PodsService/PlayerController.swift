@@ -1,3 +1,4 @@
+import PodsClient
 import PodsDBus
 import PodsPlayback
 
@@ -172,9 +173,12 @@ public actor PlayerController {
     // MARK: - Pipeline events
 
     private func handle(_ event: PlaybackEvent) {
-        engine.handle(event)
+        guard let event = engine.handle(event) else { return }
         switch event {
         case .asyncDone:
+            if engine.audioStreamCount() == 0 {
+                return handle(.error(PlaybackError(.undecodable, "There is no audio in this file")))
+            }
             refreshTrackFacts()
             if !engine.isSettling { finishLoadWaiters(.success(())) }
         case .durationChanged:

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PodsClient
 import PodsDBus
 import PodsPlayback
 import ServiceLifecycle

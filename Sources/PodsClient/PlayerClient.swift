@@ -1,0 +1,115 @@
+import PodsDBus
+
+/// Drives a running `podsd` over MPRIS: what `pods` and the tests use.
+public struct PlayerClient: Sendable {
+    /// Why a command could not be carried out; `description` is one line for the user.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    public let connection: DBusConnection
+    private let destination: String
+    private let timeout: Duration
+
+    public init(connection: DBusConnection, destination: String = MPRIS.busName, timeout: Duration = .seconds(5)) {
+        self.connection = connection
+        self.destination = destination
+        self.timeout = timeout
+    }
+
+    /// Connects to the session bus.
+    public static func session() async throws(Failure) -> PlayerClient {
+        do {
+            return PlayerClient(connection: try await DBusConnection.session())
+        } catch {
+            throw Failure("cannot connect to the D-Bus session bus: \(error.message)")
+        }
+    }
+
+    // MARK: - Transport
+
+    public func play() async throws(Failure) { try await player("Play") }
+    public func pause() async throws(Failure) { try await player("Pause") }
+    public func playPause() async throws(Failure) { try await player("PlayPause") }
+    public func stop() async throws(Failure) { try await player("Stop") }
+
+    /// Plays `uri`; waits until it plays or fails.
+    public func open(uri: String) async throws(Failure) {
+        try await player("OpenUri", [.string(uri)], timeout: .seconds(20))
+    }
+
+    // MARK: - Position, rate, volume
+
+    /// Moves by `offset` (negative goes back).
+    public func seek(by offset: Duration) async throws(Failure) {
+        try await player("Seek", [.int64(Self.microseconds(offset))])
+    }
+
+    /// Moves to `position` in the current track.
+    public func setPosition(_ position: Duration) async throws(Failure) {
+        let metadata = try await property("Metadata").stringKeyedDictionary ?? [:]
+        guard let trackID = metadata["mpris:trackid"]?.objectPathValue else {
+            throw Failure("nothing is loaded")
+        }
+        try await player("SetPosition", [.objectPath(trackID), .int64(Self.microseconds(position))])
+    }
+
+    public func setRate(_ rate: Double) async throws(Failure) { try await setProperty("Rate", .double(rate)) }
+    public func setVolume(_ volume: Double) async throws(Failure) { try await setProperty("Volume", .double(volume)) }
+
+    // MARK: - Status
+
+    public func status() async throws(Failure) -> PlayerStatus {
+        let all = try await call(interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+                                 [.string(MPRIS.playerInterface)])
+        let properties = all.first?.stringKeyedDictionary ?? [:]
+        let metadata = properties["Metadata"]?.stringKeyedDictionary ?? [:]
+        return PlayerStatus(
+            state: properties["PlaybackStatus"]?.stringValue ?? "Stopped",
+            title: metadata["xesam:title"]?.stringValue,
+            url: metadata["xesam:url"]?.stringValue,
+            position: Double(properties["Position"]?.int64Value ?? 0) / 1_000_000,
+            duration: metadata["mpris:length"]?.int64Value.map { Double($0) / 1_000_000 },
+            rate: properties["Rate"]?.doubleValue ?? 1,
+            volume: properties["Volume"]?.doubleValue ?? 1)
+    }
+
+    /// One `org.mpris.MediaPlayer2.Player` property.
+    public func property(_ name: String) async throws(Failure) -> DBusValue {
+        let reply = try await call(interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                   [.string(MPRIS.playerInterface), .string(name)])
+        guard let value = reply.first else { throw Failure("podsd sent no value for \(name)") }
+        return value.unwrapped
+    }
+
+    // MARK: - Calls
+
+    private func player(_ member: String, _ arguments: [DBusValue] = [], timeout: Duration? = nil) async throws(Failure) {
+        _ = try await call(interface: MPRIS.playerInterface, member: member, arguments, timeout: timeout)
+    }
+
+    private func setProperty(_ name: String, _ value: DBusValue) async throws(Failure) {
+        _ = try await call(interface: "org.freedesktop.DBus.Properties", member: "Set",
+                           [.string(MPRIS.playerInterface), .string(name), .variant(value)])
+    }
+
+    private func call(interface: String, member: String, _ arguments: [DBusValue],
+                      timeout: Duration? = nil) async throws(Failure) -> [DBusValue] {
+        do {
+            return try await connection.call(
+                destination: destination, path: MPRIS.objectPath, interface: interface, member: member,
+                arguments: arguments, timeout: timeout ?? self.timeout)
+        } catch where error.isNoOwner {
+            throw Failure("podsd is not running (nothing owns \(destination) on the session bus); start it with: podsd &")
+        } catch where error.name == DBusError.Name.noReply {
+            throw Failure("podsd did not answer \(member) in time")
+        } catch {
+            throw Failure(error.message.isEmpty ? error.name : error.message)
+        }
+    }
+
+    static func microseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import PodsClient
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show what is playing.")
+
+    @Flag(help: "Print JSON: state, title, url, position, duration, rate, volume.")
+    var json = false
+
+    func run() async throws {
+        try await withPlayer { (player) throws(PlayerClient.Failure) in
+            let status = try await player.status()
+            print(json ? Self.json(status) : Self.text(status))
+        }
+    }
+
+    static func json(_ status: PlayerStatus) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(status) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func text(_ status: PlayerStatus) -> String {
+        guard let title = status.title else { return "\(status.state): nothing loaded" }
+        let length = status.duration.map { " / " + clock($0) } ?? ""
+        let speed = status.rate == 1 ? "" : String(format: "  ×%.2g", status.rate)
+        return """
+            \(status.state): \(title)
+              \(clock(status.position))\(length)\(speed)  volume \(Int((status.volume * 100).rounded()))%
+              \(status.url ?? "")
+            """
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded(.down))
+        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
+    }
+}
