@@ -1,0 +1,39 @@
+import Foundation
+
+/// Paths to the repository's files and the built executables.
+public enum Fixtures {
+    /// The package root (this file is Sources/PodsTestSupport/Fixtures.swift).
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static func data(_ name: String) -> URL {
+        packageRoot.appendingPathComponent("data").appendingPathComponent(name)
+    }
+
+    /// The 90-second MP3 sample.
+    public static var sampleMP3: URL { data("sample-episode-1.mp3") }
+    /// The 75-second Ogg Vorbis sample.
+    public static var sampleOgg: URL { data("sample-episode-2.ogg") }
+
+    /// A built executable of this package (`podsd`, `pods`): beside the
+    /// running test bundle, else in `.build/debug`.
+    public static func executable(_ name: String) -> String {
+        let candidates = [
+            Bundle.main.executableURL?.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            packageRoot.appendingPathComponent(".build/debug"),
+        ].compactMap { $0 }
+        for directory in candidates {
+            let path = directory.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return packageRoot.appendingPathComponent(".build/debug").appendingPathComponent(name).path
+    }
+
+    /// A fresh temporary directory.
+    public static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pods-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

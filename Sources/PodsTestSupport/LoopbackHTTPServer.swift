@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+
+/// A small HTTP/1.1 server on 127.0.0.1 for tests: serves files with Range
+/// support, answers 404 for anything else, and counts the bytes it sends.
+public final class LoopbackHTTPServer: Sendable {
+    /// The port it listens on.
+    public let port: UInt16
+    private let listener: Int32
+    private let files: [String: (data: Data, type: String)]
+    private let sent = Mutex(0)
+    private let stopped = Mutex(false)
+
+    /// `files` maps a path such as `/episode.mp3` to a file to serve.
+    public init(files: [String: URL]) throws {
+        var loaded: [String: (Data, String)] = [:]
+        for (path, url) in files {
+            let type = url.pathExtension == "ogg" ? "audio/ogg" : url.pathExtension == "mp3" ? "audio/mpeg" : "text/plain"
+            loaded[path] = (try Data(contentsOf: url), type)
+        }
+        self.files = loaded
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestSupportError("socket failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw TestSupportError("bind/listen failed")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.port = UInt16(bigEndian: address.sin_port)
+        self.listener = fd
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// `http://127.0.0.1:PORT/path`.
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// Body bytes sent so far.
+    public var bytesSent: Int { sent.withLock { $0 } }
+
+    public func stop() {
+        stopped.withLock { $0 = true }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    deinit { stop() }
+
+    private func acceptLoop() {
+        while !stopped.withLock({ $0 }) {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            let thread = Thread { [self] in serve(client) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        defer { close(client) }
+        var request = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while request.range(of: Data("\r\n\r\n".utf8)) == nil {
+            let count = read(client, &buffer, buffer.count)
+            guard count > 0 else { return }
+            request.append(contentsOf: buffer[0..<count])
+        }
+        let lines = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n")
+        let parts = lines.first?.split(separator: " ") ?? []
+        let path = parts.count > 1 ? String(parts[1]) : "/"
+        guard let file = files[path] else {
+            send(client, head: "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\n", body: Data("not found".utf8))
+            return
+        }
+        let range = lines.first { $0.lowercased().hasPrefix("range: bytes=") }.flatMap { parseRange($0, size: file.data.count) }
+        if let range {
+            let body = file.data.subdata(in: range)
+            send(client, head: "HTTP/1.1 206 Partial Content\r\nContent-Type: \(file.type)\r\nAccept-Ranges: bytes\r\nContent-Range: bytes \(range.lowerBound)-\(range.upperBound - 1)/\(file.data.count)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body)
+        } else {
+            send(client, head: "HTTP/1.1 200 OK\r\nContent-Type: \(file.type)\r\nAccept-Ranges: bytes\r\nContent-Length: \(file.data.count)\r\nConnection: close\r\n\r\n", body: file.data)
+        }
+    }
+
+    private func parseRange(_ line: String, size: Int) -> Range<Int>? {
+        let spec = line.dropFirst("range: bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
+        guard spec.count == 2, let start = Int(spec[0].trimmingCharacters(in: .whitespaces)), start < size else { return nil }
+        let end = Int(spec[1].trimmingCharacters(in: .whitespaces)).map { min($0 + 1, size) } ?? size
+        return start < end ? start..<end : nil
+    }
+
+    private func send(_ client: Int32, head: String, body: Data) {
+        guard writeAll(client, Data(head.utf8)) else { return }
+        var offset = 0
+        while offset < body.count {
+            let chunk = body.subdata(in: offset..<min(offset + 65536, body.count))
+            guard writeAll(client, chunk) else { return }
+            sent.withLock { $0 += chunk.count }
+            offset += chunk.count
+        }
+    }
+
+    private func writeAll(_ client: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.send(client, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))  // safe: non-empty buffer
+                if written <= 0 { return false }
+                offset += written
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import PodsClient
+import PodsDBus
+
+/// A real `podsd` on a private bus, playing to `fakesink sync=true`.
+public final class PodsdProcess: Sendable {
+    public let bus: PrivateBus
+    /// A connection of the test's own to the same bus.
+    public let connection: DBusConnection
+    public let client: PlayerClient
+    public let dataDirectory: URL
+    private let process: Process
+    private let stderrPipe: Pipe
+
+    private init(bus: PrivateBus, connection: DBusConnection, process: Process, stderrPipe: Pipe, dataDirectory: URL) {
+        self.bus = bus
+        self.connection = connection
+        self.client = PlayerClient(connection: connection)
+        self.process = process
+        self.stderrPipe = stderrPipe
+        self.dataDirectory = dataDirectory
+    }
+
+    /// Starts a private bus and podsd on it; returns once podsd owns its name.
+    public static func start(extraArguments: [String] = [], bus existing: PrivateBus? = nil) async throws -> PodsdProcess {
+        let bus = try existing ?? PrivateBus.start()
+        let directory = try Fixtures.temporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Fixtures.executable("podsd"))
+        process.arguments = ["--audio-sink", "fakesink sync=true",
+                             "--data-dir", directory.appendingPathComponent("data").path,
+                             "--cache-dir", directory.appendingPathComponent("cache").path] + extraArguments
+        process.environment = ProcessInfo.processInfo.environment.merging(bus.environment) { $1 }
+        let stderrPipe = Pipe()
+        process.standardError = stderrPipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let connection = try await DBusConnection.connect(address: bus.address)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if try await connection.nameHasOwner(MPRIS.busName),
+               try await connection.processID(of: MPRIS.busName) == process.processIdentifier {
+                return PodsdProcess(bus: bus, connection: connection, process: process, stderrPipe: stderrPipe, dataDirectory: directory)
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.terminate()
+        let errors = String(decoding: stderrPipe.fileHandleForReading.availableData, as: UTF8.self)
+        throw TestSupportError("podsd did not take \(MPRIS.busName): \(errors)")
+    }
+
+    public var processIdentifier: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+
+    /// Runs a command-line tool against this bus (`playerctl`, `gdbus`, `pods`).
+    public func run(_ tool: String, _ arguments: [String], timeout: Duration = .seconds(30)) async -> CommandResult {
+        await Subprocess.run(tool, arguments, environment: bus.environment, timeout: timeout)
+    }
+
+    /// `playerctl -p pods ARGS`.
+    public func playerctl(_ arguments: String...) async -> CommandResult {
+        await run("playerctl", ["-p", "pods"] + arguments)
+    }
+
+    /// The built `pods` CLI.
+    public func pods(_ arguments: String...) async -> CommandResult {
+        await run(Fixtures.executable("pods"), arguments)
+    }
+
+    /// Sends `signal` and waits up to `timeout` for the exit; nil if it did not exit.
+    public func signal(_ signal: Int32, timeout: Duration = .seconds(5)) async -> (status: Int32, after: Duration)? {
+        let start = ContinuousClock.now
+        kill(process.processIdentifier, signal)
+        return await waitForExit(timeout: timeout).map { ($0, ContinuousClock.now - start) }
+    }
+
+    /// Waits for podsd to exit by itself; its exit status, or nil after `timeout`.
+    public func waitForExit(timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline { return nil }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        connection.close()
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+}

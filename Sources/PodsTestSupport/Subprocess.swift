@@ -1,0 +1,66 @@
+import Foundation
+
+/// A finished command's exit status and output.
+public struct CommandResult: Sendable, CustomStringConvertible {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    /// Whether it was killed for taking too long.
+    public var timedOut: Bool
+
+    public var description: String { "exit \(status)\(timedOut ? " (timed out)" : "")\nstdout: \(stdout)\nstderr: \(stderr)" }
+}
+
+/// Runs programs for tests, with a time limit.
+public enum Subprocess {
+    /// Runs `executable` (a path, or a name looked up in PATH) to the end,
+    /// killing it after `timeout`.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        timeout: Duration = .seconds(30)
+    ) async -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: resolve(executable))
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return CommandResult(status: -1, stdout: "", stderr: "cannot run \(executable): \(error)", timedOut: false)
+        }
+        // Read both pipes while waiting, so a chatty child cannot block on a full pipe.
+        async let out = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+        async let err = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
+        let deadline = ContinuousClock.now + timeout
+        var timedOut = false
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                timedOut = true
+                process.terminate()
+                try? await Task.sleep(for: .milliseconds(200))
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus, stdout: String(decoding: await out, as: UTF8.self),
+            stderr: String(decoding: await err, as: UTF8.self), timedOut: timedOut)
+    }
+
+    /// The full path of `name` from PATH (or `name` itself if it has a slash).
+    public static func resolve(_ name: String) -> String {
+        guard !name.contains("/") else { return name }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return name
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import PodsDBus
+import PodsTestSupport
+import Synchronization
+import Testing
+
+/// The echo object's writable property, shared with the test.
+private final class StoredLevel: Sendable {
+    let value = Mutex(0.5)
+}
+
+/// A service and a client on one private bus: an echo object with a
+/// read-only and a writable property and a slow method.
+private struct EchoFixture {
+    let bus: PrivateBus
+    let service: DBusConnection
+    let client: DBusConnection
+    let stored: StoredLevel
+    static let path = DBusObjectPath(validLiteral: "/test/Echo")
+    static let interface = "org.pods.Test.Echo"
+
+    init() async throws {
+        bus = try PrivateBus.start()
+        service = try await DBusConnection.connect(address: bus.address)
+        client = try await DBusConnection.connect(address: bus.address)
+        let stored = StoredLevel()
+        self.stored = stored
+        service.export(DBusExportedObject(path: Self.path, interfaces: [DBusInterface(
+            name: Self.interface,
+            methods: [
+                DBusMethod("Echo", inputs: [DBusArgument("value", .variant)], outputs: [DBusArgument("value", .variant)]) { $0 },
+                DBusMethod("Add", inputs: [DBusArgument("a", .int32), DBusArgument("b", .int32)],
+                           outputs: [DBusArgument("sum", .int32)]) { arguments in
+                    [.int32(Int32(arguments[0].int64Value ?? 0) &+ Int32(arguments[1].int64Value ?? 0))]
+                },
+                DBusMethod("Slow") { _ in
+                    try await Task.sleep(for: .seconds(3))
+                    return []
+                },
+                DBusMethod("Fail") { _ in throw DBusError(name: "org.pods.Test.Error.Nope", message: "nope") },
+            ],
+            properties: [
+                DBusProperty("Name", .string, get: { .string("echo") }),
+                DBusProperty("Level", .double, get: { .double(stored.value.withLock { $0 }) }, set: { value in
+                    stored.value.withLock { $0 = value.doubleValue ?? 0 }
+                }),
+            ],
+            signals: [DBusSignalDescription("Ping", arguments: [DBusArgument("n", .uint32)])])]))
+        _ = try await service.requestName("org.pods.Test")
+    }
+
+    func call(_ interface: String, _ member: String, _ arguments: [DBusValue] = [],
+              timeout: Duration = .seconds(5)) async throws(DBusError) -> [DBusValue] {
+        try await client.call(destination: "org.pods.Test", path: Self.path, interface: interface, member: member,
+                              arguments: arguments, timeout: timeout)
+    }
+
+    func expectError(_ name: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
+                     sourceLocation: SourceLocation = #_sourceLocation) async {
+        do {
+            _ = try await call(interface, member, arguments)
+            Issue.record("\(member) succeeded; expected \(name)", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error.name == name, sourceLocation: sourceLocation)
+        }
+    }
+}
+
+@Suite struct DBusConnectionTests {
+    static let everyType: [DBusValue] = [
+        .byte(255), .bool(true), .bool(false), .int16(-32768), .uint16(65535), .int32(-7), .uint32(.max),
+        .int64(.min), .uint64(.max), .double(-1.5e300), .string(""), .string("héllo ✓"),
+        .objectPath(DBusObjectPath(validLiteral: "/org/pods/track/1")), .signature("a{sv}"),
+        .array(.string, []), .stringArray(["a", "b"]), .array(.int64, [.int64(1), .int64(-1)]),
+        .variantDictionary(["title": .string("x"), "length": .int64(90_000_000), "artist": .stringArray(["Pods"])]),
+        .dictionary(key: .uint32, value: .string, [DBusDictionaryEntry(.uint32(1), .string("one"))]),
+        .structure([.objectPath(DBusObjectPath(validLiteral: "/p")), .string("name"), .string("icon")]),
+        .structure([.bool(true), .structure([.int32(1), .array(.double, [.double(0.5)])])]),
+        .variant(.variant(.int32(3))),
+        .array(.dictionary(key: .string, value: .variant), [.variantDictionary([:]), .variantDictionary(["k": .bool(true)])]),
+    ]
+
+    @Test func everyTypeRoundTripsThroughTheBus() async throws {
+        let fixture = try await EchoFixture()
+        for value in Self.everyType {
+            let reply = try await fixture.call(EchoFixture.interface, "Echo", [.variant(value)])
+            #expect(reply == [.variant(value)], "\(value.type.signature)")
+        }
+    }
+
+    @Test func methodsAndErrors() async throws {
+        let fixture = try await EchoFixture()
+        #expect(try await fixture.call(EchoFixture.interface, "Add", [.int32(2), .int32(40)]) == [.int32(42)])
+        await fixture.expectError("org.freedesktop.DBus.Error.InvalidArgs", EchoFixture.interface, "Add", [.int32(2)])
+        await fixture.expectError("org.freedesktop.DBus.Error.InvalidArgs", EchoFixture.interface, "Add", [.string("2"), .int32(1)])
+        await fixture.expectError("org.freedesktop.DBus.Error.UnknownMethod", EchoFixture.interface, "Nope")
+        await fixture.expectError("org.freedesktop.DBus.Error.UnknownInterface", "org.pods.Test.Other", "Add")
+        await fixture.expectError("org.pods.Test.Error.Nope", EchoFixture.interface, "Fail")
+        do {
+            _ = try await fixture.client.call(destination: "org.pods.Test", path: DBusObjectPath(validLiteral: "/nowhere"),
+                                              interface: EchoFixture.interface, member: "Add")
+            Issue.record("call on an unknown path succeeded")
+        } catch {
+            #expect(error.name == "org.freedesktop.DBus.Error.UnknownObject")
+        }
+    }
+
+    @Test func properties() async throws {
+        let fixture = try await EchoFixture()
+        let properties = "org.freedesktop.DBus.Properties"
+        #expect(try await fixture.call(properties, "Get", [.string(EchoFixture.interface), .string("Name")]) == [.variant(.string("echo"))])
+        _ = try await fixture.call(properties, "Set", [.string(EchoFixture.interface), .string("Level"), .variant(.double(0.25))])
+        #expect(fixture.stored.value.withLock { $0 } == 0.25)
+        let all = try await fixture.call(properties, "GetAll", [.string(EchoFixture.interface)])
+        #expect(all.first?.stringKeyedDictionary == ["Name": .string("echo"), "Level": .double(0.25)])
+        await fixture.expectError("org.freedesktop.DBus.Error.PropertyReadOnly", properties, "Set",
+                                  [.string(EchoFixture.interface), .string("Name"), .variant(.string("x"))])
+        await fixture.expectError("org.freedesktop.DBus.Error.InvalidArgs", properties, "Set",
+                                  [.string(EchoFixture.interface), .string("Level"), .variant(.string("loud"))])
+        await fixture.expectError("org.freedesktop.DBus.Error.UnknownProperty", properties, "Get",
+                                  [.string(EchoFixture.interface), .string("Nope")])
+        await fixture.expectError("org.freedesktop.DBus.Error.UnknownInterface", properties, "GetAll", [.string("org.nope.X")])
+        await fixture.expectError("org.freedesktop.DBus.Error.InvalidArgs", properties, "Get", [.string(EchoFixture.interface)])
+        #expect(fixture.stored.value.withLock { $0 } == 0.25)
+    }
+
+    @Test func introspectionAndPeer() async throws {
+        let fixture = try await EchoFixture()
+        let xml = try await fixture.call("org.freedesktop.DBus.Introspectable", "Introspect").first?.stringValue ?? ""
+        #expect(xml.contains("<interface name=\"org.pods.Test.Echo\">"))
+        #expect(xml.contains("<arg name=\"a\" type=\"i\" direction=\"in\"/>"))
+        #expect(xml.contains("<property name=\"Level\" type=\"d\" access=\"readwrite\"/>"))
+        #expect(xml.contains("<signal name=\"Ping\">"))
+        let root = try await fixture.client.call(destination: "org.pods.Test", path: .root,
+                                                 interface: "org.freedesktop.DBus.Introspectable", member: "Introspect")
+        #expect(root.first?.stringValue?.contains("<node name=\"test\"/>") == true)
+        #expect(try await fixture.call("org.freedesktop.DBus.Peer", "Ping") == [])
+        let machine = try await fixture.call("org.freedesktop.DBus.Peer", "GetMachineId").first?.stringValue ?? ""
+        #expect(machine.count == 32)
+    }
+
+    @Test func callsTimeOut() async throws {
+        let fixture = try await EchoFixture()
+        let start = ContinuousClock.now
+        do {
+            _ = try await fixture.call(EchoFixture.interface, "Slow", timeout: .milliseconds(300))
+            Issue.record("Slow answered within 300 ms")
+        } catch {
+            #expect(error.name == DBusError.Name.noReply)
+        }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        // The service still answers.
+        #expect(try await fixture.call(EchoFixture.interface, "Add", [.int32(1), .int32(1)]) == [.int32(2)])
+    }
+
+    @Test func signalsReachSubscribers() async throws {
+        let fixture = try await EchoFixture()
+        let stream = try await fixture.client.signals(matching: DBusSignalMatch(path: EchoFixture.path, interface: EchoFixture.interface))
+        for n in 1...3 {
+            try fixture.service.emitSignal(path: EchoFixture.path, interface: EchoFixture.interface, member: "Ping", arguments: [.uint32(UInt32(n))])
+        }
+        var received: [DBusValue] = []
+        for await signal in stream {
+            received.append(contentsOf: signal.arguments)
+            if received.count == 3 { break }
+        }
+        #expect(received == [.uint32(1), .uint32(2), .uint32(3)])
+    }
+
+    @Test func nameOwnership() async throws {
+        let fixture = try await EchoFixture()
+        let other = try await DBusConnection.connect(address: fixture.bus.address)
+        #expect(try await other.requestName("org.pods.Test") == .exists)
+        #expect(try await other.nameHasOwner("org.pods.Test"))
+        #expect(try await other.nameHasOwner("org.pods.Nobody") == false)
+        do {
+            _ = try await other.call(destination: "org.pods.Nobody", path: .root, interface: "org.pods.X", member: "Y", autoStart: false)
+            Issue.record("call to a name with no owner succeeded")
+        } catch {
+            #expect(error.isNoOwner)
+        }
+    }
+}
