@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 internal import CGStreamer
 
 /// Reads a pipeline's bus on a thread of its own and turns the messages that
@@ -7,14 +8,17 @@ internal import CGStreamer
 /// The thread blocks in `gst_bus_timed_pop_filtered` until a message comes,
 /// so a paused or stopped pipeline costs no wakeups.
 final class PipelineBusReader: @unchecked Sendable {
-    // @unchecked Sendable, proven: `bus` and `pipeline` are GstObjects, whose
+    // @unchecked Sendable, proven: `generation` and `stopped` are atomic; `bus` and `pipeline` are GstObjects, whose
     // reference counting and `gst_bus_*` calls GStreamer documents as MT
     // safe; `pipeline` is only compared by address here, never dereferenced.
     private let bus: UnsafeMutablePointer<GstBus>
     private let pipeline: UnsafeMutableRawPointer
-    private let continuation: AsyncStream<PlaybackEvent>.Continuation
+    private let continuation: AsyncStream<PipelineMessage>.Continuation
+    /// The engine's load generation, read when a message is popped.
+    let generation = Atomic<UInt64>(0)
+    private let stopped = Atomic<Bool>(false)
 
-    init(pipeline: UnsafeMutablePointer<GstElement>, continuation: AsyncStream<PlaybackEvent>.Continuation) {
+    init(pipeline: UnsafeMutablePointer<GstElement>, continuation: AsyncStream<PipelineMessage>.Continuation) {
         // gst_element_get_bus returns a new reference, released in `stop`.
         self.bus = gst_element_get_bus(pipeline)
         self.pipeline = UnsafeMutableRawPointer(pipeline)
@@ -27,13 +31,18 @@ final class PipelineBusReader: @unchecked Sendable {
         thread.start()
     }
 
-    /// Ends the thread (it drops its bus reference when it sees the wakeup).
-    /// Call after the pipeline reached NULL: that state flushes the bus,
-    /// which would drop the wakeup, so flushing is turned off first.
+    /// Ends the thread; later calls do nothing. Call after the pipeline
+    /// reached NULL: that state flushes the bus, which would drop the
+    /// wakeup, so flushing is turned off first.
     func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         gst_bus_set_flushing(bus, 0)
         gst_bus_post(bus, pods_message_new_wakeup())
     }
+
+    /// The bus reference lives as long as this object (the thread keeps it
+    /// alive while it runs), so a late `stop()` never touches a freed bus.
+    deinit { gst_object_unref(bus) }
 
     private func run() {
         let wanted = GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue
@@ -46,10 +55,11 @@ final class PipelineBusReader: @unchecked Sendable {
             defer { gst_message_unref(message) }
             let type = pods_message_type(message)
             if type == GST_MESSAGE_APPLICATION { break }
-            if let event = translate(message, type: type) { continuation.yield(event) }
+            if let event = translate(message, type: type) {
+                continuation.yield(PipelineMessage(event: event, generation: generation.load(ordering: .acquiring)))
+            }
         }
         continuation.finish()
-        gst_object_unref(bus)
     }
 
     private func translate(_ message: UnsafeMutablePointer<GstMessage>, type: GstMessageType) -> PlaybackEvent? {

@@ -8,8 +8,8 @@ internal import CGStreamer
 /// each event back through `handle(_:)` so that seeks asked for before the
 /// pipeline was ready take effect when it is.
 public final class PlaybackEngine {
-    /// Bus messages, translated. Ends after `shutdown()`.
-    public let events: AsyncStream<PlaybackEvent>
+    /// Bus messages, translated; pass each to `handle(_:)`. Ends after `shutdown()`.
+    public let events: AsyncStream<PipelineMessage>
     /// The loaded source, if any (kept through `stop()`).
     public private(set) var source: MediaSource?
     /// Playback speed; pitch is kept by `scaletempo`.
@@ -20,11 +20,15 @@ public final class PlaybackEngine {
     private let playbin: UnsafeMutablePointer<GstElement>
     private let busReader: PipelineBusReader
     /// A seek to do once the pipeline has prerolled.
-    private var pendingSeek: Duration?
+    private var deferredSeek: Duration?
+    /// A seek under way: reported as the position until it completes.
+    private var seekInFlight: Duration?
     /// The segment starts at rate 1 after every preroll; this says to seek
     /// with the current rate at the next `asyncDone`.
     private var segmentNeedsRate = false
     private var isPrerolled = false
+    /// Bumped by every load, so events of the previous source are dropped.
+    private var generation: UInt64 = 0
 
     /// The range `setRate` accepts.
     public static let rateRange: ClosedRange<Double> = 0.5...3.0
@@ -56,7 +60,7 @@ public final class PlaybackEngine {
             gst_object_unref(playbin)
             throw error
         }
-        let (stream, continuation) = AsyncStream<PlaybackEvent>.makeStream()
+        let (stream, continuation) = AsyncStream<PipelineMessage>.makeStream()
         events = stream
         busReader = PipelineBusReader(pipeline: playbin, continuation: continuation)
         busReader.start()
@@ -90,12 +94,15 @@ public final class PlaybackEngine {
     /// Loads `source` paused at `start`; `events` reports `asyncDone` when it
     /// is ready or `error` when it cannot be played.
     public func load(_ source: MediaSource, startingAt start: Duration = .zero) {
+        generation += 1
+        busReader.generation.store(generation, ordering: .releasing)
         gst_element_set_state(playbin, GST_STATE_NULL)
         self.source = source
         pods_object_set_string(playbin, "uri", source.uri)
         isPrerolled = false
         segmentNeedsRate = true
-        pendingSeek = start > .zero ? start : nil
+        deferredSeek = start > .zero ? start : nil
+        seekInFlight = nil
         gst_element_set_state(playbin, GST_STATE_PAUSED)
     }
 
@@ -117,7 +124,8 @@ public final class PlaybackEngine {
         guard source != nil else { return }
         gst_element_set_state(playbin, GST_STATE_READY)
         isPrerolled = false
-        pendingSeek = nil
+        deferredSeek = nil
+        seekInFlight = nil
     }
 
     /// Drops the source.
@@ -125,7 +133,8 @@ public final class PlaybackEngine {
         gst_element_set_state(playbin, GST_STATE_NULL)
         source = nil
         isPrerolled = false
-        pendingSeek = nil
+        deferredSeek = nil
+        seekInFlight = nil
     }
 
     private func prepareIfStopped() {
@@ -147,7 +156,7 @@ public final class PlaybackEngine {
                 prepareIfStopped()
                 gst_element_set_state(playbin, GST_STATE_PAUSED)
             }
-            pendingSeek = target
+            deferredSeek = target
             return
         }
         performSeek(to: target)
@@ -172,7 +181,7 @@ public final class PlaybackEngine {
 
     /// The pipeline's position, or nil when it has none (stopped, loading).
     public func position() -> Duration? {
-        if let pendingSeek { return pendingSeek }
+        if let target = deferredSeek ?? seekInFlight { return target }
         var nanoseconds: gint64 = 0
         guard currentState().rawValue >= GST_STATE_PAUSED.rawValue,
               gst_element_query_position(playbin, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds >= 0
@@ -211,24 +220,25 @@ public final class PlaybackEngine {
         segmentNeedsRate = false
         if gst_element_seek(playbin, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, nanoseconds,
                             GST_SEEK_TYPE_NONE, -1) != 0 {
-            pendingSeek = target  // reported as the position until the seek completes
+            seekInFlight = target
             isPrerolled = false
         }
     }
 
     // MARK: - Events
 
-    /// Applies what waited for the pipeline; call with every event from
-    /// `events` and act on what it returns. An `asyncDone` that arrives
-    /// while a newer state change is still under way (it belonged to the
-    /// previous source or seek) gives nil.
-    public func handle(_ event: PlaybackEvent) -> PlaybackEvent? {
+    /// Applies what waited for the pipeline; call with every message from
+    /// `events` and act on the event it returns (nil for a message that
+    /// belonged to an earlier source).
+    public func handle(_ message: PipelineMessage) -> PlaybackEvent? {
+        guard message.generation == generation else { return nil }
+        let event = message.event
         switch event {
         case .asyncDone:
-            guard gst_element_get_state(playbin, nil, nil, 0) != GST_STATE_CHANGE_ASYNC else { return nil }
             isPrerolled = true
-            let waiting = pendingSeek
-            pendingSeek = nil
+            seekInFlight = nil
+            let waiting = deferredSeek
+            deferredSeek = nil
             if let waiting {
                 performSeek(to: waiting)
             } else if segmentNeedsRate && rate != 1 {
@@ -238,7 +248,8 @@ public final class PlaybackEngine {
         case .error:
             gst_element_set_state(playbin, GST_STATE_READY)
             isPrerolled = false
-            pendingSeek = nil
+            deferredSeek = nil
+            seekInFlight = nil
         default:
             break
         }
@@ -246,7 +257,7 @@ public final class PlaybackEngine {
     }
 
     /// Whether a seek or preroll is still under way.
-    public var isSettling: Bool { pendingSeek != nil || !isPrerolled }
+    public var isSettling: Bool { deferredSeek != nil || seekInFlight != nil || !isPrerolled }
 
     /// Releases the pipeline and ends `events`.
     public func shutdown() {

@@ -10,6 +10,13 @@ public enum PlaybackEvent: Sendable {
     case error(PlaybackError)
 }
 
+/// An event as the bus thread read it, stamped with the engine's load
+/// generation so events of an earlier source can be told apart.
+public struct PipelineMessage: Sendable {
+    public let event: PlaybackEvent
+    let generation: UInt64
+}
+
 /// Tags found in the media.
 public struct MediaTags: Sendable, Hashable {
     public var title: String?

@@ -40,8 +40,8 @@ public actor PlayerController {
 
     /// Handles pipeline events until `shutdown()`.
     public func run() async {
-        for await event in engine.events {
-            handle(event)
+        for await message in engine.events {
+            if let event = engine.handle(message) { handle(event) }
         }
     }
 
@@ -173,10 +173,10 @@ public actor PlayerController {
     // MARK: - Pipeline events
 
     private func handle(_ event: PlaybackEvent) {
-        guard let event = engine.handle(event) else { return }
         switch event {
         case .asyncDone:
             if engine.audioStreamCount() == 0 {
+                engine.stop()
                 return handle(.error(PlaybackError(.undecodable, "There is no audio in this file")))
             }
             refreshTrackFacts()

@@ -1,0 +1,194 @@
+import Foundation
+import PodsPlayback
+import PodsTestSupport
+import Synchronization
+import Testing
+
+/// Drives one engine with `fakesink sync=true` (real time, no sound card)
+/// and collects its events.
+private final class EngineHarness {
+    let engine: PlaybackEngine
+    private let received = ReceivedEvents()
+    private let collector: Task<Void, Never>
+
+    init() throws {
+        let engine = try PlaybackEngine(audioSink: "fakesink sync=true")
+        self.engine = engine
+        let events = engine.events, received = received
+        collector = Task { for await event in events { received.append(event) } }
+    }
+
+    /// Feeds events to the engine until one matches; nil after `timeout`.
+    func waitFor(_ timeout: Duration = .seconds(10), _ matches: (PlaybackEvent) -> Bool) async -> PlaybackEvent? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard let message = received.takeFirst() else {
+                try? await Task.sleep(for: .milliseconds(10))
+                continue
+            }
+            if let event = engine.handle(message), matches(event) { return event }
+        }
+        return nil
+    }
+
+    /// The duration, once the pipeline knows it (it may follow preroll).
+    func duration() async -> Duration? {
+        _ = await waitFor(.seconds(3)) { _ in engine.duration() != nil }
+        return engine.duration()
+    }
+
+    func waitUntilSettled() async {
+        while engine.isSettling {
+            guard await waitFor(.seconds(10), { if case .asyncDone = $0 { true } else { false } }) != nil else { return }
+        }
+    }
+
+    deinit {
+        engine.shutdown()
+        collector.cancel()
+    }
+}
+
+private final class ReceivedEvents: Sendable {
+    private let events = Mutex<[PipelineMessage]>([])
+    func append(_ event: PipelineMessage) { events.withLock { $0.append(event) } }
+    func takeFirst() -> PipelineMessage? { events.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+}
+
+private func gap(_ a: Duration, _ b: Duration) -> Duration { a > b ? a - b : b - a }
+
+@Suite struct PlaybackEngineTests {
+    @Test func playsInRealTimeAndReportsDuration() async throws {
+        let harness = try EngineHarness()
+        harness.engine.load(MediaSource(filePath: Fixtures.sampleMP3.path))
+        harness.engine.play()
+        await harness.waitUntilSettled()
+        let duration = try #require(await harness.duration())
+        #expect(gap(duration, .seconds(90)) < .seconds(1))
+        let start = try #require(harness.engine.position())
+        let clockStart = ContinuousClock.now
+        try await Task.sleep(for: .seconds(2))
+        let moved = try #require(harness.engine.position()) - start
+        let elapsed = ContinuousClock.now - clockStart
+        #expect(gap(moved, elapsed) < .milliseconds(300), "moved \(moved) in \(elapsed)")
+    }
+
+    @Test func seekLandsWithin100Milliseconds() async throws {
+        let harness = try EngineHarness()
+        harness.engine.load(MediaSource(filePath: Fixtures.sampleOgg.path))
+        await harness.waitUntilSettled()
+        for target in [Duration.seconds(42), .milliseconds(12_345), .seconds(3)] {
+            harness.engine.seek(to: target)
+            await harness.waitUntilSettled()
+            let landed = try #require(harness.engine.position())
+            #expect(gap(landed, target) < .milliseconds(100), "asked \(target), at \(landed)")
+        }
+    }
+
+    @Test func doubleRateDoublesTheClock() async throws {
+        let harness = try EngineHarness()
+        harness.engine.load(MediaSource(filePath: Fixtures.sampleMP3.path))
+        harness.engine.setRate(2.0)
+        harness.engine.play()
+        await harness.waitUntilSettled()
+        try await Task.sleep(for: .milliseconds(300))
+        let start = try #require(harness.engine.position())
+        let clockStart = ContinuousClock.now
+        try await Task.sleep(for: .seconds(2))
+        let moved = try #require(harness.engine.position()) - start
+        let elapsed = ContinuousClock.now - clockStart
+        #expect(gap(moved, elapsed * 2) < .milliseconds(400), "moved \(moved) in \(elapsed) at 2×")
+        #expect(harness.engine.rate == 2.0)
+        harness.engine.setRate(9)
+        #expect(harness.engine.rate == PlaybackEngine.rateRange.upperBound)
+    }
+
+    @Test func stopRewindsAndKeepsTheSource() async throws {
+        let harness = try EngineHarness()
+        let source = MediaSource(filePath: Fixtures.sampleMP3.path)
+        harness.engine.load(source, startingAt: .seconds(20))
+        harness.engine.play()
+        await harness.waitUntilSettled()
+        #expect(try #require(harness.engine.position()) >= .seconds(20))
+        harness.engine.stop()
+        #expect(harness.engine.position() == nil)
+        #expect(harness.engine.source == source)
+        harness.engine.play()
+        await harness.waitUntilSettled()
+        #expect(try #require(harness.engine.position()) < .seconds(2))
+    }
+
+    @Test func missingFileIsNotFound() async throws {
+        let harness = try EngineHarness()
+        harness.engine.load(MediaSource(filePath: "/nonexistent/episode.mp3"))
+        harness.engine.play()
+        let event = await harness.waitFor { if case .error = $0 { true } else { false } }
+        guard case .error(let error) = event else { Issue.record("no error for a missing file"); return }
+        #expect(error.code == .notFound)
+    }
+
+    @Test func textFileIsUndecodable() async throws {
+        let harness = try EngineHarness()
+        harness.engine.load(MediaSource(filePath: Fixtures.packageRoot.appendingPathComponent("Package.swift").path))
+        harness.engine.play()
+        let event = await harness.waitFor {
+            if case .error = $0 { return true }
+            if case .asyncDone = $0 { return true }
+            return false
+        }
+        switch event {
+        case .error(let error): #expect(error.code == .undecodable)
+        case .asyncDone: #expect(harness.engine.audioStreamCount() == 0)
+        default: Issue.record("no error for a text file")
+        }
+    }
+
+    @Test func httpPlaysAnd404IsNotFound() async throws {
+        let server = try LoopbackHTTPServer(files: ["/episode.ogg": Fixtures.sampleOgg])
+        let harness = try EngineHarness()
+        harness.engine.load(try MediaSource(uri: server.url("/episode.ogg")))
+        harness.engine.play()
+        await harness.waitUntilSettled()
+        #expect(await harness.duration() != nil)
+        #expect(server.bytesSent > 0)
+
+        harness.engine.load(try MediaSource(uri: server.url("/missing.mp3")))
+        harness.engine.play()
+        let event = await harness.waitFor { if case .error = $0 { true } else { false } }
+        guard case .error(let error) = event else { Issue.record("no error for a 404"); return }
+        #expect(error.code == .notFound)
+    }
+
+    @Test func deadServerIsANetworkError() async throws {
+        let closed = try LoopbackHTTPServer(files: [:])
+        let port = closed.port
+        closed.stop()  // nothing listens on the port now
+        let harness = try EngineHarness()
+        let start = ContinuousClock.now
+        harness.engine.load(try MediaSource(uri: "http://127.0.0.1:\(port)/episode.mp3"))
+        harness.engine.play()
+        let event = await harness.waitFor { if case .error = $0 { true } else { false } }
+        guard case .error(let error) = event else { Issue.record("no error for a dead server"); return }
+        #expect(error.code == .network)
+        #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
+    @Test func sourcesAreValidated() throws {
+        #expect(throws: PlaybackError.self) { try MediaSource(uri: "ftp://example.com/a.mp3") }
+        #expect(throws: PlaybackError.self) { try MediaSource(uri: "not a uri") }
+        #expect(throws: PlaybackError.self) { try MediaSource(uri: "http:///a.mp3") }
+        #expect(try MediaSource(uri: "HTTPS://example.com/a.mp3").uri == "HTTPS://example.com/a.mp3")
+        #expect(MediaSource(filePath: "/tmp/a b.mp3").uri == "file:///tmp/a%20b.mp3")
+        #expect(MediaSource(filePath: "/tmp/a b.mp3").displayName == "a b.mp3")
+    }
+
+    @Test func badSinkIsASetupError() {
+        #expect(throws: PlaybackError.self) { try PlaybackEngine(audioSink: "nosuchsink-element") }
+    }
+
+    @Test func supportedFormatsIncludeTheSamples() {
+        let types = SupportedFormats.mimeTypes()
+        #expect(types.contains("audio/mpeg"))
+        #expect(types.contains("audio/ogg"))
+    }
+}
