@@ -83,6 +83,17 @@ public actor PlayerController {
         setStatus(.playing)
         let result = await waitForLoad()
         try result.get()
+        await awaitDuration()
+    }
+
+    /// Some formats (MP3 without a Xing header) know their duration only
+    /// just after preroll; wait briefly so `Metadata` has `mpris:length`
+    /// when `OpenUri` returns. A stream without one stays without.
+    private func awaitDuration() async {
+        for _ in 0..<25 where state.track?.duration == nil && state.status != .stopped {
+            try? await Task.sleep(for: .milliseconds(20))
+            refreshTrackFacts()
+        }
     }
 
     public func play() {

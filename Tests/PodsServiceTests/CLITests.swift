@@ -1,0 +1,55 @@
+import Foundation
+import PodsClient
+import PodsTestSupport
+import Testing
+
+/// The `pods` command line against a real podsd.
+@Suite struct CLITests {
+    @Test func playSeekSpeedVolumeStatus() async throws {
+        let podsd = try await PodsdProcess.start()
+        #expect(await podsd.pods("play", Fixtures.sampleMP3.path).status == 0)
+        #expect(await podsd.pods("pause").status == 0)
+        #expect(await podsd.pods("seek", "1:00").status == 0)
+        #expect(await podsd.pods("seek", "-15").status == 0)
+        #expect(await podsd.pods("seek", "+5").status == 0)
+        #expect(await podsd.pods("speed", "1.5").status == 0)
+        #expect(await podsd.pods("volume", "0.8").status == 0)
+        let json = await podsd.pods("status", "--json")
+        let status = try JSONDecoder().decode(PlayerStatus.self, from: Data(json.stdout.utf8))
+        #expect(status.state == "Paused")
+        #expect(status.title == "Episode 1: Welcome to Pods")
+        #expect(status.url == Fixtures.sampleMP3.absoluteString)
+        #expect(abs(status.position - 50) < 0.2)
+        #expect(abs((status.duration ?? 0) - 90) < 1)
+        #expect(status.rate == 1.5 && status.volume == 0.8)
+        #expect(await podsd.pods("toggle").status == 0)
+        #expect(await podsd.pods("status").stdout.hasPrefix("Playing: Episode 1: Welcome to Pods"))
+        #expect(await podsd.pods("stop").status == 0)
+        #expect(try await podsd.client.status().state == "Stopped")
+        #expect(await podsd.pods("seek", "soon").status != 0)
+        #expect(await podsd.pods("speed", "-1").status != 0)
+    }
+
+    @Test func badURIsGiveErrorsNotHangs() async throws {
+        let podsd = try await PodsdProcess.start()
+        let server = try LoopbackHTTPServer(files: ["/ok.ogg": Fixtures.sampleOgg])
+        defer { server.stop() }
+        let cases = [
+            ("/nonexistent/episode.mp3", "not found"),
+            (server.url("/missing.mp3"), "not found"),
+            (Fixtures.packageRoot.appendingPathComponent("Package.swift").path, "text file"),
+            ("ftp://example.com/a.mp3", "file, http and https"),
+        ]
+        for (uri, words) in cases {
+            let start = ContinuousClock.now
+            let result = await podsd.pods("play", uri)
+            #expect(result.status == 1, "\(uri)")
+            #expect(result.stderr.lowercased().contains(words), "\(uri): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(ContinuousClock.now - start < .seconds(5))
+            #expect(try await podsd.client.status().state == "Stopped")
+        }
+        #expect(await podsd.pods("play", server.url("/ok.ogg")).status == 0)
+        #expect(try await podsd.client.status().state == "Playing")
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import PodsClient
+import PodsDBus
+import PodsTestSupport
+import Testing
+
+/// Every method and property through `gdbus` and `dbus-send`, with right
+/// and wrong arguments; podsd answers each and stays alive.
+@Suite struct DBusConformanceTests {
+    static let object = ["--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue]
+
+    func gdbusCall(_ podsd: PodsdProcess, _ method: String, _ arguments: String...) async -> CommandResult {
+        await podsd.run("gdbus", ["call"] + Self.object + ["--method", method] + arguments, timeout: .seconds(15))
+    }
+
+    func dbusSend(_ podsd: PodsdProcess, _ method: String, _ arguments: String...) async -> CommandResult {
+        await podsd.run("dbus-send", ["--session", "--print-reply", "--dest=\(MPRIS.busName)",
+                                      MPRIS.objectPath.rawValue, method] + arguments, timeout: .seconds(15))
+    }
+
+    @Test func everyPropertyHasTheSpecType() async throws {
+        let podsd = try await PodsdProcess.start()
+        try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
+        let expected: [String: [String: String]] = [
+            MPRIS.rootInterface: [
+                "CanQuit": "b", "CanRaise": "b", "HasTrackList": "b", "Identity": "s", "DesktopEntry": "s",
+                "SupportedUriSchemes": "as", "SupportedMimeTypes": "as", "Fullscreen": "b", "CanSetFullscreen": "b",
+            ],
+            MPRIS.playerInterface: [
+                "PlaybackStatus": "s", "Rate": "d", "Metadata": "a{sv}", "Volume": "d", "Position": "x",
+                "MinimumRate": "d", "MaximumRate": "d", "CanGoNext": "b", "CanGoPrevious": "b", "CanPlay": "b",
+                "CanPause": "b", "CanSeek": "b", "CanControl": "b",
+            ],
+        ]
+        for (interface, properties) in expected {
+            let all = try await podsd.connection.call(
+                destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties",
+                member: "GetAll", arguments: [.string(interface)])
+            let values = try #require(all.first?.stringKeyedDictionary)
+            #expect(Set(values.keys) == Set(properties.keys), "\(interface)")
+            for (name, signature) in properties {
+                #expect(values[name]?.type.signature == signature, "\(name)")
+            }
+        }
+        let root = try await podsd.connection.call(
+            destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties",
+            member: "GetAll", arguments: [.string(MPRIS.rootInterface)]).first?.stringKeyedDictionary ?? [:]
+        #expect(root["Identity"] == .string("Pods"))
+        #expect(root["DesktopEntry"] == .string("pods"))
+        #expect(root["SupportedUriSchemes"]?.stringArrayValue == ["file", "http", "https"])
+        #expect(root["SupportedMimeTypes"]?.stringArrayValue?.contains("audio/mpeg") == true)
+        let metadata = try await podsd.client.property("Metadata").stringKeyedDictionary ?? [:]
+        #expect(metadata["mpris:trackid"]?.type == .objectPath)
+        #expect(metadata["mpris:length"]?.type == .int64)
+        #expect(metadata["xesam:artist"]?.type == .array(.string))
+        let desktopFile = try String(contentsOf: Fixtures.data("pods.desktop"), encoding: .utf8)
+        #expect(desktopFile.contains("Name=Pods"))
+    }
+
+    @Test func rightAndWrongCallsAllGetAnswers() async throws {
+        let podsd = try await PodsdProcess.start()
+        let player = MPRIS.playerInterface
+        let uri = Fixtures.sampleOgg.absoluteString
+        // Right arguments.
+        for (method, arguments) in [
+            ("\(player).OpenUri", [uri]), ("\(player).Pause", []), ("\(player).Play", []), ("\(player).PlayPause", []),
+            ("\(player).PlayPause", []), ("\(player).Seek", ["5000000"]), ("\(player).Next", []), ("\(player).Previous", []),
+            ("\(player).Stop", []), ("org.mpris.MediaPlayer2.Raise", []),
+            ("org.freedesktop.DBus.Properties.Get", [player, "Position"]),
+            ("org.freedesktop.DBus.Properties.GetAll", [player]),
+            ("org.freedesktop.DBus.Properties.Set", [player, "Volume", "<0.5>"]),
+            ("org.freedesktop.DBus.Properties.Set", [player, "Rate", "<1.25>"]),
+            ("org.freedesktop.DBus.Introspectable.Introspect", []), ("org.freedesktop.DBus.Peer.Ping", []),
+            ("org.freedesktop.DBus.Peer.GetMachineId", []),
+        ] as [(String, [String])] {
+            let result = await podsd.run("gdbus", ["call"] + Self.object + ["--method", method] + arguments, timeout: .seconds(15))
+            #expect(result.status == 0, "\(method) \(arguments): \(result)")
+        }
+        let trackID = try #require(try await podsd.client.property("Metadata").stringKeyedDictionary?["mpris:trackid"]?.stringValue)
+        #expect(await gdbusCall(podsd, "\(player).SetPosition", trackID, "1000000").status == 0)
+
+        // Wrong arguments: each an error with the right name.
+        let wrong: [(String, [String], String)] = [
+            ("\(player).Seek", [], "InvalidArgs"),
+            ("\(player).OpenUri", ["ftp://example.com/a.mp3"], "NotSupported"),
+            ("\(player).OpenUri", ["file:///nonexistent.mp3"], "Failed"),
+            ("\(player).Jump", [], "UnknownMethod"),
+            ("org.mpris.MediaPlayer2.Nope.Play", [], "UnknownInterface"),
+            ("org.freedesktop.DBus.Properties.Get", [player, "Loudness"], "UnknownProperty"),
+            ("org.freedesktop.DBus.Properties.Set", [player, "PlaybackStatus", "<'Playing'>"], "PropertyReadOnly"),
+            ("org.freedesktop.DBus.Properties.Set", [player, "Volume", "<'loud'>"], "InvalidArgs"),
+            ("org.freedesktop.DBus.Properties.Set", [player, "Rate", "<-1.0>"], "InvalidArgs"),
+            ("org.freedesktop.DBus.Properties.Set", [player, "Rate", "<2>"], "InvalidArgs"),
+            ("org.freedesktop.DBus.Properties.GetAll", ["org.nope"], "UnknownInterface"),
+        ]
+        for (method, arguments, error) in wrong {
+            let result = await podsd.run("gdbus", ["call"] + Self.object + ["--method", method] + arguments, timeout: .seconds(15))
+            #expect(result.status != 0 && !result.timedOut, "\(method) \(arguments) should fail")
+            #expect(result.stderr.contains("org.freedesktop.DBus.Error.\(error)"), "\(method): \(result.stderr)")
+        }
+        // Mistyped arguments (gdbus refuses to send these, dbus-send does not).
+        #expect(await dbusSend(podsd, "\(player).Seek", "string:ten").stderr.contains("InvalidArgs"))
+        #expect(await dbusSend(podsd, "\(player).SetPosition", "string:/x", "int64:1").stderr.contains("InvalidArgs"))
+        #expect(await dbusSend(podsd, "\(player).Seek", "int64:1000000").status == 0)
+        #expect(await dbusSend(podsd, "\(player).OpenUri", "string:\(uri)").status == 0)
+        #expect(await dbusSend(podsd, "org.freedesktop.DBus.Properties.Set", "string:\(player)", "string:Volume",
+                               "variant:double:-3").status == 0)
+        #expect(try await podsd.client.property("Volume") == .double(0))
+        #expect(podsd.isRunning)
+        #expect(try await podsd.client.status().state == "Playing")
+    }
+
+    @Test func seekAndSetPositionFollowTheSpec() async throws {
+        let podsd = try await PodsdProcess.start()
+        try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
+        try await podsd.client.pause()
+        try await podsd.client.setPosition(.seconds(30))
+        try await podsd.client.seek(by: .seconds(-100))
+        #expect(try await podsd.client.status().position < 0.2)  // clamped at 0
+        try await podsd.client.setPosition(.seconds(30))
+        // A stale track id, a negative and a past-the-end position are ignored.
+        #expect(await gdbusCall(podsd, "\(MPRIS.playerInterface).SetPosition", "/org/pods/track/999", "1000000").status == 0)
+        try await podsd.client.setPosition(.seconds(-5))
+        try await podsd.client.setPosition(.seconds(5000))
+        #expect(abs(try await podsd.client.status().position - 30) < 0.2)
+        // Rate 0 pauses and keeps the rate.
+        try await podsd.client.play()
+        try await podsd.client.setRate(0)
+        let status = try await podsd.client.status()
+        #expect(status.state == "Paused" && status.rate == 1)
+        // Seeking past the end ends the track.
+        try await podsd.client.seek(by: .seconds(500))
+        #expect(try await podsd.client.status().state == "Stopped")
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import PodsClient
+import PodsTestSupport
+import Testing
+
+@Suite struct LifecycleTests {
+    @Test func sigtermAndSigintExitZeroWithinASecond() async throws {
+        for signal in [SIGTERM, SIGINT] {
+            let podsd = try await PodsdProcess.start()
+            try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
+            let exit = try #require(await podsd.signal(signal))
+            #expect(exit.status == 0)
+            #expect(exit.after < .seconds(1))
+        }
+    }
+
+    @Test func quitExitsCleanly() async throws {
+        let podsd = try await PodsdProcess.start()
+        _ = await podsd.run("gdbus", ["call", "--session", "--dest", MPRIS.busName, "--object-path", "/org/mpris/MediaPlayer2",
+                                      "--method", "org.mpris.MediaPlayer2.Quit"])
+        #expect(await podsd.waitForExit(timeout: .seconds(2)) == 0)
+    }
+
+    @Test func secondInstanceRefusesUnlessReplace() async throws {
+        let first = try await PodsdProcess.start()
+        let second = await first.run(Fixtures.executable("podsd"), ["--audio-sink", "fakesink"], timeout: .seconds(10))
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("already owned") && second.stderr.contains("--replace"))
+        #expect(second.stderr.split(separator: "\n").count == 1)
+        let replacement = try await PodsdProcess.start(extraArguments: ["--replace"], bus: first.bus)
+        #expect(await first.waitForExit(timeout: .seconds(3)) == 0)
+        #expect(replacement.isRunning)
+    }
+
+    @Test func cliSaysWhenPodsdIsNotRunning() async throws {
+        let bus = try PrivateBus.start()
+        let result = await Subprocess.run(Fixtures.executable("pods"), ["status"], environment: bus.environment)
+        #expect(result.status != 0)
+        #expect(result.stderr.trimmed == "pods: podsd is not running (nothing owns org.mpris.MediaPlayer2.pods on the session bus); start it with: podsd &")
+    }
+}

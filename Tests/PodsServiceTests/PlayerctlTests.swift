@@ -1,0 +1,54 @@
+import Foundation
+import PodsClient
+import PodsDBus
+import PodsTestSupport
+import Testing
+
+/// podsd driven by the real `playerctl` on a private bus.
+@Suite struct PlayerctlTests {
+    @Test func playerctlDrivesEverything() async throws {
+        let podsd = try await PodsdProcess.start()
+        #expect(await podsd.playerctl("status").stdout.trimmed == "Stopped")
+
+        #expect(await podsd.playerctl("open", Fixtures.sampleMP3.absoluteString).status == 0)
+        #expect(await podsd.playerctl("status").stdout.trimmed == "Playing")
+        let metadata = await podsd.playerctl("metadata").stdout
+        #expect(metadata.contains("mpris:trackid") && metadata.contains("/org/pods/track/"))
+        #expect(metadata.contains("xesam:title") && metadata.contains("Episode 1: Welcome to Pods"))
+        #expect(metadata.contains("xesam:artist") && metadata.contains("Pods"))
+        #expect(await podsd.playerctl("metadata", "mpris:length").stdout.trimmed.hasPrefix("900"))
+
+        #expect(await podsd.playerctl("pause").status == 0)
+        #expect(await podsd.playerctl("status").stdout.trimmed == "Paused")
+        #expect(await podsd.playerctl("play-pause").status == 0)
+        #expect(await podsd.playerctl("status").stdout.trimmed == "Playing")
+        #expect(await podsd.playerctl("play-pause").status == 0)
+        #expect(await podsd.playerctl("status").stdout.trimmed == "Paused")
+
+        #expect(await podsd.playerctl("position", "40").status == 0)
+        #expect(abs(try await position(podsd) - 40) < 0.2)
+        #expect(await podsd.playerctl("position", "10-").status == 0)
+        #expect(abs(try await position(podsd) - 30) < 0.2)
+        #expect(await podsd.playerctl("position", "5+").status == 0)
+        #expect(abs(try await position(podsd) - 35) < 0.2)
+
+        #expect(await podsd.playerctl("volume", "0.4").status == 0)
+        #expect(Double(await podsd.playerctl("volume").stdout.trimmed) == 0.4)
+
+        #expect(await podsd.playerctl("stop").status == 0)
+        #expect(await podsd.playerctl("status").stdout.trimmed == "Stopped")
+        #expect(await podsd.playerctl("metadata", "xesam:title").stdout.trimmed == "Episode 1: Welcome to Pods")
+        #expect(await podsd.playerctl("play").status == 0)
+        #expect(await podsd.playerctl("status").stdout.trimmed == "Playing")
+        #expect(try await position(podsd) < 2)
+        #expect(podsd.isRunning)
+    }
+
+    private func position(_ podsd: PodsdProcess) async throws -> Double {
+        try #require(Double(await podsd.playerctl("position").stdout.trimmed))
+    }
+}
+
+extension String {
+    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}
