@@ -72,7 +72,20 @@ public final class PlaybackEngine {
         gst_object_unref(playbin)
     }
 
-    private static let gstreamerReady: Void = { gst_init(nil, nil) }()
+    private static let gstreamerReady: Void = {
+        gst_init(nil, nil)
+        preferDecoder("mpg123audiodec")
+    }()
+
+    /// Ranks `name` above other decoders of its format. `mpg123audiodec`
+    /// ties with `avdec_mp3` at marginal rank and loses on name order, and
+    /// `avdec_mp3` drags in all of libav (libavfilter and its dependencies,
+    /// over 30 MiB resident) for what mpg123 decodes alone.
+    private static func preferDecoder(_ name: String) {
+        guard let feature = gst_registry_lookup_feature(gst_registry_get(), name) else { return }
+        gst_plugin_feature_set_rank(feature, UInt32(GST_RANK_PRIMARY.rawValue) + 1)
+        gst_object_unref(UnsafeMutableRawPointer(feature))
+    }
 
     static func ensureGStreamer() { _ = gstreamerReady }
 
