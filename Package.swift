@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
@@ -33,10 +34,11 @@ let package = Package(
         .target(name: "PodsDBus", dependencies: ["CDBus"]),
         .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
         .target(name: "PodsClient", dependencies: ["PodsDBus"]),
+        .target(name: "PodsLibrary", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PodsService",
             dependencies: [
-                "PodsClient", "PodsDBus", "PodsPlayback",
+                "PodsClient", "PodsDBus", "PodsLibrary", "PodsPlayback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -65,6 +67,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "PodsClientTests", dependencies: ["PodsClient"]),
         .testTarget(name: "PodsDBusTests", dependencies: ["PodsDBus", "PodsTestSupport"]),
+        .testTarget(name: "PodsLibraryTests", dependencies: ["PodsLibrary", "PodsTestSupport"]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
         .testTarget(
             name: "PodsServiceTests",

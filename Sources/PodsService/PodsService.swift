@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PodsClient
 import PodsDBus
+import PodsLibrary
 import PodsPlayback
 import ServiceLifecycle
 
@@ -18,11 +19,14 @@ public struct PodsService: Service {
         public var replace: Bool
         /// A bus address; nil for the session bus.
         public var busAddress: String?
+        /// Where `library.sqlite` lives; nil keeps nothing across restarts.
+        public var dataDirectory: URL?
 
-        public init(audioSink: String? = nil, replace: Bool = false, busAddress: String? = nil) {
+        public init(audioSink: String? = nil, replace: Bool = false, busAddress: String? = nil, dataDirectory: URL? = nil) {
             self.audioSink = audioSink
             self.replace = replace
             self.busAddress = busAddress
+            self.dataDirectory = dataDirectory
         }
     }
 
@@ -56,9 +60,24 @@ public struct PodsService: Service {
         } catch {
             throw StartError(description: error.message)
         }
+        let library = openLibrary()
+        let saved = library.flatMap { library in
+            do {
+                return try library.playbackSettings()
+            } catch {
+                logger.error("could not read settings: \(error)")
+                return nil
+            }
+        } ?? PlaybackSettings()
+        try? await controller.setRate(saved.rate)
+        try? await controller.setVolume(saved.volume)
+        let recorder = SettingsRecorder(initial: saved)
         let (stopRequests, requestStop) = AsyncStream<String>.makeStream()
         let publisher = MPRISPublisher(connection: connection, initial: await controller.currentState())
-        await controller.observe { publisher.publish($0) }
+        await controller.observe { change in
+            publisher.publish(change)
+            if case .state(let state) = change { recorder.observe(state) }
+        }
         connection.export(MPRISObject.make(
             controller: controller, supportedMimeTypes: SupportedFormats.mimeTypes(),
             quit: { requestStop.yield("Quit called") }))
@@ -70,15 +89,31 @@ public struct PodsService: Service {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask { await controller.run() }
+                if let library {
+                    group.addTask { await recorder.run(library: library, logger: logger) }
+                }
                 var reasons = stopRequests.makeAsyncIterator()
                 let reason = await reasons.next() ?? "stopped"
                 logger.info("podsd stopping: \(reason)")
                 await controller.shutdown()
+                recorder.finish()
             }
         } onGracefulShutdown: {
             requestStop.yield("shutdown signal")
         }
         connection.close()
+    }
+
+    /// The library, or nil (logged) when it cannot be opened: podsd still
+    /// plays, it just remembers nothing.
+    private func openLibrary() -> Library? {
+        guard let directory = configuration.dataDirectory else { return nil }
+        do {
+            return try Library(directory: directory)
+        } catch {
+            logger.error("\(error); speed and volume will not be kept")
+            return nil
+        }
     }
 
     /// Owns the name after the object is exported, so clients that

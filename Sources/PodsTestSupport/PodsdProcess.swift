@@ -8,23 +8,30 @@ public final class PodsdProcess: Sendable {
     /// A connection of the test's own to the same bus.
     public let connection: DBusConnection
     public let client: PlayerClient
-    public let dataDirectory: URL
+    /// Holds `data` and `cache`; removed at the end unless the test passed it in.
+    public let directory: URL
+    private let ownsDirectory: Bool
     private let process: Process
     private let stderrPipe: Pipe
 
-    private init(bus: PrivateBus, connection: DBusConnection, process: Process, stderrPipe: Pipe, dataDirectory: URL) {
+    private init(bus: PrivateBus, connection: DBusConnection, process: Process, stderrPipe: Pipe,
+                 directory: URL, ownsDirectory: Bool) {
         self.bus = bus
         self.connection = connection
         self.client = PlayerClient(connection: connection)
         self.process = process
         self.stderrPipe = stderrPipe
-        self.dataDirectory = dataDirectory
+        self.directory = directory
+        self.ownsDirectory = ownsDirectory
     }
 
-    /// Starts a private bus and podsd on it; returns once podsd owns its name.
-    public static func start(extraArguments: [String] = [], bus existing: PrivateBus? = nil) async throws -> PodsdProcess {
+    /// Starts a private bus (or uses `bus`) and podsd on it, keeping its
+    /// data under `directory` (a new temporary one by default); returns once
+    /// podsd owns its name.
+    public static func start(extraArguments: [String] = [], bus existing: PrivateBus? = nil,
+                             directory given: URL? = nil) async throws -> PodsdProcess {
         let bus = try existing ?? PrivateBus.start()
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try given ?? Fixtures.temporaryDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixtures.executable("podsd"))
         process.arguments = ["--audio-sink", "fakesink sync=true",
@@ -40,7 +47,8 @@ public final class PodsdProcess: Sendable {
         while ContinuousClock.now < deadline {
             if try await connection.nameHasOwner(MPRIS.busName),
                try await connection.processID(of: MPRIS.busName) == process.processIdentifier {
-                return PodsdProcess(bus: bus, connection: connection, process: process, stderrPipe: stderrPipe, dataDirectory: directory)
+                return PodsdProcess(bus: bus, connection: connection, process: process, stderrPipe: stderrPipe,
+                                    directory: directory, ownsDirectory: given == nil)
             }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(20))
@@ -91,6 +99,6 @@ public final class PodsdProcess: Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(at: dataDirectory)
+        if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 }

@@ -36,14 +36,15 @@ struct PodsDaemon: AsyncParsableCommand {
         }
         let logger = Logger(label: "podsd")
         let environment = ProcessInfo.processInfo.environment
+        let directories = PodsDirectories(dataDir: dataDir, cacheDir: cacheDir, environment: environment)
         do {
-            try PodsDirectories(dataDir: dataDir, cacheDir: cacheDir, environment: environment).create()
+            try directories.create()
         } catch {
             Self.fail(error)
         }
         let sink = audioSink ?? environment["PODS_AUDIO_SINK"].flatMap { $0.isEmpty ? nil : $0 }
         let service = PodsService(
-            configuration: .init(audioSink: sink, replace: replace), logger: logger)
+            configuration: .init(audioSink: sink, replace: replace, dataDirectory: directories.data), logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
             gracefulShutdownSignals: [.sigterm, .sigint],

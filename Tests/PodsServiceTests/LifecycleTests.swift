@@ -39,3 +39,21 @@ import Testing
         #expect(result.stderr.trimmed == "pods: podsd is not running (nothing owns org.mpris.MediaPlayer2.pods on the session bus); start it with: podsd &")
     }
 }
+
+@Suite struct SettingsPersistenceTests {
+    @Test func speedAndVolumeSurviveARestart() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let podsd = try await PodsdProcess.start(directory: directory)
+            try await podsd.client.setRate(1.5)
+            try await podsd.client.setVolume(0.3)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(await podsd.signal(SIGTERM)?.status == 0)
+        }
+        let restarted = try await PodsdProcess.start(directory: directory)
+        #expect(try await restarted.client.property("Rate") == .double(1.5))
+        #expect(try await restarted.client.property("Volume") == .double(0.3))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/library.sqlite").path))
+    }
+}
