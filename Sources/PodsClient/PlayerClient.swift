@@ -43,7 +43,7 @@ public struct PlayerClient: Sendable {
 
     /// Moves by `offset` (negative goes back).
     public func seek(by offset: Duration) async throws(Failure) {
-        try await player("Seek", [.int64(Self.microseconds(offset))])
+        try await player("Seek", [.int64(offset.microsecondsSaturating)])
     }
 
     /// Moves to `position` in the current track.
@@ -52,7 +52,7 @@ public struct PlayerClient: Sendable {
         guard let trackID = metadata["mpris:trackid"]?.objectPathValue else {
             throw Failure("nothing is loaded")
         }
-        try await player("SetPosition", [.objectPath(trackID), .int64(Self.microseconds(position))])
+        try await player("SetPosition", [.objectPath(trackID), .int64(position.microsecondsSaturating)])
     }
 
     public func setRate(_ rate: Double) async throws(Failure) { try await setProperty("Rate", .double(rate)) }
@@ -107,9 +107,5 @@ public struct PlayerClient: Sendable {
         } catch {
             throw Failure(error.message.isEmpty ? error.name : error.message)
         }
-    }
-
-    static func microseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
     }
 }

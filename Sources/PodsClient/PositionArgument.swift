@@ -33,6 +33,7 @@ public enum PositionArgument: Equatable, Sendable {
             if !isLast, value != value.rounded() { return nil }
             seconds = seconds * 60 + value
         }
+        guard seconds < 1e12 else { return nil }  // beyond any episode, and Int64's reach
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 }

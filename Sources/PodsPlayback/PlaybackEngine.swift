@@ -228,7 +228,8 @@ public final class PlaybackEngine {
     }
 
     private func performSeek(to target: Duration) {
-        let nanoseconds = gint64(target.components.seconds * 1_000_000_000 + target.components.attoseconds / 1_000_000_000)
+        let (whole, overflow) = target.components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let nanoseconds = overflow ? gint64.max : gint64(whole + target.components.attoseconds / 1_000_000_000)
         let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
         segmentNeedsRate = false
         if gst_element_seek(playbin, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, nanoseconds,

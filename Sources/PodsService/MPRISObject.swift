@@ -96,7 +96,7 @@ enum MPRISObject {
                 stateProperty("Metadata", .dictionary(key: .string, value: .variant)),
                 stateProperty("Volume", .double, set: { value in try await controller.setVolume(value.doubleValue ?? .nan) }),
                 DBusProperty("Position", .int64, changeSignal: .none, get: {
-                    .int64(MPRISProperties.microseconds(await controller.position()))
+                    .int64(await controller.position().microsecondsSaturating)
                 }),
                 stateProperty("MinimumRate", .double),
                 stateProperty("MaximumRate", .double),

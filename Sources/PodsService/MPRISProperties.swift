@@ -34,13 +34,9 @@ enum MPRISProperties {
             "xesam:title": .string(track.title),
             "xesam:url": .string(track.source.uri),
         ]
-        if let duration = track.duration { entries["mpris:length"] = .int64(microseconds(duration)) }
+        if let duration = track.duration { entries["mpris:length"] = .int64(duration.microsecondsSaturating) }
         if let artist = track.tags.artist { entries["xesam:artist"] = .stringArray([artist]) }
         if let album = track.tags.album { entries["xesam:album"] = .string(album) }
         return .variantDictionary(entries)
-    }
-
-    static func microseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
     }
 }

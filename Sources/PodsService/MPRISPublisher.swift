@@ -31,7 +31,7 @@ final class MPRISPublisher: Sendable {
         case .seeked(let position):
             try? connection.emitSignal(
                 path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Seeked",
-                arguments: [.int64(MPRISProperties.microseconds(position))])
+                arguments: [.int64(position.microsecondsSaturating)])
         }
     }
 }

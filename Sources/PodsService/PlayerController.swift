@@ -26,6 +26,9 @@ public actor PlayerController {
     /// The last polled position and when it was read, to spot jumps.
     private var lastPoll: (position: Duration, at: ContinuousClock.Instant)?
 
+    /// Where a seek in media of unknown length stops (no podcast is longer).
+    static let longestSeek: Duration = .seconds(100 * 24 * 3600)
+
     /// How long `open` waits for a source to start before replying anyway.
     public static let openTimeout: Duration = .seconds(10)
 
@@ -130,7 +133,7 @@ public actor PlayerController {
     /// Moves by `offset`: clamped at 0; past the end it ends the track.
     public func seek(by offset: Duration) {
         guard state.track != nil, state.canSeek else { return }
-        let target = max(position() + offset, .zero)
+        let target = min(max(position() + offset, .zero), Self.longestSeek)
         if let duration = state.track?.duration, target >= duration {
             endOfTrack()
             return

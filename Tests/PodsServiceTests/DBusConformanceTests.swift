@@ -102,6 +102,12 @@ import Testing
         #expect(await dbusSend(podsd, "\(player).Seek", "string:ten").stderr.contains("InvalidArgs"))
         #expect(await dbusSend(podsd, "\(player).SetPosition", "string:/x", "int64:1").stderr.contains("InvalidArgs"))
         #expect(await dbusSend(podsd, "\(player).Seek", "int64:1000000").status == 0)
+        // Extreme values are clamped, never trapped on.
+        #expect(await dbusSend(podsd, "\(player).SetPosition", "objpath:\(trackID)", "int64:9223372036854775807").status == 0)
+        #expect(await dbusSend(podsd, "\(player).SetPosition", "objpath:\(trackID)", "int64:-9223372036854775808").status == 0)
+        #expect(await dbusSend(podsd, "\(player).Seek", "int64:-9223372036854775808").status == 0)
+        #expect(await dbusSend(podsd, "org.freedesktop.DBus.Properties.Set", "string:\(player)", "string:Rate",
+                               "variant:double:1e308").status == 0)
         #expect(await dbusSend(podsd, "\(player).OpenUri", "string:\(uri)").status == 0)
         #expect(await dbusSend(podsd, "org.freedesktop.DBus.Properties.Set", "string:\(player)", "string:Volume",
                                "variant:double:-3").status == 0)
@@ -131,5 +137,20 @@ import Testing
         // Seeking past the end ends the track.
         try await podsd.client.seek(by: .seconds(500))
         #expect(try await podsd.client.status().state == "Stopped")
+    }
+
+    @Test func endOfStreamStopsAtTheStartWithTheTrackLoaded() async throws {
+        let podsd = try await PodsdProcess.start()
+        try await podsd.client.open(uri: Fixtures.sampleOgg.absoluteString)
+        let duration = try #require(try await podsd.client.status().duration)
+        try await podsd.client.setPosition(.milliseconds(Int64((duration - 1.5) * 1000)))
+        let deadline = ContinuousClock.now + .seconds(6)
+        var status = try await podsd.client.status()
+        while status.state == "Playing", ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            status = try await podsd.client.status()
+        }
+        #expect(status.state == "Stopped" && status.position == 0)
+        #expect(status.title == "Episode 2: Seeking and Speed")
     }
 }
