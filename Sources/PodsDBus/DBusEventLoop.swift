@@ -211,7 +211,9 @@ final class DBusEventLoop: @unchecked Sendable {
 
     private func fireExpiredTimeouts() {
         let now = ContinuousClock.now
-        for entry in timeouts where entry.deadline <= now && dbus_timeout_get_enabled(entry.timeout) != 0 {
+        for entry in timeouts where entry.deadline <= now {
+            // An earlier handler in this pass may have removed (and freed) it.
+            guard timeouts.contains(where: { $0 === entry }), dbus_timeout_get_enabled(entry.timeout) != 0 else { continue }
             entry.deadline = now + .milliseconds(Int(dbus_timeout_get_interval(entry.timeout)))
             dbus_timeout_handle(entry.timeout)
         }

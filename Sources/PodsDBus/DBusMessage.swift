@@ -2,9 +2,8 @@ internal import CDBus
 
 /// One owned reference to a libdbus message.
 ///
-/// Confined to the connection's loop thread, except that the reference
-/// itself may travel (inside `IncomingCall`) while a handler runs elsewhere:
-/// see `IncomingCall`'s proof.
+/// Received messages stay on the connection's loop thread; messages built
+/// elsewhere reach it through `MessageHandoff`.
 final class DBusMessage {
     let pointer: OpaquePointer
 
@@ -92,4 +91,15 @@ final class DBusMessage {
         } while dbus_message_iter_next(&iter) != 0
         return values
     }
+}
+
+/// Hands a message built on a caller's thread to the loop thread for sending.
+///
+/// @unchecked Sendable, proven: the building thread does not touch the
+/// message after handing it over, except to drop its reference; libdbus
+/// reference counts are atomic, and a message built here carries no
+/// connection counters until the loop thread queues it, so the last unref
+/// is safe on either thread.
+struct MessageHandoff: @unchecked Sendable {
+    let message: DBusMessage
 }

@@ -16,6 +16,10 @@ final class DBusRouter {
     private var nextSubscriptionID: UInt64 = 0
     private var disconnectHandlers: [@Sendable () -> Void] = []
     private var isDisconnected = false
+    /// Calls whose handler is still running, so that their messages are
+    /// referenced (and finally released) on this thread only.
+    private var callsInFlight: [UInt64: DBusMessage] = [:]
+    private var nextCallID: UInt64 = 0
 
     // MARK: - Registration
 
@@ -48,6 +52,7 @@ final class DBusRouter {
     func connectionClosed() {
         guard !isDisconnected else { return }
         isDisconnected = true
+        callsInFlight.removeAll()
         for subscription in subscriptions.values { subscription.continuation.finish() }
         subscriptions.removeAll()
         let handlers = disconnectHandlers
@@ -137,7 +142,9 @@ final class DBusRouter {
                 work = { try await handler(arguments) }
             }
         }
-        let handoff = MessageHandoff(message: message)
+        nextCallID += 1
+        let callID = nextCallID
+        callsInFlight[callID] = message
         Task {
             let result: Result<[DBusValue], DBusError>
             do {
@@ -147,8 +154,13 @@ final class DBusRouter {
             } catch {
                 result = .failure(.failed(String(describing: error)))
             }
-            loop.enqueue { loop in loop.router.reply(to: handoff.message, result, on: loop) }
+            loop.enqueue { loop in loop.router.finishCall(callID, result, on: loop) }
         }
+    }
+
+    private func finishCall(_ callID: UInt64, _ result: Result<[DBusValue], DBusError>, on loop: DBusEventLoop) {
+        guard let message = callsInFlight.removeValue(forKey: callID) else { return }
+        reply(to: message, result, on: loop)
     }
 
     private func findMethod(member: String, interface: String?, in interfaces: [DBusInterface]) -> Result<DBusMethod, DBusError> {
@@ -202,7 +214,7 @@ final class DBusRouter {
 
     // MARK: - Replying
 
-    func reply(to message: DBusMessage, _ result: Result<[DBusValue], DBusError>, on loop: DBusEventLoop) {
+    private func reply(to message: DBusMessage, _ result: Result<[DBusValue], DBusError>, on loop: DBusEventLoop) {
         guard message.expectsReply else { return }
         switch result {
         case .success(let values):
@@ -217,15 +229,4 @@ final class DBusRouter {
             if let errorReply = message.errorReply(error) { loop.send(errorReply) }
         }
     }
-}
-
-/// Carries a message reference from the loop thread to a handler's task and
-/// back.
-///
-/// @unchecked Sendable, proven: the task never touches `message`; it only
-/// hands it back to the loop thread through `enqueue`, and libdbus message
-/// reference counts are atomic, so dropping the reference on either thread
-/// is safe.
-struct MessageHandoff: @unchecked Sendable {
-    let message: DBusMessage
 }
