@@ -61,14 +61,7 @@ public struct PodsService: Service {
             throw StartError(description: error.message)
         }
         let library = openLibrary()
-        let saved = library.flatMap { library in
-            do {
-                return try library.playbackSettings()
-            } catch {
-                logger.error("could not read settings: \(error)")
-                return nil
-            }
-        } ?? PlaybackSettings()
+        let saved = savedSettings(in: library)
         try? await controller.setRate(saved.rate)
         try? await controller.setVolume(saved.volume)
         let recorder = SettingsRecorder(initial: saved)
@@ -113,6 +106,17 @@ public struct PodsService: Service {
         } catch {
             logger.error("\(error); speed and volume will not be kept")
             return nil
+        }
+    }
+
+    /// The speed and volume kept from the last run; defaults if there are none.
+    private func savedSettings(in library: Library?) -> PlaybackSettings {
+        guard let library else { return PlaybackSettings() }
+        do {
+            return try library.playbackSettings()
+        } catch {
+            logger.error("could not read settings: \(error)")
+            return PlaybackSettings()
         }
     }
 
