@@ -53,6 +53,16 @@ import Testing
         #expect(metadata["mpris:trackid"]?.type == .objectPath)
         #expect(metadata["mpris:length"]?.type == .int64)
         #expect(metadata["xesam:artist"]?.type == .array(.string))
+        let xml = await podsd.run("gdbus", ["introspect", "--session", "--dest", MPRIS.busName,
+                                            "--object-path", MPRIS.objectPath.rawValue, "--xml"]).stdout
+        for needle in ["<interface name=\"org.mpris.MediaPlayer2.Player\">", "<method name=\"SetPosition\">",
+                       "<arg name=\"TrackId\" type=\"o\" direction=\"in\"/>", "<signal name=\"Seeked\">",
+                       "<property name=\"Position\" type=\"x\" access=\"read\">",
+                       "<property name=\"Rate\" type=\"d\" access=\"readwrite\"/>",
+                       "<interface name=\"org.freedesktop.DBus.Peer\">"] {
+            #expect(xml.contains(needle), "\(needle)")
+        }
+        #expect(xml.components(separatedBy: "EmitsChangedSignal\" value=\"false\"").count == 3)  // Position, CanControl
         let desktopFile = try String(contentsOf: Fixtures.data("pods.desktop"), encoding: .utf8)
         #expect(desktopFile.contains("Name=Pods"))
     }
