@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "PodsDBus", dependencies: ["CDBus"]),
         .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
         .target(name: "PodsClient", dependencies: ["PodsDBus"]),
+        .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
         .target(name: "PodsLibrary", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PodsService",
@@ -56,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "pods",
             dependencies: [
-                "PodsClient", "PodsDBus",
+                "PodsClient", "PodsDBus", "PodsFeedParser",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -67,6 +68,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "PodsClientTests", dependencies: ["PodsClient"]),
         .testTarget(name: "PodsDBusTests", dependencies: ["PodsDBus", "PodsTestSupport"]),
+        .testTarget(name: "PodsFeedParserTests", dependencies: ["PodsFeedParser", "PodsTestSupport"]),
         .testTarget(name: "PodsLibraryTests", dependencies: ["PodsLibrary", "PodsTestSupport"]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
         .testTarget(

@@ -6,4 +6,6 @@
 #undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
 #include <libxml/SAX2.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/entities.h>
 #endif

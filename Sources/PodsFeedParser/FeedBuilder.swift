@@ -1,0 +1,329 @@
+import Foundation
+
+/// Builds a `Feed` from streaming XML events: RSS 2.0 and 0.9x, iTunes,
+/// Podcasting 2.0, Atom, Media RSS, content:encoded and Podlove chapters.
+final class FeedBuilder: XMLStreamHandler {
+    private enum Format {
+        case undecided, rss, atom, notAFeed(String)
+        var isRSS: Bool { if case .rss = self { true } else { false } }
+    }
+
+    /// Text sources of an episode's description, kept until the item ends.
+    private struct EpisodeDraft {
+        var episode = Episode()
+        var guid: String?
+        var guidIsPermaLink = false
+        var descriptions: [String: String] = [:]
+        var descriptionIsHTML: [String: Bool] = [:]
+    }
+
+    private(set) var feed = Feed()
+    private var format = Format.undecided
+    private let urls: URLResolver
+    /// (prefix, name) of each open element.
+    private var stack: [(String, String)] = []
+    private var text = ""
+    private var draft: EpisodeDraft?
+    private var channelDescription: String?
+    private var channelSummary: String?
+    private var channelImage: String?
+    private var currentCategory: Int?
+    private var atomAuthorName: String?
+    private var pendingAttributes: [XMLAttribute] = []
+
+    init(baseURL: URL?) {
+        urls = URLResolver(base: baseURL)
+    }
+
+    /// Why the document is not a feed, if it is not.
+    var notAFeedReason: String? {
+        if case .notAFeed(let reason) = format { return reason }
+        if case .undecided = format { return "the document is empty" }
+        return nil
+    }
+
+    // MARK: - XMLStreamHandler
+
+    func startElement(_ name: String, namespace: String?, attributes: [XMLAttribute]) {
+        var prefix = Namespace.prefix(of: namespace)
+        var local = name
+        if namespace == nil, let colon = name.firstIndex(of: ":") {  // an undeclared prefix such as itunes:
+            prefix = String(name[..<colon]).lowercased()
+            local = String(name[name.index(after: colon)...])
+        }
+        if stack.isEmpty { decideFormat(prefix: prefix, name: local) }
+        stack.append((prefix, local))
+        text = ""
+        guard case .rss = format else {
+            if case .atom = format { startAtom(prefix, local, attributes) }
+            return
+        }
+        startRSS(prefix, local, attributes)
+    }
+
+    func endElement(_ name: String, namespace: String?) {
+        guard let (prefix, local) = stack.last else { return }
+        let value = text
+        text = ""
+        switch format {
+        case .rss: endRSS(prefix, local, value)
+        case .atom: endAtom(prefix, local, value)
+        default: break
+        }
+        stack.removeLast()
+    }
+
+    func text(_ characters: String) {
+        text += characters
+    }
+
+    /// Finishes the feed after the last event.
+    func finish() -> Feed {
+        if feed.description == nil { feed.description = channelDescription ?? channelSummary }
+        if let description = feed.description, HTMLText.looksLikeHTML(description) {
+            feed.descriptionHTML = description
+            feed.description = HTMLText.plainText(description)
+        } else {
+            feed.description = feed.description.map(FeedValues.squash)
+        }
+        feed.artworkURL = feed.artworkURL ?? channelImage
+        feed.title = FeedValues.squash(feed.title)
+        return feed
+    }
+
+    private func decideFormat(prefix: String, name: String) {
+        switch (prefix, name.lowercased()) {
+        case (_, "rss"), (_, "rdf"): format = .rss
+        case ("atom", "feed"): format = .atom
+        case (_, "html"): format = .notAFeed("not a podcast feed: an HTML page")
+        default: format = .notAFeed("not a podcast feed: the root element is <\(name)>")
+        }
+    }
+
+    /// The parent of the element being started or ended (the innermost
+    /// open element is the current one in both).
+    private var parent: (String, String)? { stack.count >= 2 ? stack[stack.count - 2] : nil }
+
+    private func attribute(_ attributes: [XMLAttribute], _ name: String) -> String? {
+        attributes.first { $0.name == name }?.value
+    }
+
+    // MARK: - RSS
+
+    private func startRSS(_ prefix: String, _ local: String, _ attributes: [XMLAttribute]) {
+        switch (prefix, local) {
+        case ("", "item"):
+            draft = EpisodeDraft()
+        case ("", "enclosure") where draft != nil:
+            addEnclosure(url: attribute(attributes, "url"), type: attribute(attributes, "type"), length: attribute(attributes, "length"))
+        case ("media", "content") where draft != nil:
+            addEnclosure(url: attribute(attributes, "url"), type: attribute(attributes, "type"), length: attribute(attributes, "fileSize"))
+        case ("", "guid") where draft != nil:
+            draft?.guidIsPermaLink = attribute(attributes, "isPermaLink")?.lowercased() != "false"
+        default:
+            startCommon(prefix, local, attributes)
+        }
+    }
+
+    private func endRSS(_ prefix: String, _ local: String, _ value: String) {
+        if draft != nil {
+            switch (prefix, local) {
+            case ("", "item"): finishEpisode()
+            case ("", "title"): draft?.episode.title = FeedValues.squash(value)
+            case ("", "link"): draft?.episode.link = urls.resolve(value)
+            case ("", "guid"): draft?.guid = FeedValues.nonEmpty(value)
+            case ("", "description"): keepDescription("description", value)
+            case ("content", "encoded"): keepDescription("content", value, html: true)
+            case ("itunes", "summary"): keepDescription("summary", value)
+            case ("media", "description"): keepDescription("media", value)
+            case ("", "pubdate"), ("", "pubDate"), ("dc", "date"):
+                if draft?.episode.published == nil { draft?.episode.published = FeedDates.parse(value) }
+            case ("", "author"), ("dc", "creator"):
+                if draft?.episode.author == nil { draft?.episode.author = FeedValues.nonEmpty(value) }
+            default: endCommon(prefix, local, value)
+            }
+            return
+        }
+        guard parent?.1 == "channel" || parent?.1 == "image" else {
+            endCommon(prefix, local, value)
+            return
+        }
+        switch (prefix, local, parent?.1 ?? "") {
+        case ("", "title", "channel"): if feed.title.isEmpty { feed.title = value }
+        case ("", "link", "channel"): if feed.link == nil { feed.link = urls.resolve(value) }
+        case ("", "description", "channel"): channelDescription = FeedValues.nonEmpty(value)
+        case ("", "language", "channel"): feed.language = FeedValues.nonEmpty(value)
+        case ("", "url", "image"): channelImage = urls.resolve(value)
+        default: endCommon(prefix, local, value)
+        }
+    }
+
+    // MARK: - Atom
+
+    private func startAtom(_ prefix: String, _ local: String, _ attributes: [XMLAttribute]) {
+        guard prefix == "atom" else { return startCommon(prefix, local, attributes) }
+        switch local {
+        case "entry":
+            draft = EpisodeDraft()
+        case "link":
+            let rel = attribute(attributes, "rel") ?? "alternate"
+            let href = attribute(attributes, "href")
+            if rel == "enclosure", draft != nil {
+                addEnclosure(url: href, type: attribute(attributes, "type"), length: attribute(attributes, "length"))
+            } else if rel == "alternate" {
+                if draft != nil {
+                    if draft?.episode.link == nil { draft?.episode.link = urls.resolve(href) }
+                } else if feed.link == nil {
+                    feed.link = urls.resolve(href)
+                }
+            }
+        case "content", "summary":
+            pendingAttributes = attributes
+        default:
+            break
+        }
+    }
+
+    private func endAtom(_ prefix: String, _ local: String, _ value: String) {
+        guard prefix == "atom" else { return endCommon(prefix, local, value) }
+        let type = attribute(pendingAttributes, "type") ?? "text"
+        if draft != nil {
+            switch local {
+            case "entry": finishEpisode()
+            case "title": draft?.episode.title = FeedValues.squash(value)
+            case "id": draft?.guid = FeedValues.nonEmpty(value)
+            case "content": keepDescription("content", value, html: type.contains("html"))
+            case "summary": keepDescription("summary", value, html: type.contains("html"))
+            case "published": draft?.episode.published = FeedDates.parse(value)
+            case "updated": if draft?.episode.published == nil { draft?.episode.published = FeedDates.parse(value) }
+            case "name" where parent?.1 == "author": draft?.episode.author = FeedValues.nonEmpty(value)
+            default: break
+            }
+            return
+        }
+        switch local {
+        case "title" where parent?.1 == "feed": if feed.title.isEmpty { feed.title = value }
+        case "subtitle": channelDescription = FeedValues.nonEmpty(value)
+        case "logo", "icon": if channelImage == nil || local == "logo" { channelImage = urls.resolve(value) }
+        case "name" where parent?.1 == "author": atomAuthorName = FeedValues.nonEmpty(value)
+        case "feed": if feed.author == nil { feed.author = atomAuthorName }
+        default: break
+        }
+    }
+
+    // MARK: - Namespaced elements shared by RSS and Atom
+
+    private func startCommon(_ prefix: String, _ local: String, _ attributes: [XMLAttribute]) {
+        switch (prefix, local) {
+        case ("itunes", "image"):
+            let href = urls.resolve(attribute(attributes, "href"))
+            if var current = draft {
+                current.episode.artworkURL = current.episode.artworkURL ?? href
+                draft = current
+            } else {
+                feed.artworkURL = feed.artworkURL ?? href
+            }
+        case ("itunes", "category") where draft == nil:
+            guard let name = FeedValues.nonEmpty(attribute(attributes, "text")) else { return }
+            if parent?.0 == "itunes", parent?.1 == "category", let current = currentCategory {
+                feed.categories[current].append(name)
+            } else {
+                feed.categories.append([name])
+                currentCategory = feed.categories.count - 1
+            }
+        case ("podcast", "funding") where draft == nil:
+            feed.fundingURL = feed.fundingURL ?? urls.resolve(attribute(attributes, "url"))
+        case ("podcast", "chapters") where draft != nil:
+            draft?.episode.chaptersURL = urls.resolve(attribute(attributes, "url"))
+        case ("podcast", "transcript") where draft != nil:
+            if draft?.episode.transcriptURL == nil { draft?.episode.transcriptURL = urls.resolve(attribute(attributes, "url")) }
+        case ("podcast", "person"), ("podcast", "season"), ("podcast", "episode"):
+            pendingAttributes = attributes
+        case ("psc", "chapter") where draft != nil:
+            guard let start = attribute(attributes, "start").flatMap(FeedValues.duration) else { return }
+            draft?.episode.chapters.append(Chapter(
+                start: start, title: FeedValues.squash(attribute(attributes, "title") ?? ""),
+                url: urls.resolve(attribute(attributes, "href")), image: urls.resolve(attribute(attributes, "image"))))
+        default:
+            break
+        }
+    }
+
+    private func endCommon(_ prefix: String, _ local: String, _ value: String) {
+        if draft != nil {
+            switch (prefix, local) {
+            case ("itunes", "duration"): draft?.episode.duration = FeedValues.duration(value)
+            case ("itunes", "season"), ("podcast", "season"):
+                if draft?.episode.season == nil { draft?.episode.season = FeedValues.integer(value) }
+            case ("itunes", "episode"), ("podcast", "episode"):
+                if draft?.episode.number == nil { draft?.episode.number = FeedValues.integer(value) }
+            case ("itunes", "episodeType"):
+                let kind = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+                if ["full", "trailer", "bonus"].contains(kind) { draft?.episode.episodeType = kind }
+            case ("itunes", "explicit"): draft?.episode.explicit = FeedValues.flag(value)
+            case ("itunes", "author"):
+                if let author = FeedValues.nonEmpty(value) { draft?.episode.author = author }
+            case ("podcast", "person"):
+                guard let name = FeedValues.nonEmpty(value) else { return }
+                draft?.episode.persons.append(Person(
+                    name: FeedValues.squash(name), role: FeedValues.nonEmpty(attribute(pendingAttributes, "role"))?.lowercased(),
+                    group: FeedValues.nonEmpty(attribute(pendingAttributes, "group"))?.lowercased(),
+                    url: urls.resolve(attribute(pendingAttributes, "href")), image: urls.resolve(attribute(pendingAttributes, "img"))))
+            default: break
+            }
+            return
+        }
+        switch (prefix, local) {
+        case ("itunes", "author"): feed.author = FeedValues.nonEmpty(value) ?? feed.author
+        case ("itunes", "summary"): channelSummary = FeedValues.nonEmpty(value)
+        case ("itunes", "type"):
+            let kind = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            if kind == "episodic" || kind == "serial" { feed.type = kind }
+        case ("itunes", "explicit"): feed.explicit = FeedValues.flag(value)
+        case ("itunes", "new-feed-url"): feed.newFeedURL = urls.resolve(value)
+        case ("", "newLocation") where parent?.1 == "redirect": feed.newFeedURL = feed.newFeedURL ?? urls.resolve(value)
+        case ("podcast", "locked"): feed.locked = FeedValues.flag(value)
+        case ("itunes", "category") where parent?.1 != "category": currentCategory = nil
+        default: break
+        }
+    }
+
+    // MARK: - Episodes
+
+    private func addEnclosure(url: String?, type: String?, length: String?) {
+        guard let resolved = urls.resolve(url) else { return }
+        if draft?.episode.enclosures.contains(where: { $0.url == resolved }) == true { return }
+        let size = length.flatMap { FeedValues.integer($0) }.flatMap { $0 > 0 ? $0 : nil }
+        draft?.episode.enclosures.append(Enclosure(url: resolved, type: FeedValues.nonEmpty(type), length: size))
+    }
+
+    private func keepDescription(_ source: String, _ value: String, html: Bool = false) {
+        guard let text = FeedValues.nonEmpty(value), draft?.descriptions[source] == nil else { return }
+        draft?.descriptions[source] = text
+        draft?.descriptionIsHTML[source] = html || HTMLText.looksLikeHTML(text)
+    }
+
+    private func finishEpisode() {
+        guard var finished = draft else { return }
+        draft = nil
+        var episode = finished.episode
+        let guid = finished.guid.map { finished.guidIsPermaLink && format.isRSS ? (urls.resolve($0) ?? $0) : $0 }
+        guard let identity = guid ?? episode.link ?? episode.enclosures.first?.url else { return }
+        episode.guid = identity
+        if episode.link == nil, finished.guidIsPermaLink, let guid, guid.hasPrefix("http") { episode.link = guid }
+        if episode.title.isEmpty, let enclosure = episode.enclosures.first {
+            episode.title = URL(string: enclosure.url)?.deletingPathExtension().lastPathComponent ?? ""
+        }
+        for source in ["content", "description", "summary", "media"] {
+            guard let text = finished.descriptions.removeValue(forKey: source) else { continue }
+            if finished.descriptionIsHTML[source] == true {
+                episode.descriptionHTML = text
+                episode.description = HTMLText.plainText(text)
+            } else {
+                episode.description = FeedValues.squash(text)
+            }
+            break
+        }
+        feed.episodes.append(episode)
+    }
+}

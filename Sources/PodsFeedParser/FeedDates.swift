@@ -1,0 +1,142 @@
+import Foundation
+
+/// Dates as feeds write them: RFC 822 in every lenient form seen in real
+/// feeds, and ISO 8601. An unparseable date is nil, never an error.
+enum FeedDates {
+    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    /// Named zones seen in feeds, in minutes east of UTC ("GTM" is a common typo of GMT).
+    private static let zones: [String: Int] = [
+        "gmt": 0, "ut": 0, "utc": 0, "z": 0, "gtm": 0, "wet": 0, "bst": 60, "cet": 60, "cest": 120, "eet": 120,
+        "eest": 180, "msk": 180, "ist": 330, "jst": 540, "kst": 540, "aest": 600, "aedt": 660, "nzst": 720, "nzdt": 780,
+        "est": -300, "edt": -240, "cst": -360, "cdt": -300, "mst": -420, "mdt": -360, "pst": -480, "pdt": -420,
+        "akst": -540, "akdt": -480, "hst": -600, "ast": -240, "adt": -180,
+    ]
+
+    static func parse(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let first = trimmed.unicodeScalars.first else { return nil }
+        if CharacterSet.decimalDigits.contains(first), trimmed.count >= 10,
+           trimmed[trimmed.index(trimmed.startIndex, offsetBy: 4)] == "-" {
+            return iso8601(trimmed)
+        }
+        return rfc822(trimmed)
+    }
+
+    /// `2024-05-01T08:00:00Z`, as the JSON contract prints dates.
+    static func iso8601(_ date: Date) -> String {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        let secondOfDay = seconds - days * 86400
+        let (year, month, day) = civil(fromDays: days)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day,
+                      secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
+    }
+
+    // MARK: - RFC 822
+
+    private static func rfc822(_ text: String) -> Date? {
+        let tokens = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" })
+            .map(String.init)
+        var day: Int?, month: Int?, year: Int?, time: (Int, Int, Int)?, offset: Int?
+        for token in tokens {
+            if token.contains(":") {
+                let parts = token.split(separator: ":").map { Int($0) }
+                guard parts.count >= 2, parts.allSatisfy({ $0 != nil }) else { return nil }
+                time = (parts[0] ?? 0, parts[1] ?? 0, parts.count > 2 ? parts[2] ?? 0 : 0)
+            } else if (token.hasPrefix("+") || token.hasPrefix("-")), token.count >= 3, let value = Int(token.dropFirst()) {
+                let hhmm = token.count <= 3 ? value * 100 : value
+                let minutes = hhmm / 100 * 60 + hhmm % 100
+                offset = token.hasPrefix("-") ? -minutes : minutes
+            } else if let number = Int(token) {
+                if day == nil, number >= 1, number <= 31, token.count <= 2 { day = number }
+                else if year == nil { year = token.count <= 2 ? (number < 50 ? 2000 + number : 1900 + number) : number }
+            } else if let index = months.firstIndex(where: { token.hasPrefix($0) }), month == nil,
+                      token.count == 3 || token.hasSuffix(".") || token.count > 3 && isMonthName(token) {
+                month = index + 1
+            } else if let zone = zones[token] {
+                offset = zone
+            } else if let zone = zones[token.trimmingCharacters(in: CharacterSet(charactersIn: "()"))] {
+                offset = zone
+            }
+        }
+        guard let day, let month, let year, (1000...9999).contains(year) else { return nil }
+        let (hour, minute, second) = time ?? (0, 0, 0)
+        guard hour < 25, minute < 60, second < 61 else { return nil }
+        return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                    offsetMinutes: offset ?? 0)
+    }
+
+    private static func isMonthName(_ token: String) -> Bool {
+        ["january", "february", "march", "april", "june", "july", "august", "september", "sept", "october",
+         "november", "december"].contains(token.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
+    }
+
+    // MARK: - ISO 8601
+
+    private static func iso8601(_ text: String) -> Date? {
+        let scalars = Array(text.utf8)
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= scalars.count else { return nil }
+            var value = 0
+            for byte in scalars[start..<start + count] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var hour = 0, minute = 0, second = 0, offset = 0
+        var index = 10
+        if index < scalars.count, scalars[index] == UInt8(ascii: "T") || scalars[index] == UInt8(ascii: " ") {
+            guard let h = number(index + 1, 2), let m = number(index + 4, 2) else { return nil }
+            hour = h; minute = m
+            index += 6
+            if index < scalars.count, scalars[index] == UInt8(ascii: ":"), let s = number(index + 1, 2) {
+                second = s
+                index += 3
+            }
+            while index < scalars.count, scalars[index] == UInt8(ascii: ".") || (scalars[index] >= 48 && scalars[index] <= 57) {
+                index += 1
+            }
+            if index < scalars.count {
+                let sign = scalars[index]
+                if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), let oh = number(index + 1, 2) {
+                    let om = number(index + 4, 2) ?? number(index + 3, 2) ?? 0
+                    offset = (oh * 60 + om) * (sign == UInt8(ascii: "-") ? -1 : 1)
+                }
+            }
+        }
+        guard hour < 25, minute < 60, second < 61 else { return nil }
+        return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offsetMinutes: offset)
+    }
+
+    // MARK: - Calendar arithmetic (proleptic Gregorian; days past a month's end roll over)
+
+    private static func date(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offsetMinutes: Int) -> Date {
+        let days = daysFromCivil(year: year, month: month, day: 1) + (day - 1)
+        let seconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146097 + dayOfEra - 719468
+    }
+
+    private static func civil(fromDays days: Int64) -> (Int, Int, Int) {
+        let z = Int(days) + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let dayOfEra = z - era * 146097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Synchronization
+internal import CLibXML2
+
+/// What the streaming parser reports, in document order.
+protocol XMLStreamHandler: AnyObject {
+    func startElement(_ name: String, namespace: String?, attributes: [XMLAttribute])
+    func endElement(_ name: String, namespace: String?)
+    func text(_ text: String)
+}
+
+/// One attribute of an element.
+struct XMLAttribute {
+    var name: String
+    var namespace: String?
+    var value: String
+}
+
+/// libxml2's SAX2 push parser, fed in chunks: never a whole-document tree.
+///
+/// Safe by construction: no `XML_PARSE_NOENT`, no DTD loading, no network;
+/// entity declarations are not recorded, so no entity is ever expanded
+/// (billion laughs and external entities have nothing to act on). HTML
+/// named entities (`&nbsp;`, `&eacute;`) come back as their characters.
+/// Recover mode keeps everything before a well-formedness error.
+final class XMLStreamParser {
+    /// Why parsing stopped early.
+    enum Stop: Error {
+        case tooDeep(Int)
+        case tooLarge(Int)
+    }
+
+    private let context: UnsafeMutablePointer<xmlParserCtxt>
+    private let box: Box
+    private(set) var bytesFed = 0
+    private let sizeLimit: Int
+
+    /// The most nested elements a feed may have.
+    static let maximumDepth = 256
+
+    init(handler: XMLStreamHandler, sizeLimit: Int) throws(FeedError) {
+        box = Box(handler: handler)
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = { context, localname, _, uri, _, _, count, _, attributes in
+            guard let context, let localname else { return }
+            Box.from(context).startElement(localname, uri, Int(count), attributes)
+        }
+        sax.endElementNs = { context, localname, _, uri in
+            guard let context, let localname else { return }
+            Box.from(context).endElement(localname, uri)
+        }
+        sax.characters = { context, characters, length in
+            guard let context, let characters else { return }
+            Box.from(context).characters(characters, Int(length))
+        }
+        sax.cdataBlock = sax.characters
+        sax.getEntity = { _, name in
+            guard let name else { return nil }
+            return HTMLEntities.entity(named: name)
+        }
+        sax.serror = { context, error in
+            guard let context, let error else { return }
+            Box.from(context).recordError(error)
+        }
+        let unmanaged = Unmanaged.passUnretained(box).toOpaque()
+        guard let context = xmlCreatePushParserCtxt(&sax, unmanaged, nil, 0, nil) else {
+            throw FeedError(.malformed, "could not create an XML parser")
+        }
+        self.context = context
+        self.sizeLimit = sizeLimit
+        let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+                            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+        xmlCtxtUseOptions(context, options)
+        box.context = context
+    }
+
+    deinit { xmlFreeParserCtxt(context) }
+
+    /// Feeds the next bytes of the document.
+    func feed(_ bytes: UnsafeRawBufferPointer) throws(FeedError) {
+        bytesFed += bytes.count
+        if bytesFed > sizeLimit {
+            throw FeedError(.tooLarge, "the feed is larger than \(sizeLimit / 1_048_576) MB")
+        }
+        var offset = 0
+        while offset < bytes.count {  // xmlParseChunk takes an Int32 length
+            let length = min(bytes.count - offset, 1 << 20)
+            xmlParseChunk(context, bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) + offset }, Int32(length), 0)
+            offset += length
+            try checkStopped()
+        }
+    }
+
+    /// Ends the document.
+    func finish() throws(FeedError) {
+        xmlParseChunk(context, nil, 0, 1)
+        try checkStopped()
+    }
+
+    /// The first fatal error libxml2 reported, if any (in recover mode the
+    /// parse goes on past it as far as it can).
+    var firstError: String? { box.firstError }
+
+    private func checkStopped() throws(FeedError) {
+        if let depth = box.tooDeep {
+            throw FeedError(.tooDeep, "elements nested more than \(depth) deep")
+        }
+    }
+
+    // MARK: - Callbacks
+
+    /// What libxml2's callbacks reach through their user-data pointer.
+    private final class Box {
+        let handler: XMLStreamHandler
+        var context: UnsafeMutablePointer<xmlParserCtxt>?
+        var depth = 0
+        var tooDeep: Int?
+        var firstError: String?
+
+        init(handler: XMLStreamHandler) { self.handler = handler }
+
+        static func from(_ pointer: UnsafeMutableRawPointer) -> Box {
+            Unmanaged<Box>.fromOpaque(pointer).takeUnretainedValue()
+        }
+
+        func startElement(_ localname: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?, _ count: Int,
+                          _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+            depth += 1
+            if depth > XMLStreamParser.maximumDepth {
+                if tooDeep == nil, let context { tooDeep = XMLStreamParser.maximumDepth; xmlStopParser(context) }
+                return
+            }
+            var list: [XMLAttribute] = []
+            if let attributes, count > 0 {
+                list.reserveCapacity(count)
+                for index in 0..<count {
+                    // Five pointers per attribute: localname, prefix, URI, value start, value end.
+                    guard let name = attributes[index * 5], let start = attributes[index * 5 + 3],
+                          let end = attributes[index * 5 + 4] else { continue }
+                    let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                    list.append(XMLAttribute(name: string(name), namespace: attributes[index * 5 + 2].map(string), value: value))
+                }
+            }
+            handler.startElement(string(localname), namespace: uri.map(string), attributes: list)
+        }
+
+        func endElement(_ localname: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?) {
+            depth -= 1
+            guard depth < XMLStreamParser.maximumDepth else { return }
+            handler.endElement(string(localname), namespace: uri.map(string))
+        }
+
+        func characters(_ characters: UnsafePointer<xmlChar>, _ length: Int) {
+            guard depth <= XMLStreamParser.maximumDepth else { return }
+            handler.text(String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF8.self))
+        }
+
+        func recordError(_ error: UnsafeMutablePointer<xmlError>) {
+            guard firstError == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
+            firstError = "line \(error.pointee.line): \(message.trimmingCharacters(in: .whitespacesAndNewlines))"
+        }
+
+        private func string(_ pointer: UnsafePointer<xmlChar>) -> String {
+            String(cString: UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
+        }
+    }
+}
+
+/// HTML's named entities as libxml2 "predefined" entities, so the parser
+/// emits their characters instead of dropping them as undeclared.
+enum HTMLEntities {
+    /// Entities made so far, by name; never freed (at most the ~250 HTML names).
+    private static let cache = Mutex<[String: EntityPointer]>([:])
+
+    /// @unchecked Sendable, proven: the entity is created once under the
+    /// cache's lock and only read afterwards (libxml2 reads `content`).
+    private struct EntityPointer: @unchecked Sendable {
+        let pointer: xmlEntityPtr
+    }
+
+    static func entity(named name: UnsafePointer<xmlChar>) -> xmlEntityPtr? {
+        let key = String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+        let found = cache.withLock { cache -> EntityPointer? in
+            if let known = cache[key] { return known }
+            guard let description = htmlEntityLookup(name), let scalar = Unicode.Scalar(description.pointee.value),
+                  let created = String(Character(scalar)).withCString({ content in
+                      content.withMemoryRebound(to: xmlChar.self, capacity: 1) {
+                          xmlNewEntity(nil, name, Int32(XML_INTERNAL_PREDEFINED_ENTITY.rawValue), nil, nil, $0)
+                      }
+                  })
+            else { return nil }
+            let entity = EntityPointer(pointer: created)
+            cache[key] = entity
+            return entity
+        }
+        return found?.pointer
+    }
+}

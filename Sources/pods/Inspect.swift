@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import PodsFeedParser
+
+struct Inspect: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Parse a feed without subscribing (no podsd needed).",
+        discussion: "SOURCE is a path or a file:// URL. Prints a summary, or the feed as JSON with --json.")
+
+    @Argument(help: ArgumentHelp("A path or file:// URL of a feed.", valueName: "source"))
+    var source: String
+
+    @Flag(help: "Print the feed as JSON (see the README for the schema).")
+    var json = false
+
+    @Option(help: ArgumentHelp("Resolve relative links against this URL.", valueName: "url"))
+    var baseURL: String?
+
+    func run() async throws {
+        let feed: Feed
+        do {
+            feed = try parse()
+        } catch {
+            FileHandle.standardError.write(Data("pods: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        print(json ? Self.json(feed) : Self.summary(feed))
+    }
+
+    private func parse() throws(FeedError) -> Feed {
+        var path = source
+        if source.lowercased().hasPrefix("file://") {
+            guard let url = URL(string: source), url.isFileURL else { throw FeedError(.unreadable, "not a file URL: \(source)") }
+            path = url.path
+        } else if let scheme = source.split(separator: ":").first, source.contains("://") {
+            throw FeedError(.unreadable, "pods inspect reads files; fetching \(scheme):// URLs comes with the HTTP client")
+        }
+        let parser = FeedParser(baseURL: baseURL.flatMap(URL.init(string:)))
+        return try parser.parse(fileAt: path)
+    }
+
+    static func json(_ feed: Feed) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        guard let data = try? encoder.encode(feed) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func summary(_ feed: Feed) -> String {
+        var lines = [feed.title]
+        if let author = feed.author { lines.append("by \(author)") }
+        lines.append("\(feed.episodes.count) episode\(feed.episodes.count == 1 ? "" : "s")")
+        let newest = feed.episodes.sorted { ($0.published ?? .distantPast) > ($1.published ?? .distantPast) }.prefix(5)
+        for episode in newest {
+            let date = episode.published.map { String(FeedDatesFormat.day($0)) } ?? "          "
+            lines.append("  \(date)  \(episode.title)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A day as `2024-05-01`.
+enum FeedDatesFormat {
+    static func day(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}
