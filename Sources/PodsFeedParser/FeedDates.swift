@@ -48,7 +48,7 @@ enum FeedDates {
                 let minutes = hhmm / 100 * 60 + hhmm % 100
                 offset = token.hasPrefix("-") ? -minutes : minutes
             } else if let number = Int(token) {
-                if day == nil, number >= 1, number <= 31, token.count <= 2 { day = number }
+                if day == nil, number >= 1, token.count <= 2 { day = number }  // 32 rolls over, as feeds expect
                 else if year == nil { year = token.count <= 2 ? (number < 50 ? 2000 + number : 1900 + number) : number }
             } else if let index = months.firstIndex(where: { token.hasPrefix($0) }), month == nil,
                       token.count == 3 || token.hasSuffix(".") || token.count > 3 && isMonthName(token) {

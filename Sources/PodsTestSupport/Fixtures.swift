@@ -15,6 +15,11 @@ public enum Fixtures {
     /// The 75-second Ogg Vorbis sample.
     public static var sampleOgg: URL { data("sample-episode-2.ogg") }
 
+    /// `../shared/testdata` beside the repository (real feeds and the peer suite).
+    public static var sharedTestData: URL {
+        packageRoot.deletingLastPathComponent().appendingPathComponent("shared/testdata")
+    }
+
     /// A built executable of this package (`podsd`, `pods`): beside the
     /// running test bundle, else in `.build/debug`.
     public static func executable(_ name: String) -> String {

@@ -1,0 +1,68 @@
+import Foundation
+@testable import PodsFeedParser
+import Testing
+
+@Suite struct FeedValueTests {
+    @Test(arguments: [
+        ("Wed, 01 May 2024 08:00:00 GMT", "2024-05-01T08:00:00Z"),
+        ("Wed, 01 May 2024 08:00:00 +0000", "2024-05-01T08:00:00Z"),
+        ("01 May 2024 10:00:00 +0200", "2024-05-01T08:00:00Z"),
+        ("Mon, 01 May 2024 08:00:00 GMT", "2024-05-01T08:00:00Z"),  // wrong weekday
+        ("Wed, 1 May 2024 08:00 GMT", "2024-05-01T08:00:00Z"),       // no seconds
+        ("Wed, 01 May 24 08:00:00 GMT", "2024-05-01T08:00:00Z"),     // two-digit year
+        ("Wed, 01 May 2024 04:00:00 EDT", "2024-05-01T08:00:00Z"),
+        ("Wed, 01 May 2024 08:00:00 GTM", "2024-05-01T08:00:00Z"),
+        ("Wed, 01 May 2024 01:00:00 PDT", "2024-05-01T08:00:00Z"),
+        ("Wednesday, 01 May 2024 08:00:00 GMT", "2024-05-01T08:00:00Z"),
+        ("Wed, 01 May 2024 08:00:00", "2024-05-01T08:00:00Z"),       // no zone
+        ("Wed, 32 May 2024 08:00:00 GMT", "2024-06-01T08:00:00Z"),   // day rolls over
+        ("2024-05-01T08:00:00Z", "2024-05-01T08:00:00Z"),
+        ("2024-05-01T10:00:00+02:00", "2024-05-01T08:00:00Z"),
+        ("2024-05-01T08:00:00.123Z", "2024-05-01T08:00:00Z"),
+        ("2024-05-01", "2024-05-01T00:00:00Z"),
+    ])
+    func dates(_ text: String, _ expected: String) throws {
+        let date = try #require(FeedDates.parse(text))
+        #expect(FeedDates.iso8601(date) == expected)
+    }
+
+    @Test(arguments: ["", "soon", "Wed, 99 Foo 2024", "2024-13-40", "yesterday at noon"])
+    func unparseableDatesAreNil(_ text: String) {
+        #expect(FeedDates.parse(text) == nil)
+    }
+
+    @Test func durations() {
+        #expect(FeedValues.duration("90") == 90)
+        #expect(FeedValues.duration("1:30") == 90)
+        #expect(FeedValues.duration("1:02:03") == 3723)
+        #expect(FeedValues.duration("12.5") == 12.5)
+        #expect(FeedValues.duration("00:01:02.5") == 62.5)
+        #expect(FeedValues.duration("") == nil)
+        #expect(FeedValues.duration("1:2:3:4") == nil)
+        #expect(FeedValues.duration("-5") == nil)
+        #expect(FeedValues.duration("abc") == nil)
+    }
+
+    @Test func htmlToText() {
+        #expect(HTMLText.plainText("<p>Hello&nbsp;<b>world</b></p><p>Two &amp; three</p>") == "Hello world Two & three")
+        #expect(HTMLText.looksLikeHTML("<p>x</p>"))
+        #expect(!HTMLText.looksLikeHTML("1 < 2 and 3 > 2"))
+    }
+
+    @Test func jsonContractHasEveryKey() throws {
+        var feed = Feed()
+        feed.title = "T"
+        var episode = Episode()
+        episode.guid = "g"
+        episode.title = "E"
+        episode.enclosures = [Enclosure(url: "http://e.com/a.mp3", type: nil, length: nil)]
+        feed.episodes = [episode]
+        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(feed)) as? [String: Any] ?? [:]
+        #expect(Set(object.keys) == ["title", "link", "description", "descriptionHTML", "author", "artworkURL", "language",
+                                     "type", "explicit", "newFeedURL", "fundingURL", "locked", "categories", "episodes"])
+        let first = (object["episodes"] as? [[String: Any]])?.first ?? [:]
+        #expect(Set(first.keys) == ["guid", "title", "link", "description", "descriptionHTML", "published", "duration",
+                                    "enclosures", "artworkURL", "season", "number", "episodeType", "explicit", "author",
+                                    "chapters", "chaptersURL", "transcriptURL", "persons"])
+    }
+}
