@@ -19,7 +19,9 @@ final class FeedBuilder: XMLStreamHandler {
 
     private(set) var feed = Feed()
     private var format = Format.undecided
-    private let urls: URLResolver
+    /// Resolves links against the innermost `xml:base`, else the feed's URL.
+    private var urls: URLResolver { URLResolver(base: bases.last ?? nil) }
+    private var bases: [URL?]
     /// (prefix, name) of each open element.
     private var stack: [(String, String)] = []
     private var text = ""
@@ -32,7 +34,7 @@ final class FeedBuilder: XMLStreamHandler {
     private var pendingAttributes: [XMLAttribute] = []
 
     init(baseURL: URL?) {
-        urls = URLResolver(base: baseURL)
+        bases = [baseURL]
     }
 
     /// Why the document is not a feed, if it is not.
@@ -44,15 +46,14 @@ final class FeedBuilder: XMLStreamHandler {
 
     // MARK: - XMLStreamHandler
 
-    func startElement(_ name: String, namespace: String?, attributes: [XMLAttribute]) {
+    func startElement(_ name: String, namespace: String?, prefix declared: String?, attributes: [XMLAttribute]) {
         var prefix = Namespace.prefix(of: namespace)
-        var local = name
-        if namespace == nil, let colon = name.firstIndex(of: ":") {  // an undeclared prefix such as itunes:
-            prefix = String(name[..<colon]).lowercased()
-            local = String(name[name.index(after: colon)...])
-        }
+        if namespace == nil, let declared { prefix = declared.lowercased() }  // an undeclared prefix such as itunes:
+        let local = name
         if stack.isEmpty { decideFormat(prefix: prefix, name: local) }
         stack.append((prefix, local))
+        let xmlBase = attributes.first { $0.name == "base" && $0.namespace == Namespace.xml }?.value
+        bases.append(xmlBase.flatMap { urls.resolve($0) }.flatMap(URL.init(string:)) ?? bases.last ?? nil)
         text = ""
         guard case .rss = format else {
             if case .atom = format { startAtom(prefix, local, attributes) }
@@ -61,8 +62,9 @@ final class FeedBuilder: XMLStreamHandler {
         startRSS(prefix, local, attributes)
     }
 
-    func endElement(_ name: String, namespace: String?) {
+    func endElement(_ name: String, namespace: String?, prefix declared: String?) {
         guard let (prefix, local) = stack.last else { return }
+        defer { bases.removeLast() }
         let value = text
         text = ""
         switch format {
@@ -133,12 +135,9 @@ final class FeedBuilder: XMLStreamHandler {
             case ("", "link"): draft?.episode.link = urls.resolve(value)
             case ("", "guid"): draft?.guid = FeedValues.nonEmpty(value)
             case ("", "description"): keepDescription("description", value)
-            case ("content", "encoded"): keepDescription("content", value, html: true)
-            case ("itunes", "summary"): keepDescription("summary", value)
-            case ("media", "description"): keepDescription("media", value)
-            case ("", "pubdate"), ("", "pubDate"), ("dc", "date"):
+            case ("", "pubdate"), ("", "pubDate"):
                 if draft?.episode.published == nil { draft?.episode.published = FeedDates.parse(value) }
-            case ("", "author"), ("dc", "creator"):
+            case ("", "author"):
                 if draft?.episode.author == nil { draft?.episode.author = FeedValues.nonEmpty(value) }
             default: endCommon(prefix, local, value)
             }
@@ -193,7 +192,7 @@ final class FeedBuilder: XMLStreamHandler {
             case "title": draft?.episode.title = FeedValues.squash(value)
             case "id": draft?.guid = FeedValues.nonEmpty(value)
             case "content": keepDescription("content", value, html: type.contains("html"))
-            case "summary": keepDescription("summary", value, html: type.contains("html"))
+            case "summary": keepDescription("atomSummary", value, html: type.contains("html"))
             case "published": draft?.episode.published = FeedDates.parse(value)
             case "updated": if draft?.episode.published == nil { draft?.episode.published = FeedDates.parse(value) }
             case "name" where parent?.1 == "author": draft?.episode.author = FeedValues.nonEmpty(value)
@@ -223,8 +222,13 @@ final class FeedBuilder: XMLStreamHandler {
             } else {
                 feed.artworkURL = feed.artworkURL ?? href
             }
+        case ("media", "thumbnail") where draft != nil:
+            if var current = draft, current.episode.artworkURL == nil {
+                current.episode.artworkURL = urls.resolve(attribute(attributes, "url"))
+                draft = current
+            }
         case ("itunes", "category") where draft == nil:
-            guard let name = FeedValues.nonEmpty(attribute(attributes, "text")) else { return }
+            let name = FeedValues.nonEmpty(attribute(attributes, "text")) ?? ""  // "" keeps a nameless first level
             if parent?.0 == "itunes", parent?.1 == "category", let current = currentCategory {
                 feed.categories[current].append(name)
             } else {
@@ -252,6 +256,13 @@ final class FeedBuilder: XMLStreamHandler {
     private func endCommon(_ prefix: String, _ local: String, _ value: String) {
         if draft != nil {
             switch (prefix, local) {
+            case ("content", "encoded"): keepDescription("content", value, html: true)
+            case ("itunes", "summary"): keepDescription("summary", value)
+            case ("media", "description"): keepDescription("media", value)
+            case ("dc", "date"):
+                if draft?.episode.published == nil { draft?.episode.published = FeedDates.parse(value) }
+            case ("dc", "creator"):
+                if draft?.episode.author == nil { draft?.episode.author = FeedValues.nonEmpty(value) }
             case ("itunes", "duration"): draft?.episode.duration = FeedValues.duration(value)
             case ("itunes", "season"), ("podcast", "season"):
                 if draft?.episode.season == nil { draft?.episode.season = FeedValues.integer(value) }
@@ -292,7 +303,6 @@ final class FeedBuilder: XMLStreamHandler {
 
     private func addEnclosure(url: String?, type: String?, length: String?) {
         guard let resolved = urls.resolve(url) else { return }
-        if draft?.episode.enclosures.contains(where: { $0.url == resolved }) == true { return }
         let size = length.flatMap { FeedValues.integer($0) }.flatMap { $0 > 0 ? $0 : nil }
         draft?.episode.enclosures.append(Enclosure(url: resolved, type: FeedValues.nonEmpty(type), length: size))
     }
@@ -307,23 +317,27 @@ final class FeedBuilder: XMLStreamHandler {
         guard var finished = draft else { return }
         draft = nil
         var episode = finished.episode
-        let guid = finished.guid.map { finished.guidIsPermaLink && format.isRSS ? (urls.resolve($0) ?? $0) : $0 }
+        // The guid stays as written: it is the episode's identity, and must
+        // not change when the feed moves. A permalink guid is also the link.
+        let guid = finished.guid
+        if episode.link == nil, finished.guidIsPermaLink, format.isRSS, let guid { episode.link = urls.resolve(guid) }
         guard let identity = guid ?? episode.link ?? episode.enclosures.first?.url else { return }
         episode.guid = identity
-        if episode.link == nil, finished.guidIsPermaLink, let guid, guid.hasPrefix("http") { episode.link = guid }
-        if episode.title.isEmpty, let enclosure = episode.enclosures.first {
+        if episode.title.isEmpty, episode.enclosures.count == 1, let enclosure = episode.enclosures.first {
             episode.title = URL(string: enclosure.url)?.deletingPathExtension().lastPathComponent ?? ""
         }
-        for source in ["content", "description", "summary", "media"] {
-            guard let text = finished.descriptions.removeValue(forKey: source) else { continue }
-            if finished.descriptionIsHTML[source] == true {
-                episode.descriptionHTML = text
-                episode.description = HTMLText.plainText(text)
-            } else {
-                episode.description = FeedValues.squash(text)
-            }
-            break
+        // HTML from the first source that has it; plain text from the first
+        // plain source, else from that HTML.
+        // An Atom summary is the last resort: it is the short form of the content.
+        let sources = finished.descriptions
+        func first(_ keys: [String], html: Bool) -> String? {
+            keys.first { sources[$0] != nil && (finished.descriptionIsHTML[$0] == true) == html }.flatMap { sources[$0] }
         }
+        let html = first(["content", "description", "summary", "media", "atomSummary"], html: true)
+        let plain = first(["description", "summary", "media", "content"], html: false)
+        episode.descriptionHTML = html
+        episode.description = plain.map(FeedValues.squash) ?? html.map(HTMLText.plainText)
+            ?? sources["atomSummary"].map(FeedValues.squash) ?? ""
         feed.episodes.append(episode)
     }
 }

@@ -100,6 +100,23 @@ enum HTMLText {
         return FeedValues.squash(output)
     }
 
+    /// Replaces character references and named entities, leaving markup alone.
+    static func decodeReferences(_ text: String) -> String {
+        var output = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            if text[index] == "&", let semicolon = text[index...].prefix(12).firstIndex(of: ";"),
+               let decoded = entity(String(text[text.index(after: index)..<semicolon])) {
+                output.append(decoded)
+                index = text.index(after: semicolon)
+            } else {
+                output.append(text[index])
+                index = text.index(after: index)
+            }
+        }
+        return output
+    }
+
     private static let named: [String: String] = [
         "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "hellip": "…", "mdash": "—",
         "ndash": "–", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“", "copy": "©", "reg": "®", "trade": "™",

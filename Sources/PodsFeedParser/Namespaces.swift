@@ -8,6 +8,7 @@ enum Namespace {
     static let content = "http://purl.org/rss/1.0/modules/content/"
     static let psc = "http://podlove.org/simple-chapters"
     static let dublinCore = "http://purl.org/dc/elements/1.1/"
+    static let xml = "http://www.w3.org/XML/1998/namespace"
 
     /// The short name a builder switches on: "itunes", "podcast", "atom", … or "" for none.
     static func prefix(of uri: String?) -> String {

@@ -4,8 +4,10 @@ internal import CLibXML2
 
 /// What the streaming parser reports, in document order.
 protocol XMLStreamHandler: AnyObject {
-    func startElement(_ name: String, namespace: String?, attributes: [XMLAttribute])
-    func endElement(_ name: String, namespace: String?)
+    /// `prefix` matters only when `namespace` is nil: an undeclared prefix
+    /// such as `itunes:` in a feed that forgot its xmlns.
+    func startElement(_ name: String, namespace: String?, prefix: String?, attributes: [XMLAttribute])
+    func endElement(_ name: String, namespace: String?, prefix: String?)
     func text(_ text: String)
 }
 
@@ -42,13 +44,13 @@ final class XMLStreamParser {
         box = Box(handler: handler)
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
-        sax.startElementNs = { context, localname, _, uri, _, _, count, _, attributes in
+        sax.startElementNs = { context, localname, prefix, uri, _, _, count, _, attributes in
             guard let context, let localname else { return }
-            Box.from(context).startElement(localname, uri, Int(count), attributes)
+            Box.from(context).startElement(localname, prefix, uri, Int(count), attributes)
         }
-        sax.endElementNs = { context, localname, _, uri in
+        sax.endElementNs = { context, localname, prefix, uri in
             guard let context, let localname else { return }
-            Box.from(context).endElement(localname, uri)
+            Box.from(context).endElement(localname, prefix, uri)
         }
         sax.characters = { context, characters, length in
             guard let context, let characters else { return }
@@ -124,7 +126,8 @@ final class XMLStreamParser {
             Unmanaged<Box>.fromOpaque(pointer).takeUnretainedValue()
         }
 
-        func startElement(_ localname: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?, _ count: Int,
+        func startElement(_ localname: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
+                          _ uri: UnsafePointer<xmlChar>?, _ count: Int,
                           _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
             depth += 1
             if depth > XMLStreamParser.maximumDepth {
@@ -138,17 +141,19 @@ final class XMLStreamParser {
                     // Five pointers per attribute: localname, prefix, URI, value start, value end.
                     guard let name = attributes[index * 5], let start = attributes[index * 5 + 3],
                           let end = attributes[index * 5 + 4] else { continue }
-                    let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                    let raw = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                    // Without entity substitution libxml2 leaves references in attribute values.
+                    let value = raw.contains("&") ? HTMLText.decodeReferences(raw) : raw
                     list.append(XMLAttribute(name: string(name), namespace: attributes[index * 5 + 2].map(string), value: value))
                 }
             }
-            handler.startElement(string(localname), namespace: uri.map(string), attributes: list)
+            handler.startElement(string(localname), namespace: uri.map(string), prefix: prefix.map(string), attributes: list)
         }
 
-        func endElement(_ localname: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?) {
+        func endElement(_ localname: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) {
             depth -= 1
             guard depth < XMLStreamParser.maximumDepth else { return }
-            handler.endElement(string(localname), namespace: uri.map(string))
+            handler.endElement(string(localname), namespace: uri.map(string), prefix: prefix.map(string))
         }
 
         func characters(_ characters: UnsafePointer<xmlChar>, _ length: Int) {

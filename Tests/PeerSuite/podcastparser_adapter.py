@@ -34,6 +34,14 @@ IGNORED_FIELDS = {
     "episodes[].subtitle": "itunes:subtitle is a short duplicate of the description; Pods shows the description",
 }
 
+# Atom only: Pods follows RFC 4287 where podcastparser reads less, so these
+# fields are ignored for the atom_* cases (run.sh scores them in a second pass).
+ATOM_IGNORED_FIELDS = {
+    "podcast.link": "a <link> without rel is the alternate link (RFC 4287 4.2.7.2); podcastparser wants type=text/html",
+    "podcast.itunes_author": "Pods takes the feed's atom:author as its author; podcastparser reads only itunes:author",
+    "episodes[].description": "atom:summary is an entry's description when it has no content; podcastparser drops it",
+}
+
 PODS = os.environ.get("PODS_BIN") or os.path.join(os.path.dirname(__file__), "..", "..", ".build", "debug", "pods")
 
 
@@ -50,9 +58,15 @@ def as_int(value):
 
 
 def convert_episode(episode):
+    guid = episode["guid"]
+    # podcastparser resolves a permalink guid into a URL; Pods keeps the guid
+    # as written (its identity must not change when the feed moves) and puts
+    # the resolved permalink in `link`.
+    if "://" not in guid and episode["link"] and episode["link"].endswith(guid.lstrip("/")):
+        guid = episode["link"]
     out = {
         "title": episode["title"],
-        "guid": episode["guid"],
+        "guid": guid,
         "link": episode["link"] or "",
         "description": episode["description"],
         "published": unix_time(episode["published"]),
@@ -118,7 +132,8 @@ def convert(feed, url, max_episodes):
         out["import_prohibited"] = feed["locked"]
     if feed["categories"]:
         out["itunes_categories"] = feed["categories"]
-    episodes = [convert_episode(e) for e in feed["episodes"]]
+    # podcastparser drops an item it cannot title (no title and not exactly one enclosure).
+    episodes = [convert_episode(e) for e in feed["episodes"] if e["title"]]
     episodes.sort(key=lambda e: e["published"], reverse=feed["type"] != "serial")
     if max_episodes > 0:
         episodes = episodes[:max_episodes]
@@ -127,8 +142,9 @@ def convert(feed, url, max_episodes):
 
 
 def main():
-    if sys.argv[1:] == ["--ignored"]:
-        for field, why in IGNORED_FIELDS.items():
+    if sys.argv[1:] in (["--ignored"], ["--ignored-atom"]):
+        fields = dict(IGNORED_FIELDS, **(ATOM_IGNORED_FIELDS if sys.argv[1] == "--ignored-atom" else {}))
+        for field, why in fields.items():
             print(f"{field}\t{why}")
         return 0
     path, url, max_episodes = sys.argv[1], sys.argv[2], int(sys.argv[3] or 0)
