@@ -269,7 +269,7 @@ final class FeedBuilder: XMLStreamHandler {
             case ("itunes", "episode"), ("podcast", "episode"):
                 if draft?.episode.number == nil { draft?.episode.number = FeedValues.integer(value) }
             case ("itunes", "episodeType"):
-                let kind = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+                let kind = TextBytes.trim(value).lowercased()
                 if ["full", "trailer", "bonus"].contains(kind) { draft?.episode.episodeType = kind }
             case ("itunes", "explicit"): draft?.episode.explicit = FeedValues.flag(value)
             case ("itunes", "author"):
@@ -288,7 +288,7 @@ final class FeedBuilder: XMLStreamHandler {
         case ("itunes", "author"): feed.author = FeedValues.nonEmpty(value) ?? feed.author
         case ("itunes", "summary"): channelSummary = FeedValues.nonEmpty(value)
         case ("itunes", "type"):
-            let kind = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            let kind = TextBytes.trim(value).lowercased()
             if kind == "episodic" || kind == "serial" { feed.type = kind }
         case ("itunes", "explicit"): feed.explicit = FeedValues.flag(value)
         case ("itunes", "new-feed-url"): feed.newFeedURL = urls.resolve(value)

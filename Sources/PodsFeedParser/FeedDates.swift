@@ -13,7 +13,7 @@ enum FeedDates {
     ]
 
     static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = TextBytes.trim(text)
         guard let first = trimmed.unicodeScalars.first else { return nil }
         if CharacterSet.decimalDigits.contains(first), trimmed.count >= 10,
            trimmed[trimmed.index(trimmed.startIndex, offsetBy: 4)] == "-" {

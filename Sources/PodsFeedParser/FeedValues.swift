@@ -4,7 +4,7 @@ import Foundation
 enum FeedValues {
     /// `S`, `M:S`, `H:M:S`, with fractions; nil for anything else.
     static func duration(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = TextBytes.trim(text)
         guard !trimmed.isEmpty else { return nil }
         let fields = trimmed.split(separator: ":", omittingEmptySubsequences: false)
         guard fields.count <= 3 else { return nil }
@@ -18,7 +18,7 @@ enum FeedValues {
 
     /// yes/explicit/true → true; no/clean/false → false; else nil.
     static func flag(_ text: String) -> Bool? {
-        switch text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
+        switch TextBytes.trim(text).lowercased() {
         case "yes", "explicit", "true": true
         case "no", "clean", "false": false
         default: nil
@@ -27,7 +27,7 @@ enum FeedValues {
 
     /// A whole number, also from "3.0"; nil otherwise.
     static func integer(_ text: String) -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = TextBytes.trim(text)
         if let value = Int(trimmed) { return value }
         if let value = Double(trimmed), value.isFinite, value == value.rounded(), abs(value) < 1e15 { return Int(value) }
         return nil
@@ -35,13 +35,14 @@ enum FeedValues {
 
     /// Trims; nil when empty.
     static func nonEmpty(_ text: String?) -> String? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
-        return trimmed
+        guard let text else { return nil }
+        let trimmed = TextBytes.trim(text)
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// Whitespace runs become one space.
     static func squash(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        TextBytes.squash(text)
     }
 }
 
@@ -66,59 +67,84 @@ struct URLResolver {
 
 /// HTML to plain text: tags dropped, entities decoded, whitespace squashed.
 enum HTMLText {
-    /// Whether the text looks like HTML (a tag or an entity).
+    /// Whether the text looks like HTML: a tag (`<p`, `</`, `<!`) or an entity (`&amp;`).
     static func looksLikeHTML(_ text: String) -> Bool {
-        var previousWasOpen = false
-        for scalar in text.unicodeScalars {
-            if previousWasOpen, scalar.properties.isAlphabetic || scalar == "/" || scalar == "!" { return true }
-            previousWasOpen = scalar == "<"
+        var utf8 = text.utf8.makeIterator()
+        var previous: UInt8 = 0
+        var entityStart = -1, position = 0
+        while let byte = utf8.next() {
+            defer { previous = byte; position += 1 }
+            if previous == UInt8(ascii: "<"), isLetter(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!") {
+                return true
+            }
+            if byte == UInt8(ascii: "&") {
+                entityStart = position
+            } else if entityStart >= 0 {
+                if byte == UInt8(ascii: ";"), position - entityStart > 1 { return true }
+                let ok = isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || (byte == UInt8(ascii: "#") && position == entityStart + 1)
+                if !ok || position - entityStart > 10 { entityStart = -1 }
+            }
         }
-        return text.contains("&") && text.range(of: "&[a-zA-Z#][a-zA-Z0-9]*;", options: .regularExpression) != nil
+        return false
     }
 
     static func plainText(_ html: String) -> String {
-        var output = ""
-        output.reserveCapacity(html.utf8.count)
-        var index = html.startIndex
-        while index < html.endIndex {
-            let character = html[index]
-            if character == "<", let close = html[index...].firstIndex(of: ">") {
-                let tag = html[html.index(after: index)..<close].lowercased()
-                if tag.hasPrefix("br") || tag.hasPrefix("p") || tag.hasPrefix("/p") || tag.hasPrefix("li") || tag.hasPrefix("div") {
-                    output.append(" ")
-                }
-                index = html.index(after: close)
-            } else if character == "&", let semicolon = html[index...].prefix(12).firstIndex(of: ";"),
-                      let decoded = entity(String(html[html.index(after: index)..<semicolon])) {
-                output.append(decoded)
-                index = html.index(after: semicolon)
+        let bytes = Array(html.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<"), let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) {
+                if isBlockTag(bytes[(index + 1)..<close]) { output.append(0x20) }  // "a<br>b" is "a b", "wo<b>rd</b>" is "word"
+                index = close + 1
+            } else if byte == UInt8(ascii: "&"), let semicolon = bytes[index..<min(index + 12, bytes.count)].firstIndex(of: UInt8(ascii: ";")),
+                      let decoded = entity(String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self)) {
+                output.append(contentsOf: decoded.utf8)
+                index = semicolon + 1
             } else {
-                output.append(character)
-                index = html.index(after: index)
+                output.append(byte)
+                index += 1
             }
         }
-        return FeedValues.squash(output)
+        return TextBytes.squash(String(decoding: output, as: UTF8.self))
     }
 
     /// Replaces character references and named entities, leaving markup alone.
     static func decodeReferences(_ text: String) -> String {
-        var output = ""
-        var index = text.startIndex
-        while index < text.endIndex {
-            if text[index] == "&", let semicolon = text[index...].prefix(12).firstIndex(of: ";"),
-               let decoded = entity(String(text[text.index(after: index)..<semicolon])) {
-                output.append(decoded)
-                index = text.index(after: semicolon)
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "&"), let semicolon = bytes[index..<min(index + 12, bytes.count)].firstIndex(of: UInt8(ascii: ";")),
+               let decoded = entity(String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self)) {
+                output.append(contentsOf: decoded.utf8)
+                index = semicolon + 1
             } else {
-                output.append(text[index])
-                index = text.index(after: index)
+                output.append(bytes[index])
+                index += 1
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static let blockTags: Set<String> = [
+        "br", "p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "blockquote", "hr", "pre", "table",
+    ]
+
+    private static func isBlockTag(_ inside: ArraySlice<UInt8>) -> Bool {
+        let name = inside.drop { $0 == UInt8(ascii: "/") }.prefix { isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) }
+        return blockTags.contains(String(decoding: name, as: UTF8.self).lowercased())
+    }
+
+    @inline(__always)
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
     }
 
     private static let named: [String: String] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "hellip": "…", "mdash": "—",
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "hellip": "…", "mdash": "—",
         "ndash": "–", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“", "copy": "©", "reg": "®", "trade": "™",
     ]
 

@@ -54,6 +54,9 @@ struct UTF8Repair {
 
     private mutating func repairIfNeeded(_ bytes: [UInt8]) -> [UInt8] {
         guard decided == true else { return bytes }
+        if carry.isEmpty, let validEnd = Self.validPrefixEnd(bytes), validEnd == bytes.count {
+            return bytes  // the common case: valid UTF-8 passes through untouched
+        }
         let input = carry + bytes
         carry = []
         var out: [UInt8] = []
@@ -89,6 +92,37 @@ struct UTF8Repair {
             }
         }
         return out
+    }
+
+    /// The end of the valid UTF-8 prefix, if everything is valid or only an
+    /// incomplete sequence at the very end is missing its continuation.
+    static func validPrefixEnd(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var index = 0
+            let count = buffer.count
+            while index < count {
+                // Eight ASCII bytes at a time.
+                if index + 8 <= count,
+                   UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {  // safe: index + 8 <= count
+                    index += 8
+                    continue
+                }
+                let byte = buffer[index]
+                if byte < 0x80 { index += 1; continue }
+                let length = byte >= 0xF0 && byte <= 0xF4 ? 4 : byte >= 0xE0 && byte <= 0xEF ? 3 : byte >= 0xC2 && byte <= 0xDF ? 2 : 0
+                guard length > 0, index + length <= count else { return nil }
+                for offset in 1..<length where buffer[index + offset] & 0xC0 != 0x80 { return nil }
+                if length == 3 {
+                    let second = buffer[index + 1]
+                    if byte == 0xE0 && second < 0xA0 || byte == 0xED && second > 0x9F { return nil }
+                } else if length == 4 {
+                    let second = buffer[index + 1]
+                    if byte == 0xF0 && second < 0x90 || byte == 0xF4 && second > 0x8F { return nil }
+                }
+                index += length
+            }
+            return index
+        }
     }
 
     /// windows-1252's 0x80–0x9F block; elsewhere it matches Latin-1.
