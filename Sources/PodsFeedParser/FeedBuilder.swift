@@ -24,7 +24,8 @@ final class FeedBuilder: XMLStreamHandler {
     private var bases: [URL?]
     /// (prefix, name) of each open element.
     private var stack: [(String, String)] = []
-    private var text = ""
+    /// Character data of the innermost open element, as bytes.
+    private var text: [UInt8] = []
     private var draft: EpisodeDraft?
     private var channelDescription: String?
     private var channelSummary: String?
@@ -52,9 +53,9 @@ final class FeedBuilder: XMLStreamHandler {
         let local = name
         if stack.isEmpty { decideFormat(prefix: prefix, name: local) }
         stack.append((prefix, local))
+        text.removeAll(keepingCapacity: true)
         let xmlBase = attributes.first { $0.name == "base" && $0.namespace == Namespace.xml }?.value
         bases.append(xmlBase.flatMap { urls.resolve($0) }.flatMap(URL.init(string:)) ?? bases.last ?? nil)
-        text = ""
         guard case .rss = format else {
             if case .atom = format { startAtom(prefix, local, attributes) }
             return
@@ -65,8 +66,8 @@ final class FeedBuilder: XMLStreamHandler {
     func endElement(_ name: String, namespace: String?, prefix declared: String?) {
         guard let (prefix, local) = stack.last else { return }
         defer { bases.removeLast() }
-        let value = text
-        text = ""
+        let value = String(decoding: text, as: UTF8.self)
+        text.removeAll(keepingCapacity: true)
         switch format {
         case .rss: endRSS(prefix, local, value)
         case .atom: endAtom(prefix, local, value)
@@ -75,8 +76,8 @@ final class FeedBuilder: XMLStreamHandler {
         stack.removeLast()
     }
 
-    func text(_ characters: String) {
-        text += characters
+    func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+        text.append(contentsOf: bytes)
     }
 
     /// Finishes the feed after the last event.

@@ -54,6 +54,7 @@ struct URLResolver {
     /// against the base; nil for empty text.
     func resolve(_ text: String?) -> String? {
         guard var trimmed = FeedValues.nonEmpty(text) else { return nil }
+        if Self.isPlainAbsolute(trimmed) { return trimmed }
         for scheme in ["feed://", "itpc://", "itms://"] where trimmed.lowercased().hasPrefix(scheme) {
             trimmed = "http://" + trimmed.dropFirst(scheme.count)
         }
@@ -62,6 +63,21 @@ struct URLResolver {
         guard let base, let url = URL(string: trimmed, relativeTo: base) ?? URL(string: trimmed.addingPercentEncoding(
             withAllowedCharacters: .urlFragmentAllowed) ?? "", relativeTo: base) else { return trimmed }
         return url.absoluteURL.absoluteString
+    }
+}
+
+extension URLResolver {
+    /// `http://` or `https://` with no spaces: nothing to resolve or normalise
+    /// (the common case, checked without parsing a URL).
+    fileprivate static func isPlainAbsolute(_ text: String) -> Bool {
+        var utf8 = text.utf8.makeIterator()
+        let expected = Array("http".utf8)
+        for byte in expected { guard let next = utf8.next(), next | 0x20 == byte else { return false } }
+        var next = utf8.next()
+        if next.map({ $0 | 0x20 }) == UInt8(ascii: "s") { next = utf8.next() }
+        guard next == UInt8(ascii: ":"), utf8.next() == UInt8(ascii: "/"), utf8.next() == UInt8(ascii: "/") else { return false }
+        while let byte = utf8.next() { if byte <= 0x20 { return false } }
+        return true
     }
 }
 

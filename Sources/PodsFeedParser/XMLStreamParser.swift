@@ -8,7 +8,8 @@ protocol XMLStreamHandler: AnyObject {
     /// such as `itunes:` in a feed that forgot its xmlns.
     func startElement(_ name: String, namespace: String?, prefix: String?, attributes: [XMLAttribute])
     func endElement(_ name: String, namespace: String?, prefix: String?)
-    func text(_ text: String)
+    /// Character data, in pieces; valid only during the call.
+    func text(_ bytes: UnsafeBufferPointer<UInt8>)
 }
 
 /// One attribute of an element.
@@ -158,7 +159,7 @@ final class XMLStreamParser {
 
         func characters(_ characters: UnsafePointer<xmlChar>, _ length: Int) {
             guard depth <= XMLStreamParser.maximumDepth else { return }
-            handler.text(String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF8.self))
+            handler.text(UnsafeBufferPointer(start: characters, count: length))
         }
 
         func recordError(_ error: UnsafeMutablePointer<xmlError>) {
@@ -167,8 +168,16 @@ final class XMLStreamParser {
             firstError = "line \(error.pointee.line): \(message.trimmingCharacters(in: .whitespacesAndNewlines))"
         }
 
+        /// Names and namespace URIs come from libxml2's dictionary, which
+        /// interns them for the whole parse: one String per distinct pointer.
+        private var interned: [UnsafeRawPointer: String] = [:]
+
         private func string(_ pointer: UnsafePointer<xmlChar>) -> String {
-            String(cString: UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
+            let key = UnsafeRawPointer(pointer)
+            if let known = interned[key] { return known }
+            let made = String(cString: key.assumingMemoryBound(to: CChar.self))
+            interned[key] = made
+            return made
         }
     }
 }
