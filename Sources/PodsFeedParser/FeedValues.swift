@@ -145,13 +145,13 @@ enum HTMLText {
         return String(decoding: output, as: UTF8.self)
     }
 
-    private static let blockTags: Set<String> = [
+    private static let blockTags: [[UInt8]] = [
         "br", "p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "blockquote", "hr", "pre", "table",
-    ]
+    ].map { Array($0.utf8) }
 
     private static func isBlockTag(_ inside: ArraySlice<UInt8>) -> Bool {
         let name = inside.drop { $0 == UInt8(ascii: "/") }.prefix { isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) }
-        return blockTags.contains(String(decoding: name, as: UTF8.self).lowercased())
+        return blockTags.contains { tag in tag.count == name.count && zip(tag, name).allSatisfy { $0 == $1 | 0x20 || $0 == $1 } }
     }
 
     @inline(__always)

@@ -144,7 +144,7 @@ final class XMLStreamParser {
                           let end = attributes[index * 5 + 4] else { continue }
                     let raw = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
                     // Without entity substitution libxml2 leaves references in attribute values.
-                    let value = raw.contains("&") ? HTMLText.decodeReferences(raw) : raw
+                    let value = raw.utf8.contains(UInt8(ascii: "&")) ? HTMLText.decodeReferences(raw) : raw
                     list.append(XMLAttribute(name: string(name), namespace: attributes[index * 5 + 2].map(string), value: value))
                 }
             }
