@@ -1,0 +1,73 @@
+import Foundation
+import PodsFeedParser
+import PodsTestSupport
+import Testing
+
+/// A bounded mutation fuzzer over the parser, seeded from the real feeds:
+/// every input must parse or fail with a `FeedError`, within a second.
+/// CI runs a short pass; `PODS_FUZZ_INPUTS=100000` runs a long one.
+@Suite struct FuzzTests {
+    /// SplitMix64: deterministic, so a failure reproduces from its seed and index.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
+    }
+
+    static let tokens: [[UInt8]] = ["<", ">", "&", ";", "&amp;", "&nbsp;", "&#x0;", "&#99999999;", "<![CDATA[", "]]>", "<!--",
+                                    "<item>", "</item>", "<enclosure url=\"", "\"", "\u{FEFF}", "<!DOCTYPE x [<!ENTITY a \"&a;\">]>",
+                                    "xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\"", "<itunes:duration>", ":::",
+                                    "\u{0}", "\u{FFFF}"].map { Array($0.utf8) }
+
+    static func mutate(_ seed: [UInt8], _ random: inout Random) -> [UInt8] {
+        var bytes = seed
+        for _ in 0...random.below(8) {
+            guard !bytes.isEmpty else { break }
+            let at = random.below(bytes.count)
+            switch random.below(6) {
+            case 0: bytes[at] = UInt8(truncatingIfNeeded: random.next())                      // flip a byte
+            case 1: bytes.removeSubrange(at..<min(bytes.count, at + random.below(64)))       // delete a run
+            case 2: bytes.insert(contentsOf: tokens[random.below(tokens.count)], at: at)     // insert markup
+            case 3: bytes = Array(bytes.prefix(at))                                          // truncate
+            case 4: let end = min(bytes.count, at + random.below(256))                       // duplicate a run
+                    bytes.insert(contentsOf: bytes[at..<end], at: end)
+            default: bytes.insert(UInt8(0x80 + random.below(0x80)), at: at)                  // stray high byte
+            }
+        }
+        return bytes
+    }
+
+    @Test func mutatedFeedsNeverCrashOrHang() throws {
+        let inputs = Int(ProcessInfo.processInfo.environment["PODS_FUZZ_INPUTS"] ?? "") ?? 1000
+        let folder = Fixtures.sharedTestData.appendingPathComponent("feeds")
+        let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".xml") || $0.hasSuffix(".rss") } ?? []
+        let seeds = try files.sorted().map { Array(try Data(contentsOf: folder.appendingPathComponent($0))) }
+            .filter { $0.count < 400_000 }  // small seeds keep many inputs per second
+        try #require(!seeds.isEmpty)
+        var random = Random(state: 0x5EED)
+        var slowest = Duration.zero
+        var parsed = 0, rejected = 0
+        for index in 0..<inputs {
+            let input = Self.mutate(seeds[index % seeds.count], &random)
+            let start = ContinuousClock.now
+            do {
+                _ = try FeedParser(sizeLimit: 4 << 20).parse(Data(input))
+                parsed += 1
+            } catch {
+                rejected += 1  // a FeedError is a fine answer; anything else would not compile
+            }
+            let took = ContinuousClock.now - start
+            slowest = max(slowest, took)
+            #expect(took < .seconds(1), "input \(index) took \(took)")
+        }
+        print("fuzz: \(inputs) inputs, \(parsed) parsed, \(rejected) rejected, slowest \(slowest)")
+        #expect(parsed + rejected == inputs)
+    }
+}
