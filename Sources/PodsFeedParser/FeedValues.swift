@@ -105,25 +105,21 @@ enum HTMLText {
     }
 
     static func plainText(_ html: String) -> String {
+        // Tags first, then references: an encoded "&lt;b&gt;" stays text.
         let bytes = Array(html.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "<"), let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) {
+            if bytes[index] == UInt8(ascii: "<"), let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) {
                 if isBlockTag(bytes[(index + 1)..<close]) { output.append(0x20) }  // "a<br>b" is "a b", "wo<b>rd</b>" is "word"
                 index = close + 1
-            } else if byte == UInt8(ascii: "&"), let semicolon = bytes[index..<min(index + 12, bytes.count)].firstIndex(of: UInt8(ascii: ";")),
-                      let decoded = entity(String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self)) {
-                output.append(contentsOf: decoded.utf8)
-                index = semicolon + 1
             } else {
-                output.append(byte)
+                output.append(bytes[index])
                 index += 1
             }
         }
-        return TextBytes.squash(String(decoding: output, as: UTF8.self))
+        return TextBytes.squash(decodeReferences(String(decoding: output, as: UTF8.self)))
     }
 
     /// Replaces character references and named entities, leaving markup alone.
