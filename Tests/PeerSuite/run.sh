@@ -8,6 +8,10 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 suite="$here/../../../shared/testdata/podcastparser"
+if [ ! -f "$suite/run_suite.py" ]; then
+  echo "peer suite: $suite not found (the tests need ../shared/testdata beside the repository)" >&2
+  exit 1
+fi
 command="python3 $here/podcastparser_adapter.py {path} {url} {max_episodes}"
 ignores() { while IFS=$'\t' read -r field _; do printf -- '--ignore-field\n%s\n' "$field"; done < <(python3 "$here/podcastparser_adapter.py" "$1"); }
 mapfile -t common < <(ignores --ignored)
