@@ -35,6 +35,7 @@ let package = Package(
         .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
         .target(name: "PodsClient", dependencies: ["PodsDBus"]),
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
+        .target(name: "PodsHTTP", dependencies: ["CCurl"]),
         .target(name: "PodsLibrary", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PodsService",
@@ -57,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "pods",
             dependencies: [
-                "PodsClient", "PodsDBus", "PodsFeedParser",
+                "PodsClient", "PodsDBus", "PodsFeedParser", "PodsHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -69,6 +70,7 @@ let package = Package(
         .testTarget(name: "PodsClientTests", dependencies: ["PodsClient"]),
         .testTarget(name: "PodsDBusTests", dependencies: ["PodsDBus", "PodsTestSupport"]),
         .testTarget(name: "PodsFeedParserTests", dependencies: ["PodsFeedParser", "PodsTestSupport"]),
+        .testTarget(name: "PodsHTTPTests", dependencies: ["PodsHTTP", "PodsTestSupport"]),
         .testTarget(name: "PodsLibraryTests", dependencies: ["PodsLibrary", "PodsTestSupport"]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
         .testTarget(

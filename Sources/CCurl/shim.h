@@ -1,4 +1,35 @@
 #ifndef PODS_CCURL_SHIM_H
 #define PODS_CCURL_SHIM_H
 #include <curl/curl.h>
+
+/// `curl_easy_setopt` is variadic, which Swift cannot call.
+static inline CURLcode pods_curl_set_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// `curl_easy_setopt` is variadic, which Swift cannot call.
+static inline CURLcode pods_curl_set_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// `curl_easy_setopt` is variadic, which Swift cannot call.
+static inline CURLcode pods_curl_set_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// `curl_easy_setopt` with a write or header callback (variadic).
+static inline CURLcode pods_curl_set_write_function(CURL *handle, CURLoption option,
+                                                    size_t (*function)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, option, function);
+}
+
+/// `curl_easy_getinfo` is variadic, which Swift cannot call.
+static inline CURLcode pods_curl_get_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+/// `curl_easy_getinfo` is variadic, which Swift cannot call.
+static inline CURLcode pods_curl_get_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
 #endif

@@ -41,8 +41,14 @@ final class FeedBuilder: XMLStreamHandler {
     /// Why the document is not a feed, if it is not.
     var notAFeedReason: String? {
         if case .notAFeed(let reason) = format { return reason }
-        if case .undecided = format { return "the document is empty" }
+        if case .undecided = format { return "not a podcast feed: no XML element in the document" }
         return nil
+    }
+
+    /// Whether any element was seen (false for text that is not XML).
+    var sawElement: Bool {
+        if case .undecided = format { return false }
+        return true
     }
 
     // MARK: - XMLStreamHandler

@@ -80,9 +80,9 @@ public struct FeedParser: Sendable {
             try feedRepaired(repair.finish())
             try parser.finish()
             if let reason = builder.notAFeedReason {
-                if parser.bytesFed == 0 { throw FeedError(.malformed, "the document is empty") }
-                if let error = parser.firstError, builder.notAFeedReason == "the document is empty" {
-                    throw FeedError(.malformed, "not XML: \(error)")
+                if parser.bytesFed == 0 { throw FeedError(.malformed, "not a podcast feed: the document is empty") }
+                if let error = parser.firstError, !builder.sawElement {
+                    throw FeedError(.malformed, "not a podcast feed: not XML (\(error))")
                 }
                 throw FeedError(.notAFeed, reason)
             }

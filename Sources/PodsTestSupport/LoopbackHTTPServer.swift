@@ -8,17 +8,25 @@ public final class LoopbackHTTPServer: Sendable {
     public let port: UInt16
     private let listener: Int32
     private let files: [String: (data: Data, type: String)]
+    private let redirects: [String: (status: Int, location: String)]
     private let sent = Mutex(0)
     private let stopped = Mutex(false)
 
-    /// `files` maps a path such as `/episode.mp3` to a file to serve.
-    public init(files: [String: URL]) throws {
+    /// `files` maps a path such as `/episode.mp3` to a file to serve;
+    /// `redirects` maps a path to a status (301, 302, 307, 308) and a location.
+    public init(files: [String: URL], redirects: [String: (status: Int, location: String)] = [:]) throws {
         var loaded: [String: (Data, String)] = [:]
         for (path, url) in files {
-            let type = url.pathExtension == "ogg" ? "audio/ogg" : url.pathExtension == "mp3" ? "audio/mpeg" : "text/plain"
+            let type = switch url.pathExtension {
+            case "ogg": "audio/ogg"
+            case "mp3": "audio/mpeg"
+            case "xml", "rss": "application/rss+xml"
+            default: "text/plain"
+            }
             loaded[path] = (try Data(contentsOf: url), type)
         }
         self.files = loaded
+        self.redirects = redirects
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestSupportError("socket failed") }
         var address = sockaddr_in()
@@ -48,8 +56,14 @@ public final class LoopbackHTTPServer: Sendable {
     /// Body bytes sent so far.
     public var bytesSent: Int { sent.withLock { $0 } }
 
+    /// Stops listening; later calls do nothing. (A second close would hit
+    /// whatever descriptor had since reused the number: a pipe or a bus socket.)
     public func stop() {
-        stopped.withLock { $0 = true }
+        let wasStopped = stopped.withLock { stopped in
+            defer { stopped = true }
+            return stopped
+        }
+        guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
@@ -77,6 +91,10 @@ public final class LoopbackHTTPServer: Sendable {
         let lines = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n")
         let parts = lines.first?.split(separator: " ") ?? []
         let path = parts.count > 1 ? String(parts[1]) : "/"
+        if let redirect = redirects[path] {
+            send(client, head: "HTTP/1.1 \(redirect.status) Moved\r\nLocation: \(redirect.location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", body: Data())
+            return
+        }
         guard let file = files[path] else {
             send(client, head: "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\n", body: Data("not found".utf8))
             return

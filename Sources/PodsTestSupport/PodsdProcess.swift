@@ -95,10 +95,10 @@ public final class PodsdProcess: Sendable {
 
     deinit {
         connection.close()
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        // No waitUntilExit here: deinit may run on a cooperative thread, and
+        // Foundation learns of the exit through libdispatch threads that the
+        // pool shares, so blocking could starve it. Foundation reaps the child.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 }

@@ -47,7 +47,9 @@ public enum Subprocess {
             }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        process.waitUntilExit()
+        while process.isRunning {  // after a kill; never waitUntilExit on the cooperative pool
+            try? await Task.sleep(for: .milliseconds(10))
+        }
         return CommandResult(
             status: process.terminationStatus, stdout: String(decoding: await out, as: UTF8.self),
             stderr: String(decoding: await err, as: UTF8.self), timedOut: timedOut)

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import PodsFeedParser
+import PodsHTTP
 
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Parse a feed without subscribing (no podsd needed).",
-        discussion: "SOURCE is a path or a file:// URL. Prints a summary, or the feed as JSON with --json.")
+        discussion: "SOURCE is a path, a file:// URL or an http(s):// URL. Prints a summary, or the feed as JSON with --json.")
 
-    @Argument(help: ArgumentHelp("A path or file:// URL of a feed.", valueName: "source"))
+    @Argument(help: ArgumentHelp("A path, file:// URL or http(s):// URL of a feed.", valueName: "source"))
     var source: String
 
     @Flag(help: "Print the feed as JSON (see the README for the schema).")
@@ -19,7 +20,7 @@ struct Inspect: AsyncParsableCommand {
     func run() async throws {
         let feed: Feed
         do {
-            feed = try parse()
+            feed = try await parse()
         } catch {
             FileHandle.standardError.write(Data("pods: \(error)\n".utf8))
             throw ExitCode.failure
@@ -27,16 +28,22 @@ struct Inspect: AsyncParsableCommand {
         print(json ? Self.json(feed) : Self.summary(feed))
     }
 
-    private func parse() throws(FeedError) -> Feed {
+    private func parse() async throws -> Feed {
+        let lowered = source.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("feed://") || lowered.hasPrefix("itpc://") {
+            let url = lowered.hasPrefix("http") ? source : "http://" + source.dropFirst(7)
+            let response = try await HTTPClient().get(url)
+            let base = URL(string: baseURL ?? response.finalURL)
+            return try FeedParser(baseURL: base).parse(response.body)
+        }
         var path = source
-        if source.lowercased().hasPrefix("file://") {
+        if lowered.hasPrefix("file://") {
             guard let url = URL(string: source), url.isFileURL else { throw FeedError(.unreadable, "not a file URL: \(source)") }
             path = url.path
-        } else if let scheme = source.split(separator: ":").first, source.contains("://") {
-            throw FeedError(.unreadable, "pods inspect reads files; fetching \(scheme):// URLs comes with the HTTP client")
+        } else if source.contains("://") {
+            throw FeedError(.unreadable, "pods inspect reads paths and file, http and https URLs, not \(source)")
         }
-        let parser = FeedParser(baseURL: baseURL.flatMap(URL.init(string:)))
-        return try parser.parse(fileAt: path)
+        return try FeedParser(baseURL: baseURL.flatMap(URL.init(string:))).parse(fileAt: path)
     }
 
     static func json(_ feed: Feed) -> String {

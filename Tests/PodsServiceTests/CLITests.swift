@@ -53,3 +53,24 @@ import Testing
         #expect(try await podsd.client.status().state == "Playing")
     }
 }
+
+@Suite struct InspectCommandTests {
+    @Test func inspectsFilesAndHTTPFeeds() async throws {
+        let feed = Fixtures.sharedTestData.appendingPathComponent("feeds/rsparser/atp.rss")
+        let server = try LoopbackHTTPServer(files: ["/atp.rss": feed, "/page.html": Fixtures.packageRoot.appendingPathComponent("README.md")])
+        defer { server.stop() }
+        let pods = Fixtures.executable("pods")
+        for source in [feed.path, feed.absoluteString, server.url("/atp.rss")] {
+            let result = await Subprocess.run(pods, ["inspect", "--json", source])
+            #expect(result.status == 0, "\(source): \(result.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            #expect((object?["episodes"] as? [Any])?.count == 100, "\(source)")
+        }
+        let summary = await Subprocess.run(pods, ["inspect", server.url("/atp.rss")])
+        #expect(summary.stdout.hasPrefix("Accidental Tech Podcast\nby Marco Arment"))
+        let notFound = await Subprocess.run(pods, ["inspect", server.url("/nothing.rss")])
+        #expect(notFound.status == 1 && notFound.stderr.contains("HTTP 404"))
+        let notAFeed = await Subprocess.run(pods, ["inspect", server.url("/page.html")])
+        #expect(notAFeed.status == 1 && notAFeed.stderr.contains("not a podcast feed"))
+    }
+}

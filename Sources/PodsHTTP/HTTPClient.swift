@@ -1,0 +1,190 @@
+import Foundation
+internal import CCurl
+
+/// What a GET brought back.
+public struct HTTPResponse: Sendable {
+    /// The final status (after redirects); 304 when a conditional GET found no change.
+    public var status: Int
+    public var body: Data
+    /// The URL the body came from, after redirects.
+    public var finalURL: String
+    /// Set when every redirect on the way was permanent (301/308): where the resource now lives.
+    public var permanentURL: String?
+    public var etag: String?
+    public var lastModified: String?
+}
+
+/// Why a request failed.
+public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: Sendable, Hashable {
+        case invalidURL, unreachable, timedOut, tooLarge, status, other
+    }
+
+    public var code: Code
+    public var message: String
+    /// The HTTP status, for `.status`.
+    public var status: Int?
+
+    public init(_ code: Code, _ message: String, status: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.status = status
+    }
+
+    public var description: String { message }
+}
+
+/// HTTP GET over libcurl, one transfer per thread of its own (the blocking
+/// `curl_easy_perform` never runs on Swift's cooperative pool).
+public struct HTTPClient: Sendable {
+    /// Limits and identity for requests.
+    public struct Options: Sendable {
+        public var connectTimeout: Duration = .seconds(10)
+        /// Abort when fewer than `lowSpeedBytes` per second arrive for this long.
+        public var lowSpeedTime: Duration = .seconds(30)
+        public var lowSpeedBytes = 16
+        public var maximumBytes = 64 * 1024 * 1024
+        public var maximumRedirects = 10
+        public var userAgent = "Pods/0.1"
+
+        public init() {}
+    }
+
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    /// GETs `url` (http or https), following redirects. `ifNoneMatch` and
+    /// `ifModifiedSince` make it conditional (a 304 comes back with an empty body).
+    public func get(_ url: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) async throws(HTTPError) -> HTTPResponse {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              parsed.host?.isEmpty == false else {
+            throw HTTPError(.invalidURL, "not an http(s) URL: \(url)")
+        }
+        let request = Transfer(url: url, options: options, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince)
+        let result: Result<HTTPResponse, HTTPError> = await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: request.perform()) }
+            thread.name = "pods.http"
+            thread.start()
+        }
+        return try result.get()
+    }
+
+    /// One transfer: its handle, callbacks and results, on the thread that performs it.
+    private final class Transfer: @unchecked Sendable {
+        // @unchecked Sendable, proven: built on the caller's thread and then
+        // used only by the one thread that runs `perform()`; the caller waits
+        // for the continuation and never touches it again.
+        let url: String
+        let options: Options
+        let ifNoneMatch: String?
+        let ifModifiedSince: String?
+        var body = Data()
+        var tooLarge = false
+        var headers: [(String, String)] = []
+        var statuses: [Int] = []
+        var locations: [String] = []
+
+        init(url: String, options: Options, ifNoneMatch: String?, ifModifiedSince: String?) {
+            self.url = url
+            self.options = options
+            self.ifNoneMatch = ifNoneMatch
+            self.ifModifiedSince = ifModifiedSince
+        }
+
+        func perform() -> Result<HTTPResponse, HTTPError> {
+            HTTPClient.globalInit
+            guard let handle = curl_easy_init() else { return .failure(HTTPError(.other, "libcurl could not start")) }
+            defer { curl_easy_cleanup(handle) }
+            var list: UnsafeMutablePointer<curl_slist>?
+            if let ifNoneMatch { list = curl_slist_append(list, "If-None-Match: \(ifNoneMatch)") }
+            if let ifModifiedSince { list = curl_slist_append(list, "If-Modified-Since: \(ifModifiedSince)") }
+            defer { curl_slist_free_all(list) }
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            pods_curl_set_string(handle, CURLOPT_URL, url)
+            pods_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+            pods_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            pods_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+            pods_curl_set_long(handle, CURLOPT_MAXREDIRS, options.maximumRedirects)
+            pods_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout.components.seconds * 1000))
+            pods_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, Int(options.lowSpeedTime.components.seconds))
+            pods_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, options.lowSpeedBytes)
+            pods_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+            pods_curl_set_string(handle, CURLOPT_USERAGENT, options.userAgent)
+            pods_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl decodes
+            pods_curl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
+            pods_curl_set_write_function(handle, CURLOPT_WRITEFUNCTION, Self.write)
+            pods_curl_set_pointer(handle, CURLOPT_WRITEDATA, me)
+            pods_curl_set_write_function(handle, CURLOPT_HEADERFUNCTION, Self.header)
+            pods_curl_set_pointer(handle, CURLOPT_HEADERDATA, me)
+            let code = curl_easy_perform(handle)
+            if tooLarge { return .failure(HTTPError(.tooLarge, "\(url) is larger than \(options.maximumBytes / 1_048_576) MB")) }
+            guard code == CURLE_OK else { return .failure(Self.error(code, url: url)) }
+            var status = 0
+            pods_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
+            var effective: UnsafeMutablePointer<CChar>?
+            pods_curl_get_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
+            let finalURL = effective.map { String(cString: $0) } ?? url
+            guard (200..<300).contains(status) || status == 304 else {
+                return .failure(HTTPError(.status, "\(finalURL) answered HTTP \(status)", status: status))
+            }
+            let redirects = statuses.dropLast()
+            let permanent = !redirects.isEmpty && redirects.allSatisfy { $0 == 301 || $0 == 308 } ? finalURL : nil
+            return .success(HTTPResponse(
+                status: status, body: body, finalURL: finalURL, permanentURL: permanent,
+                etag: lastHeader("etag"), lastModified: lastHeader("last-modified")))
+        }
+
+        /// Headers of the final response (each redirect starts a new block).
+        private func lastHeader(_ name: String) -> String? {
+            headers.last { $0.0 == name }?.1
+        }
+
+        private static func error(_ code: CURLcode, url: String) -> HTTPError {
+            let reason = String(cString: curl_easy_strerror(code))
+            switch code {
+            case CURLE_OPERATION_TIMEDOUT: return HTTPError(.timedOut, "\(url): timed out (\(reason))")
+            case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_SSL_CONNECT_ERROR, CURLE_RECV_ERROR,
+                 CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+                return HTTPError(.unreachable, "\(url): \(reason)")
+            case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return HTTPError(.invalidURL, "\(url): \(reason)")
+            case CURLE_TOO_MANY_REDIRECTS: return HTTPError(.other, "\(url): too many redirects")
+            default: return HTTPError(.other, "\(url): \(reason)")
+            }
+        }
+
+        private static let write: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            let length = size * count
+            if transfer.body.count + length > transfer.options.maximumBytes {
+                transfer.tooLarge = true
+                return 0  // aborts the transfer
+            }
+            transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+            return length
+        }
+
+        private static let header: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            let length = size * count
+            let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.hasPrefix("HTTP/") {
+                let parts = line.split(separator: " ")
+                if parts.count > 1, let status = Int(parts[1]) { transfer.statuses.append(status) }
+                transfer.headers.removeAll()
+            } else if let colon = line.firstIndex(of: ":") {
+                let name = line[..<colon].lowercased()
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                transfer.headers.append((name, value))
+            }
+            return length
+        }
+    }
+}
