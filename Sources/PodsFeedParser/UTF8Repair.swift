@@ -52,77 +52,78 @@ struct UTF8Repair {
         }
     }
 
+    /// Passes valid UTF-8 through (uncopied when the whole chunk is valid),
+    /// reads invalid bytes as windows-1252, and keeps an incomplete
+    /// sequence at the end for the next chunk.
     private mutating func repairIfNeeded(_ bytes: [UInt8]) -> [UInt8] {
         guard decided == true else { return bytes }
-        if carry.isEmpty, let validEnd = Self.validPrefixEnd(bytes), validEnd == bytes.count {
-            return bytes  // the common case: valid UTF-8 passes through untouched
-        }
-        let input = carry + bytes
-        carry = []
+        let input = carry.isEmpty ? bytes : carry + bytes
+        var tail: ArraySlice<UInt8> = []
         var out: [UInt8] = []
-        out.reserveCapacity(input.count)
-        var index = 0
-        while index < input.count {
-            let byte = input[index]
-            if byte < 0x80 {
-                out.append(byte)
-                index += 1
-                continue
-            }
-            let length = byte >= 0xF0 && byte <= 0xF4 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 && byte <= 0xDF ? 2 : 0
-            if length == 0 {
-                Self.appendWindows1252(byte, to: &out)
-                index += 1
-                continue
-            }
-            if index + length > input.count {  // maybe completed by the next chunk
-                if input[(index + 1)...].allSatisfy({ $0 & 0xC0 == 0x80 }) {
-                    carry = Array(input[index...])
-                    break
-                }
-            }
-            let end = min(index + length, input.count)
-            let sequence = input[index..<end]
-            if sequence.count == length, String(validatingUTF8: sequence.map { CChar(bitPattern: $0) } + [0]) != nil {
-                out.append(contentsOf: sequence)
-                index += length
-            } else {
-                Self.appendWindows1252(byte, to: &out)
-                index += 1
-            }
-        }
-        return out
-    }
-
-    /// The end of the valid UTF-8 prefix, if everything is valid or only an
-    /// incomplete sequence at the very end is missing its continuation.
-    static func validPrefixEnd(_ bytes: [UInt8]) -> Int? {
-        bytes.withUnsafeBufferPointer { buffer -> Int? in
+        var copiedUpTo = 0
+        input.withUnsafeBufferPointer { buffer in
             var index = 0
-            let count = buffer.count
-            while index < count {
+            while index < buffer.count {
                 // Eight ASCII bytes at a time.
-                if index + 8 <= count,
+                if index + 8 <= buffer.count,
                    UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {  // safe: index + 8 <= count
                     index += 8
                     continue
                 }
-                let byte = buffer[index]
-                if byte < 0x80 { index += 1; continue }
-                let length = byte >= 0xF0 && byte <= 0xF4 ? 4 : byte >= 0xE0 && byte <= 0xEF ? 3 : byte >= 0xC2 && byte <= 0xDF ? 2 : 0
-                guard length > 0, index + length <= count else { return nil }
-                for offset in 1..<length where buffer[index + offset] & 0xC0 != 0x80 { return nil }
-                if length == 3 {
-                    let second = buffer[index + 1]
-                    if byte == 0xE0 && second < 0xA0 || byte == 0xED && second > 0x9F { return nil }
-                } else if length == 4 {
-                    let second = buffer[index + 1]
-                    if byte == 0xF0 && second < 0x90 || byte == 0xF4 && second > 0x8F { return nil }
+                if buffer[index] < 0x80 {
+                    index += 1
+                    continue
                 }
-                index += length
+                switch Self.sequence(in: buffer, at: index) {
+                case .valid(let length):
+                    index += length
+                case .incomplete:
+                    tail = input[index...]
+                    out.append(contentsOf: buffer[copiedUpTo..<index])
+                    copiedUpTo = buffer.count
+                    return
+                case .invalid:
+                    out.append(contentsOf: buffer[copiedUpTo..<index])
+                    Self.appendWindows1252(buffer[index], to: &out)
+                    index += 1
+                    copiedUpTo = index
+                }
             }
-            return index
         }
+        carry = Array(tail)
+        if copiedUpTo == 0 { return input }  // nothing repaired, nothing held back
+        out.append(contentsOf: input[min(copiedUpTo, input.count)...])
+        return out
+    }
+
+    private enum SequenceCheck {
+        case valid(Int)
+        /// Well-formed so far, cut off by the end of the buffer.
+        case incomplete
+        case invalid
+    }
+
+    /// Checks the multi-byte sequence starting at `index` (RFC 3629: no
+    /// overlong forms, no surrogates, nothing above U+10FFFF).
+    private static func sequence(in buffer: UnsafeBufferPointer<UInt8>, at index: Int) -> SequenceCheck {
+        let lead = buffer[index]
+        let length: Int
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return .invalid
+        }
+        for offset in 1..<length {
+            guard index + offset < buffer.count else { return .incomplete }
+            let next = buffer[index + offset]
+            guard next & 0xC0 == 0x80 else { return .invalid }
+            if offset == 1 {
+                if lead == 0xE0 && next < 0xA0 || lead == 0xED && next > 0x9F
+                    || lead == 0xF0 && next < 0x90 || lead == 0xF4 && next > 0x8F { return .invalid }
+            }
+        }
+        return .valid(length)
     }
 
     /// windows-1252's 0x80–0x9F block; elsewhere it matches Latin-1.

@@ -43,6 +43,19 @@ import Testing
         #expect(FeedValues.duration("abc") == nil)
     }
 
+    @Test func utf8RepairKeepsCharactersSplitAcrossChunksAndRepairsBadBytes() {
+        let text = Array("<?xml version=\"1.0\"?><t>café – ok</t>".utf8)
+        for split in 0...text.count {
+            var repair = UTF8Repair()
+            let out = repair.process(text[..<split]) + repair.process(text[split...]) + repair.finish()
+            #expect(out == text, "split at \(split)")
+        }
+        var repair = UTF8Repair()
+        let bad: [UInt8] = Array("<t>caf".utf8) + [0xE9, 0x20, 0xC3] + Array("</t>".utf8)  // lone é, then a cut-off sequence
+        let out = repair.process(bad) + repair.finish()
+        #expect(String(decoding: out, as: UTF8.self) == "<t>café Ã</t>")
+    }
+
     @Test func htmlToText() {
         #expect(HTMLText.plainText("<p>Hello&nbsp;<b>world</b></p><p>Two &amp; three</p>") == "Hello world Two & three")
         #expect(HTMLText.looksLikeHTML("<p>x</p>"))
