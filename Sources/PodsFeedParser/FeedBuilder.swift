@@ -93,10 +93,10 @@ final class FeedBuilder: XMLStreamHandler {
             feed.descriptionHTML = description
             feed.description = HTMLText.plainText(description)
         } else {
-            feed.description = feed.description.map(FeedValues.squash)
+            feed.description = feed.description.map(TextBytes.squash)
         }
         feed.artworkURL = feed.artworkURL ?? channelImage
-        feed.title = FeedValues.squash(feed.title)
+        feed.title = TextBytes.squash(feed.title)
         return feed
     }
 
@@ -138,7 +138,7 @@ final class FeedBuilder: XMLStreamHandler {
         if draft != nil {
             switch (prefix, local) {
             case ("", "item"): finishEpisode()
-            case ("", "title"): draft?.episode.title = FeedValues.squash(value)
+            case ("", "title"): draft?.episode.title = TextBytes.squash(value)
             case ("", "link"): draft?.episode.link = urls.resolve(value)
             case ("", "guid"): draft?.guid = FeedValues.nonEmpty(value)
             case ("", "description"): keepDescription("description", value)
@@ -196,7 +196,7 @@ final class FeedBuilder: XMLStreamHandler {
         if draft != nil {
             switch local {
             case "entry": finishEpisode()
-            case "title": draft?.episode.title = FeedValues.squash(value)
+            case "title": draft?.episode.title = TextBytes.squash(value)
             case "id": draft?.guid = FeedValues.nonEmpty(value)
             case "content": keepDescription("content", value, html: type.contains("html"))
             case "summary": keepDescription("atomSummary", value, html: type.contains("html"))
@@ -253,7 +253,7 @@ final class FeedBuilder: XMLStreamHandler {
         case ("psc", "chapter") where draft != nil:
             guard let start = attribute(attributes, "start").flatMap(FeedValues.duration) else { return }
             draft?.episode.chapters.append(Chapter(
-                start: start, title: FeedValues.squash(attribute(attributes, "title") ?? ""),
+                start: start, title: TextBytes.squash(attribute(attributes, "title") ?? ""),
                 url: urls.resolve(attribute(attributes, "href")), image: urls.resolve(attribute(attributes, "image"))))
         default:
             break
@@ -284,7 +284,7 @@ final class FeedBuilder: XMLStreamHandler {
             case ("podcast", "person"):
                 guard let name = FeedValues.nonEmpty(value) else { return }
                 draft?.episode.persons.append(Person(
-                    name: FeedValues.squash(name), role: FeedValues.nonEmpty(attribute(pendingAttributes, "role"))?.lowercased(),
+                    name: TextBytes.squash(name), role: FeedValues.nonEmpty(attribute(pendingAttributes, "role"))?.lowercased(),
                     group: FeedValues.nonEmpty(attribute(pendingAttributes, "group"))?.lowercased(),
                     url: urls.resolve(attribute(pendingAttributes, "href")), image: urls.resolve(attribute(pendingAttributes, "img"))))
             default: break
@@ -321,7 +321,7 @@ final class FeedBuilder: XMLStreamHandler {
     }
 
     private func finishEpisode() {
-        guard var finished = draft else { return }
+        guard let finished = draft else { return }
         draft = nil
         var episode = finished.episode
         // The guid stays as written: it is the episode's identity, and must
@@ -343,8 +343,8 @@ final class FeedBuilder: XMLStreamHandler {
         let html = first(["content", "description", "summary", "media", "atomSummary"], html: true)
         let plain = first(["description", "summary", "media", "content"], html: false)
         episode.descriptionHTML = html
-        episode.description = plain.map(FeedValues.squash) ?? html.map(HTMLText.plainText)
-            ?? sources["atomSummary"].map(FeedValues.squash) ?? ""
+        episode.description = plain.map(TextBytes.squash) ?? html.map(HTMLText.plainText)
+            ?? sources["atomSummary"].map(TextBytes.squash) ?? ""
         feed.episodes.append(episode)
     }
 }

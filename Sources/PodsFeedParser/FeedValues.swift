@@ -40,10 +40,6 @@ enum FeedValues {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    /// Whitespace runs become one space.
-    static func squash(_ text: String) -> String {
-        TextBytes.squash(text)
-    }
 }
 
 /// Resolves links against the feed's URL and normalises podcast schemes.

@@ -93,7 +93,8 @@ public actor PlayerController {
     /// just after preroll; wait briefly so `Metadata` has `mpris:length`
     /// when `OpenUri` returns. A stream without one stays without.
     private func awaitDuration() async {
-        for _ in 0..<25 where state.track?.duration == nil && state.status != .stopped {
+        for _ in 0..<25 {
+            guard state.track?.duration == nil, state.status != .stopped else { return }
             try? await Task.sleep(for: .milliseconds(20))
             refreshTrackFacts()
         }
