@@ -2,7 +2,7 @@ import Foundation
 
 /// Builds a `Feed` from streaming XML events: RSS 2.0 and 0.9x, iTunes,
 /// Podcasting 2.0, Atom, Media RSS, content:encoded and Podlove chapters.
-final class FeedBuilder: XMLStreamHandler {
+struct FeedBuilder {
     private enum Format {
         case undecided, rss, atom, notAFeed(String)
         var isRSS: Bool { if case .rss = self { true } else { false } }
@@ -13,15 +13,29 @@ final class FeedBuilder: XMLStreamHandler {
         var episode = Episode()
         var guid: String?
         var guidIsPermaLink = false
-        var descriptions: [String: String] = [:]
-        var descriptionIsHTML: [String: Bool] = [:]
+        /// The first text of each source, and whether it is HTML.
+        var descriptions = [(text: String, isHTML: Bool)?](repeating: nil, count: DescriptionSource.allCases.count)
+
+        subscript(_ source: DescriptionSource) -> (text: String, isHTML: Bool)? {
+            get { descriptions[source.rawValue] }
+            set { descriptions[source.rawValue] = newValue }
+        }
+    }
+
+    /// Where an episode's description can come from.
+    private enum DescriptionSource: Int, CaseIterable {
+        case description, content, summary, media, atomSummary
     }
 
     private(set) var feed = Feed()
     private var format = Format.undecided
     /// Resolves links against the innermost `xml:base`, else the feed's URL.
-    private var urls: URLResolver { URLResolver(base: bases.last ?? nil) }
-    private var bases: [URL?]
+    private var urls: URLResolver
+    /// The resolvers that `xml:base` attributes replaced, with the depth of
+    /// the element that replaced each.
+    private var outerBases: [(depth: Int, resolver: URLResolver)] = []
+    /// (prefix, local name) by `XMLName.id`: what `shortName` made of each name.
+    private var shortNames: [(String, String)?] = []
     /// (prefix, name) of each open element.
     private var stack: [(String, String)] = []
     /// Character data of the innermost open element, as bytes.
@@ -35,7 +49,7 @@ final class FeedBuilder: XMLStreamHandler {
     private var pendingAttributes: [XMLAttribute] = []
 
     init(baseURL: URL?) {
-        bases = [baseURL]
+        urls = URLResolver(base: baseURL)
     }
 
     /// Why the document is not a feed, if it is not.
@@ -51,17 +65,18 @@ final class FeedBuilder: XMLStreamHandler {
         return true
     }
 
-    // MARK: - XMLStreamHandler
+    // MARK: - Events
 
-    func startElement(_ name: String, namespace: String?, prefix declared: String?, attributes: [XMLAttribute]) {
-        var prefix = Namespace.prefix(of: namespace)
-        if namespace == nil, let declared { prefix = declared.lowercased() }  // an undeclared prefix such as itunes:
-        let local = name
+    mutating func startElement(_ name: XMLName, attributes: [XMLAttribute]) {
+        let (prefix, local) = shortName(name)
         if stack.isEmpty { decideFormat(prefix: prefix, name: local) }
         stack.append((prefix, local))
         text.removeAll(keepingCapacity: true)
-        let xmlBase = attributes.first { $0.name == "base" && $0.namespace == Namespace.xml }?.value
-        bases.append(xmlBase.flatMap { urls.resolve($0) }.flatMap(URL.init(string:)) ?? bases.last ?? nil)
+        if let xmlBase = attributes.first(where: { $0.name == "base" && $0.namespace == Namespace.xml })?.value,
+           let base = urls.resolve(xmlBase).flatMap(URL.init(string:)) {
+            outerBases.append((depth: stack.count, urls))
+            urls = URLResolver(base: base)
+        }
         guard case .rss = format else {
             if case .atom = format { startAtom(prefix, local, attributes) }
             return
@@ -69,9 +84,12 @@ final class FeedBuilder: XMLStreamHandler {
         startRSS(prefix, local, attributes)
     }
 
-    func endElement(_ name: String, namespace: String?, prefix declared: String?) {
+    mutating func endElement() {
         guard let (prefix, local) = stack.last else { return }
-        defer { bases.removeLast() }
+        defer {
+            if outerBases.last?.depth == stack.count, let outer = outerBases.popLast() { urls = outer.resolver }
+            stack.removeLast()
+        }
         let value = String(decoding: text, as: UTF8.self)
         text.removeAll(keepingCapacity: true)
         switch format {
@@ -79,15 +97,14 @@ final class FeedBuilder: XMLStreamHandler {
         case .atom: endAtom(prefix, local, value)
         default: break
         }
-        stack.removeLast()
     }
 
-    func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
         text.append(contentsOf: bytes)
     }
 
     /// Finishes the feed after the last event.
-    func finish() -> Feed {
+    mutating func finish() -> Feed {
         if feed.description == nil { feed.description = channelDescription ?? channelSummary }
         if let description = feed.description, HTMLText.looksLikeHTML(description) {
             feed.descriptionHTML = description
@@ -100,7 +117,18 @@ final class FeedBuilder: XMLStreamHandler {
         return feed
     }
 
-    private func decideFormat(prefix: String, name: String) {
+    /// The namespace's short name ("itunes", "podcast", … or "" for none)
+    /// and the local name, the pair the builder switches on.
+    private mutating func shortName(_ name: XMLName) -> (String, String) {
+        if name.id < shortNames.count, let known = shortNames[name.id] { return known }
+        var prefix = Namespace.prefix(of: name.namespace)
+        if name.namespace == nil, let declared = name.prefix { prefix = declared.lowercased() }  // an undeclared prefix such as itunes:
+        if shortNames.count <= name.id { shortNames += Array(repeating: nil, count: name.id + 1 - shortNames.count) }
+        shortNames[name.id] = (prefix, name.local)
+        return (prefix, name.local)
+    }
+
+    private mutating func decideFormat(prefix: String, name: String) {
         switch (prefix, name.lowercased()) {
         case (_, "rss"), (_, "rdf"): format = .rss
         case ("atom", "feed"): format = .atom
@@ -113,35 +141,35 @@ final class FeedBuilder: XMLStreamHandler {
     /// open element is the current one in both).
     private var parent: (String, String)? { stack.count >= 2 ? stack[stack.count - 2] : nil }
 
-    private func attribute(_ attributes: [XMLAttribute], _ name: String) -> String? {
+    private static func attribute(_ attributes: [XMLAttribute], _ name: String) -> String? {
         attributes.first { $0.name == name }?.value
     }
 
     // MARK: - RSS
 
-    private func startRSS(_ prefix: String, _ local: String, _ attributes: [XMLAttribute]) {
+    private mutating func startRSS(_ prefix: String, _ local: String, _ attributes: [XMLAttribute]) {
         switch (prefix, local) {
         case ("", "item"):
             draft = EpisodeDraft()
         case ("", "enclosure") where draft != nil:
-            addEnclosure(url: attribute(attributes, "url"), type: attribute(attributes, "type"), length: attribute(attributes, "length"))
+            addEnclosure(url: Self.attribute(attributes, "url"), type: Self.attribute(attributes, "type"), length: Self.attribute(attributes, "length"))
         case ("media", "content") where draft != nil:
-            addEnclosure(url: attribute(attributes, "url"), type: attribute(attributes, "type"), length: attribute(attributes, "fileSize"))
+            addEnclosure(url: Self.attribute(attributes, "url"), type: Self.attribute(attributes, "type"), length: Self.attribute(attributes, "fileSize"))
         case ("", "guid") where draft != nil:
-            draft?.guidIsPermaLink = attribute(attributes, "isPermaLink")?.lowercased() != "false"
+            draft?.guidIsPermaLink = Self.attribute(attributes, "isPermaLink")?.lowercased() != "false"
         default:
             startCommon(prefix, local, attributes)
         }
     }
 
-    private func endRSS(_ prefix: String, _ local: String, _ value: String) {
+    private mutating func endRSS(_ prefix: String, _ local: String, _ value: String) {
         if draft != nil {
             switch (prefix, local) {
             case ("", "item"): finishEpisode()
             case ("", "title"): draft?.episode.title = TextBytes.squash(value)
             case ("", "link"): draft?.episode.link = urls.resolve(value)
             case ("", "guid"): draft?.guid = FeedValues.nonEmpty(value)
-            case ("", "description"): keepDescription("description", value)
+            case ("", "description"): keepDescription(.description, value)
             case ("", "pubdate"), ("", "pubDate"):
                 if draft?.episode.published == nil { draft?.episode.published = FeedDates.parse(value) }
             case ("", "author"):
@@ -166,16 +194,16 @@ final class FeedBuilder: XMLStreamHandler {
 
     // MARK: - Atom
 
-    private func startAtom(_ prefix: String, _ local: String, _ attributes: [XMLAttribute]) {
+    private mutating func startAtom(_ prefix: String, _ local: String, _ attributes: [XMLAttribute]) {
         guard prefix == "atom" else { return startCommon(prefix, local, attributes) }
         switch local {
         case "entry":
             draft = EpisodeDraft()
         case "link":
-            let rel = attribute(attributes, "rel") ?? "alternate"
-            let href = attribute(attributes, "href")
+            let rel = Self.attribute(attributes, "rel") ?? "alternate"
+            let href = Self.attribute(attributes, "href")
             if rel == "enclosure", draft != nil {
-                addEnclosure(url: href, type: attribute(attributes, "type"), length: attribute(attributes, "length"))
+                addEnclosure(url: href, type: Self.attribute(attributes, "type"), length: Self.attribute(attributes, "length"))
             } else if rel == "alternate" {
                 if draft != nil {
                     if draft?.episode.link == nil { draft?.episode.link = urls.resolve(href) }
@@ -190,16 +218,16 @@ final class FeedBuilder: XMLStreamHandler {
         }
     }
 
-    private func endAtom(_ prefix: String, _ local: String, _ value: String) {
+    private mutating func endAtom(_ prefix: String, _ local: String, _ value: String) {
         guard prefix == "atom" else { return endCommon(prefix, local, value) }
-        let type = attribute(pendingAttributes, "type") ?? "text"
+        let type = Self.attribute(pendingAttributes, "type") ?? "text"
         if draft != nil {
             switch local {
             case "entry": finishEpisode()
             case "title": draft?.episode.title = TextBytes.squash(value)
             case "id": draft?.guid = FeedValues.nonEmpty(value)
-            case "content": keepDescription("content", value, html: type.contains("html"))
-            case "summary": keepDescription("atomSummary", value, html: type.contains("html"))
+            case "content": keepDescription(.content, value, html: type.contains("html"))
+            case "summary": keepDescription(.atomSummary, value, html: type.contains("html"))
             case "published": draft?.episode.published = FeedDates.parse(value)
             case "updated": if draft?.episode.published == nil { draft?.episode.published = FeedDates.parse(value) }
             case "name" where parent?.1 == "author": draft?.episode.author = FeedValues.nonEmpty(value)
@@ -219,10 +247,10 @@ final class FeedBuilder: XMLStreamHandler {
 
     // MARK: - Namespaced elements shared by RSS and Atom
 
-    private func startCommon(_ prefix: String, _ local: String, _ attributes: [XMLAttribute]) {
+    private mutating func startCommon(_ prefix: String, _ local: String, _ attributes: [XMLAttribute]) {
         switch (prefix, local) {
         case ("itunes", "image"):
-            let href = urls.resolve(attribute(attributes, "href"))
+            let href = urls.resolve(Self.attribute(attributes, "href"))
             if var current = draft {
                 current.episode.artworkURL = current.episode.artworkURL ?? href
                 draft = current
@@ -231,11 +259,11 @@ final class FeedBuilder: XMLStreamHandler {
             }
         case ("media", "thumbnail") where draft != nil:
             if var current = draft, current.episode.artworkURL == nil {
-                current.episode.artworkURL = urls.resolve(attribute(attributes, "url"))
+                current.episode.artworkURL = urls.resolve(Self.attribute(attributes, "url"))
                 draft = current
             }
         case ("itunes", "category") where draft == nil:
-            let name = FeedValues.nonEmpty(attribute(attributes, "text")) ?? ""  // "" keeps a nameless first level
+            let name = FeedValues.nonEmpty(Self.attribute(attributes, "text")) ?? ""  // "" keeps a nameless first level
             if parent?.0 == "itunes", parent?.1 == "category", let current = currentCategory {
                 feed.categories[current].append(name)
             } else {
@@ -243,29 +271,29 @@ final class FeedBuilder: XMLStreamHandler {
                 currentCategory = feed.categories.count - 1
             }
         case ("podcast", "funding") where draft == nil:
-            feed.fundingURL = feed.fundingURL ?? urls.resolve(attribute(attributes, "url"))
+            feed.fundingURL = feed.fundingURL ?? urls.resolve(Self.attribute(attributes, "url"))
         case ("podcast", "chapters") where draft != nil:
-            draft?.episode.chaptersURL = urls.resolve(attribute(attributes, "url"))
+            draft?.episode.chaptersURL = urls.resolve(Self.attribute(attributes, "url"))
         case ("podcast", "transcript") where draft != nil:
-            if draft?.episode.transcriptURL == nil { draft?.episode.transcriptURL = urls.resolve(attribute(attributes, "url")) }
+            if draft?.episode.transcriptURL == nil { draft?.episode.transcriptURL = urls.resolve(Self.attribute(attributes, "url")) }
         case ("podcast", "person"), ("podcast", "season"), ("podcast", "episode"):
             pendingAttributes = attributes
         case ("psc", "chapter") where draft != nil:
-            guard let start = attribute(attributes, "start").flatMap(FeedValues.duration) else { return }
+            guard let start = Self.attribute(attributes, "start").flatMap(FeedValues.duration) else { return }
             draft?.episode.chapters.append(Chapter(
-                start: start, title: TextBytes.squash(attribute(attributes, "title") ?? ""),
-                url: urls.resolve(attribute(attributes, "href")), image: urls.resolve(attribute(attributes, "image"))))
+                start: start, title: TextBytes.squash(Self.attribute(attributes, "title") ?? ""),
+                url: urls.resolve(Self.attribute(attributes, "href")), image: urls.resolve(Self.attribute(attributes, "image"))))
         default:
             break
         }
     }
 
-    private func endCommon(_ prefix: String, _ local: String, _ value: String) {
+    private mutating func endCommon(_ prefix: String, _ local: String, _ value: String) {
         if draft != nil {
             switch (prefix, local) {
-            case ("content", "encoded"): keepDescription("content", value, html: true)
-            case ("itunes", "summary"): keepDescription("summary", value)
-            case ("media", "description"): keepDescription("media", value)
+            case ("content", "encoded"): keepDescription(.content, value, html: true)
+            case ("itunes", "summary"): keepDescription(.summary, value)
+            case ("media", "description"): keepDescription(.media, value)
             case ("dc", "date"):
                 if draft?.episode.published == nil { draft?.episode.published = FeedDates.parse(value) }
             case ("dc", "creator"):
@@ -284,9 +312,9 @@ final class FeedBuilder: XMLStreamHandler {
             case ("podcast", "person"):
                 guard let name = FeedValues.nonEmpty(value) else { return }
                 draft?.episode.persons.append(Person(
-                    name: TextBytes.squash(name), role: FeedValues.nonEmpty(attribute(pendingAttributes, "role"))?.lowercased(),
-                    group: FeedValues.nonEmpty(attribute(pendingAttributes, "group"))?.lowercased(),
-                    url: urls.resolve(attribute(pendingAttributes, "href")), image: urls.resolve(attribute(pendingAttributes, "img"))))
+                    name: TextBytes.squash(name), role: FeedValues.nonEmpty(Self.attribute(pendingAttributes, "role"))?.lowercased(),
+                    group: FeedValues.nonEmpty(Self.attribute(pendingAttributes, "group"))?.lowercased(),
+                    url: urls.resolve(Self.attribute(pendingAttributes, "href")), image: urls.resolve(Self.attribute(pendingAttributes, "img"))))
             default: break
             }
             return
@@ -308,19 +336,18 @@ final class FeedBuilder: XMLStreamHandler {
 
     // MARK: - Episodes
 
-    private func addEnclosure(url: String?, type: String?, length: String?) {
+    private mutating func addEnclosure(url: String?, type: String?, length: String?) {
         guard let resolved = urls.resolve(url) else { return }
         let size = length.flatMap { FeedValues.integer($0) }.flatMap { $0 > 0 ? $0 : nil }
         draft?.episode.enclosures.append(Enclosure(url: resolved, type: FeedValues.nonEmpty(type), length: size))
     }
 
-    private func keepDescription(_ source: String, _ value: String, html: Bool = false) {
-        guard let text = FeedValues.nonEmpty(value), draft?.descriptions[source] == nil else { return }
-        draft?.descriptions[source] = text
-        draft?.descriptionIsHTML[source] = html || HTMLText.looksLikeHTML(text)
+    private mutating func keepDescription(_ source: DescriptionSource, _ value: String, html: Bool = false) {
+        guard draft?[source] == nil, let text = FeedValues.nonEmpty(value) else { return }
+        draft?[source] = (text, html || HTMLText.looksLikeHTML(text))
     }
 
-    private func finishEpisode() {
+    private mutating func finishEpisode() {
         guard let finished = draft else { return }
         draft = nil
         var episode = finished.episode
@@ -336,15 +363,14 @@ final class FeedBuilder: XMLStreamHandler {
         // HTML from the first source that has it; plain text from the first
         // plain source, else from that HTML.
         // An Atom summary is the last resort: it is the short form of the content.
-        let sources = finished.descriptions
-        func first(_ keys: [String], html: Bool) -> String? {
-            keys.first { sources[$0] != nil && (finished.descriptionIsHTML[$0] == true) == html }.flatMap { sources[$0] }
+        func first(_ sources: [DescriptionSource], html: Bool) -> String? {
+            sources.lazy.compactMap { finished[$0] }.first { $0.isHTML == html }?.text
         }
-        let html = first(["content", "description", "summary", "media", "atomSummary"], html: true)
-        let plain = first(["description", "summary", "media", "content"], html: false)
+        let html = first([.content, .description, .summary, .media, .atomSummary], html: true)
+        let plain = first([.description, .summary, .media, .content], html: false)
         episode.descriptionHTML = html
         episode.description = plain.map(TextBytes.squash) ?? html.map(HTMLText.plainText)
-            ?? sources["atomSummary"].map(TextBytes.squash) ?? ""
+            ?? finished[.atomSummary].map { TextBytes.squash($0.text) } ?? ""
         feed.episodes.append(episode)
     }
 }

@@ -13,13 +13,10 @@ enum FeedDates {
     ]
 
     static func parse(_ text: String) -> Date? {
-        let trimmed = TextBytes.trim(text)
-        guard let first = trimmed.unicodeScalars.first else { return nil }
-        if CharacterSet.decimalDigits.contains(first), trimmed.count >= 10,
-           trimmed[trimmed.index(trimmed.startIndex, offsetBy: 4)] == "-" {
-            return iso8601(trimmed)
-        }
-        return rfc822(trimmed)
+        let bytes = Array(TextBytes.trim(text).utf8)
+        guard let first = bytes.first else { return nil }
+        if isDigit(first), bytes.count >= 10, bytes[4] == UInt8(ascii: "-") { return iso8601(bytes) }
+        return rfc822(bytes)
     }
 
     /// `2024-05-01T08:00:00Z`, as the JSON contract prints dates.
@@ -34,28 +31,26 @@ enum FeedDates {
 
     // MARK: - RFC 822
 
-    private static func rfc822(_ text: String) -> Date? {
-        let tokens = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" })
-            .map(String.init)
+    private static func rfc822(_ text: [UInt8]) -> Date? {
+        let lowered = text.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        let tokens = lowered.split(whereSeparator: { $0 == 0x20 || $0 == 0x2C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
         var day: Int?, month: Int?, year: Int?, time: (Int, Int, Int)?, offset: Int?
         for token in tokens {
-            if token.contains(":") {
-                let parts = token.split(separator: ":").map { Int($0) }
+            let sign = token[token.startIndex]
+            if token.contains(UInt8(ascii: ":")) {
+                let parts = token.split(separator: UInt8(ascii: ":")).map(number)
                 guard parts.count >= 2, parts.allSatisfy({ $0 != nil }) else { return nil }
                 time = (parts[0] ?? 0, parts[1] ?? 0, parts.count > 2 ? parts[2] ?? 0 : 0)
-            } else if (token.hasPrefix("+") || token.hasPrefix("-")), token.count >= 3, let value = Int(token.dropFirst()) {
+            } else if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), token.count >= 3, let value = number(token.dropFirst()) {
                 let hhmm = token.count <= 3 ? value * 100 : value
                 let minutes = hhmm / 100 * 60 + hhmm % 100
-                offset = token.hasPrefix("-") ? -minutes : minutes
-            } else if let number = Int(token) {
-                if day == nil, number >= 1, token.count <= 2 { day = number }  // 32 rolls over, as feeds expect
-                else if year == nil { year = token.count <= 2 ? (number < 50 ? 2000 + number : 1900 + number) : number }
-            } else if let index = months.firstIndex(where: { token.hasPrefix($0) }), month == nil,
-                      token.count == 3 || token.hasSuffix(".") || token.count > 3 && isMonthName(token) {
+                offset = sign == UInt8(ascii: "-") ? -minutes : minutes
+            } else if let value = number(token) {
+                if day == nil, value >= 1, token.count <= 2 { day = value }  // 32 rolls over, as feeds expect
+                else if year == nil { year = token.count <= 2 ? (value < 50 ? 2000 + value : 1900 + value) : value }
+            } else if month == nil, let index = monthIndex(token) {
                 month = index + 1
-            } else if let zone = zones[token] {
-                offset = zone
-            } else if let zone = zones[token.trimmingCharacters(in: CharacterSet(charactersIn: "()"))] {
+            } else if let zone = zones[String(decoding: token.filter { $0 != UInt8(ascii: "(") && $0 != UInt8(ascii: ")") }, as: UTF8.self)] {
                 offset = zone
             }
         }
@@ -66,15 +61,35 @@ enum FeedDates {
                     offsetMinutes: offset ?? 0)
     }
 
-    private static func isMonthName(_ token: String) -> Bool {
-        ["january", "february", "march", "april", "june", "july", "august", "september", "sept", "october",
-         "november", "december"].contains(token.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
+    /// `may`, `may.`, `sept.`, `september`: the month's index, else nil.
+    private static func monthIndex(_ token: ArraySlice<UInt8>) -> Int? {
+        guard token.count >= 3, let index = months.firstIndex(where: { token.starts(with: $0.utf8) }) else { return nil }
+        if token.count == 3 || token.last == UInt8(ascii: ".") { return index }
+        let word = String(decoding: token.prefix { $0 != UInt8(ascii: ".") }, as: UTF8.self)
+        return fullMonths.contains(word) ? index : nil
     }
+
+    private static let fullMonths: Set<String> = [
+        "january", "february", "march", "april", "june", "july", "august", "sept", "september", "october", "november", "december",
+    ]
+
+    /// Decimal digits only (at most 9), else nil.
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+        guard !digits.isEmpty, digits.count <= 9 else { return nil }
+        var value = 0
+        for byte in digits {
+            guard isDigit(byte) else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
+    }
+
+    @inline(__always)
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     // MARK: - ISO 8601
 
-    private static func iso8601(_ text: String) -> Date? {
-        let scalars = Array(text.utf8)
+    private static func iso8601(_ scalars: [UInt8]) -> Date? {
         func number(_ start: Int, _ count: Int) -> Int? {
             guard start + count <= scalars.count else { return nil }
             var value = 0

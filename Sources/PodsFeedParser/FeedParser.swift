@@ -55,13 +55,13 @@ public struct FeedParser: Sendable {
 
     /// One document being parsed: bytes in (repaired to UTF-8 where needed), a feed out.
     final class Session {
-        private let builder: FeedBuilder
+        private let events: BuilderEvents
         private let parser: XMLStreamParser
         private var repair = UTF8Repair()
 
         init(baseURL: URL?, sizeLimit: Int) throws(FeedError) {
-            builder = FeedBuilder(baseURL: baseURL)
-            parser = try XMLStreamParser(handler: builder, sizeLimit: sizeLimit)
+            events = BuilderEvents(FeedBuilder(baseURL: baseURL))
+            parser = try XMLStreamParser(handler: events, sizeLimit: sizeLimit)
         }
 
         func feed(_ bytes: Data) throws(FeedError) {
@@ -79,14 +79,30 @@ public struct FeedParser: Sendable {
         func finish() throws(FeedError) -> Feed {
             try feedRepaired(repair.finish())
             try parser.finish()
-            if let reason = builder.notAFeedReason {
+            if let reason = events.builder.notAFeedReason {
                 if parser.bytesFed == 0 { throw FeedError(.malformed, "not a podcast feed: the document is empty") }
-                if let error = parser.firstError, !builder.sawElement {
+                if let error = parser.firstError, !events.builder.sawElement {
                     throw FeedError(.malformed, "not a podcast feed: not XML (\(error))")
                 }
                 throw FeedError(.notAFeed, reason)
             }
-            return builder.finish()
+            return events.builder.finish()
         }
     }
+}
+
+/// Hands the parser's events to a `FeedBuilder` value: one exclusive access
+/// per event, instead of one for every field the builder touches.
+private final class BuilderEvents: XMLStreamHandler {
+    var builder: FeedBuilder
+
+    init(_ builder: FeedBuilder) { self.builder = builder }
+
+    func startElement(_ name: XMLName, attributes: [XMLAttribute]) {
+        builder.startElement(name, attributes: attributes)
+    }
+
+    func endElement() { builder.endElement() }
+
+    func text(_ bytes: UnsafeBufferPointer<UInt8>) { builder.text(bytes) }
 }

@@ -6,14 +6,25 @@ enum FeedValues {
     static func duration(_ text: String) -> Double? {
         let trimmed = TextBytes.trim(text)
         guard !trimmed.isEmpty else { return nil }
-        let fields = trimmed.split(separator: ":", omittingEmptySubsequences: false)
+        let fields = trimmed.utf8.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
         guard fields.count <= 3 else { return nil }
         var seconds = 0.0
         for field in fields {
-            guard let value = Double(field), value.isFinite, value >= 0 else { return nil }
+            guard let value = wholeNumber(field) ?? Double(Substring(field)), value.isFinite, value >= 0 else { return nil }
             seconds = seconds * 60 + value
         }
         return seconds
+    }
+
+    /// Up to 9 decimal digits, without parsing a floating-point number.
+    private static func wholeNumber(_ digits: Substring.UTF8View) -> Double? {
+        guard !digits.isEmpty, digits.count <= 9 else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return Double(value)
     }
 
     /// yes/explicit/true → true; no/clean/false → false; else nil.
@@ -66,103 +77,14 @@ extension URLResolver {
     /// `http://` or `https://` with no spaces: nothing to resolve or normalise
     /// (the common case, checked without parsing a URL).
     fileprivate static func isPlainAbsolute(_ text: String) -> Bool {
-        var utf8 = text.utf8.makeIterator()
-        let expected = Array("http".utf8)
-        for byte in expected { guard let next = utf8.next(), next | 0x20 == byte else { return false } }
-        var next = utf8.next()
-        if next.map({ $0 | 0x20 }) == UInt8(ascii: "s") { next = utf8.next() }
-        guard next == UInt8(ascii: ":"), utf8.next() == UInt8(ascii: "/"), utf8.next() == UInt8(ascii: "/") else { return false }
-        while let byte = utf8.next() { if byte <= 0x20 { return false } }
-        return true
-    }
-}
-
-/// HTML to plain text: tags dropped, entities decoded, whitespace squashed.
-enum HTMLText {
-    /// Whether the text looks like HTML: a tag (`<p`, `</`, `<!`) or an entity (`&amp;`).
-    static func looksLikeHTML(_ text: String) -> Bool {
-        var utf8 = text.utf8.makeIterator()
-        var previous: UInt8 = 0
-        var entityStart = -1, position = 0
-        while let byte = utf8.next() {
-            defer { previous = byte; position += 1 }
-            if previous == UInt8(ascii: "<"), isLetter(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!") {
-                return true
-            }
-            if byte == UInt8(ascii: "&") {
-                entityStart = position
-            } else if entityStart >= 0 {
-                if byte == UInt8(ascii: ";"), position - entityStart > 1 { return true }
-                let ok = isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || (byte == UInt8(ascii: "#") && position == entityStart + 1)
-                if !ok || position - entityStart > 10 { entityStart = -1 }
-            }
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard utf8.count > 7, utf8[0] | 0x20 == UInt8(ascii: "h"), utf8[1] | 0x20 == UInt8(ascii: "t"),
+                  utf8[2] | 0x20 == UInt8(ascii: "t"), utf8[3] | 0x20 == UInt8(ascii: "p") else { return false }
+            let colon = utf8[4] | 0x20 == UInt8(ascii: "s") ? 5 : 4
+            guard utf8.count > colon + 2, utf8[colon] == UInt8(ascii: ":"), utf8[colon + 1] == UInt8(ascii: "/"),
+                  utf8[colon + 2] == UInt8(ascii: "/") else { return false }
+            return !utf8.contains { $0 <= 0x20 }
         }
-        return false
-    }
-
-    static func plainText(_ html: String) -> String {
-        // Tags first, then references: an encoded "&lt;b&gt;" stays text.
-        let bytes = Array(html.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "<"), let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) {
-                if isBlockTag(bytes[(index + 1)..<close]) { output.append(0x20) }  // "a<br>b" is "a b", "wo<b>rd</b>" is "word"
-                index = close + 1
-            } else {
-                output.append(bytes[index])
-                index += 1
-            }
-        }
-        return TextBytes.squash(decodeReferences(String(decoding: output, as: UTF8.self)))
-    }
-
-    /// Replaces character references and named entities, leaving markup alone.
-    static func decodeReferences(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "&"), let semicolon = bytes[index..<min(index + 12, bytes.count)].firstIndex(of: UInt8(ascii: ";")),
-               let decoded = entity(String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self)) {
-                output.append(contentsOf: decoded.utf8)
-                index = semicolon + 1
-            } else {
-                output.append(bytes[index])
-                index += 1
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    private static let blockTags: [[UInt8]] = [
-        "br", "p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "blockquote", "hr", "pre", "table",
-    ].map { Array($0.utf8) }
-
-    private static func isBlockTag(_ inside: ArraySlice<UInt8>) -> Bool {
-        let name = inside.drop { $0 == UInt8(ascii: "/") }.prefix { isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) }
-        return blockTags.contains { tag in tag.count == name.count && zip(tag, name).allSatisfy { $0 == $1 | 0x20 || $0 == $1 } }
-    }
-
-    @inline(__always)
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-    }
-
-    private static let named: [String: String] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "hellip": "…", "mdash": "—",
-        "ndash": "–", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“", "copy": "©", "reg": "®", "trade": "™",
-    ]
-
-    private static func entity(_ name: String) -> String? {
-        if name.hasPrefix("#x") || name.hasPrefix("#X"), let code = UInt32(name.dropFirst(2), radix: 16) {
-            return Unicode.Scalar(code).map { String(Character($0)) }
-        }
-        if name.hasPrefix("#"), let code = UInt32(name.dropFirst()) {
-            return Unicode.Scalar(code).map { String(Character($0)) }
-        }
-        return named[name]
     }
 }

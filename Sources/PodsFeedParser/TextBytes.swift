@@ -9,6 +9,7 @@ enum TextBytes {
 
     /// Without leading and trailing whitespace (ASCII and no-break space).
     static func trim(_ text: String) -> String {
+        guard let first = text.utf8.first, let last = text.utf8.last, isSpace(first) || isSpace(last) else { return text }
         var utf8 = Substring(text).utf8
         while let first = utf8.first, isSpace(first) { utf8 = utf8.dropFirst() }
         while let last = utf8.last, isSpace(last) { utf8 = utf8.dropLast() }
@@ -17,39 +18,90 @@ enum TextBytes {
 
     /// Runs of whitespace (ASCII and U+00A0) become one space, ends trimmed.
     static func squash(_ text: String) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        var previousWasC2 = false
-        for byte in text.utf8 {
-            if previousWasC2 {
-                previousWasC2 = false
-                if byte == 0xA0 {
-                    pendingSpace = true
-                    continue
-                }
-                flush(&output, &pendingSpace)
-                output.append(0xC2)
+        var text = text
+        return text.withUTF8 { input in
+            SquashingWriter.write(capacity: input.count) { writer in
+                for byte in input { writer.append(byte) }
             }
-            if isSpace(byte) {
+        }
+    }
+}
+
+/// Writes UTF-8 into a new String, squashing whitespace as it goes: runs of
+/// ASCII whitespace and U+00A0 become one space, leading and trailing ones
+/// are dropped. Never writes more bytes than it is given.
+struct SquashingWriter: ~Copyable {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private var count = 0
+    private var pendingSpace = false
+    /// The last byte was 0xC2, held back in case 0xA0 (no-break space) follows.
+    private var heldC2 = false
+
+    /// A String of at most `capacity` bytes, written by `body`.
+    static func write(capacity: Int, _ body: (inout SquashingWriter) -> Void) -> String {
+        String(unsafeUninitializedCapacity: max(capacity, 1)) { buffer in
+            var writer = SquashingWriter(buffer: buffer)
+            body(&writer)
+            return writer.finish()
+        }
+    }
+
+    private init(buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+    /// A space that separates words (a block tag): squashed like any other.
+    mutating func appendSpace() { append(0x20) }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        if heldC2 {
+            heldC2 = false
+            if byte == 0xA0 {
                 pendingSpace = true
-            } else if byte == 0xC2 {
-                previousWasC2 = true
-            } else {
-                flush(&output, &pendingSpace)
-                output.append(byte)
+                return
             }
+            put(0xC2)
         }
-        if previousWasC2 {
-            flush(&output, &pendingSpace)
-            output.append(0xC2)
+        if TextBytes.isSpace(byte) {
+            pendingSpace = true
+        } else if byte == 0xC2 {
+            heldC2 = true
+        } else {
+            put(byte)
         }
-        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Bytes with no 0xC2 and no whitespace but single spaces between
+    /// other bytes (nothing to squash), copied whole.
+    mutating func appendOrdinary(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count > 1 else { return bytes.first.map { append($0) } ?? () }
+        append(bytes[0])  // may complete a held-back no-break space
+        put(bytes[1])  // writes any pending space
+        let rest = min(bytes.count - 2, buffer.count - count)
+        guard rest > 0, let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
+        (target + count).update(from: source + 2, count: rest)
+        count += rest
     }
 
     @inline(__always)
-    private static func flush(_ output: inout [UInt8], _ pendingSpace: inout Bool) {
-        if pendingSpace, !output.isEmpty { output.append(0x20) }
-        pendingSpace = false
+    private mutating func put(_ byte: UInt8) {
+        if pendingSpace {
+            pendingSpace = false
+            if count > 0 { store(0x20) }
+        }
+        store(byte)
+    }
+
+    /// Callers never give more bytes than the capacity they asked for, and
+    /// squashing only removes bytes; the bound check keeps it safe if not.
+    @inline(__always)
+    private mutating func store(_ byte: UInt8) {
+        guard count < buffer.count else { return }
+        buffer[count] = byte
+        count += 1
+    }
+
+    consuming func finish() -> Int {
+        if heldC2 { put(0xC2) }
+        return count
     }
 }

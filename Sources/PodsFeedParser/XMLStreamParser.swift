@@ -4,12 +4,23 @@ internal import CLibXML2
 
 /// What the streaming parser reports, in document order.
 protocol XMLStreamHandler: AnyObject {
-    /// `prefix` matters only when `namespace` is nil: an undeclared prefix
-    /// such as `itunes:` in a feed that forgot its xmlns.
-    func startElement(_ name: String, namespace: String?, prefix: String?, attributes: [XMLAttribute])
-    func endElement(_ name: String, namespace: String?, prefix: String?)
+    func startElement(_ name: XMLName, attributes: [XMLAttribute])
+    /// The end of the innermost open element.
+    func endElement()
     /// Character data, in pieces; valid only during the call.
     func text(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+/// An element's name, interned for the whole parse: every element with the
+/// same name, namespace and prefix has the same `id` (0, 1, 2, … in order
+/// of first appearance), so a handler can remember what it made of a name.
+struct XMLName {
+    let id: Int
+    let local: String
+    let namespace: String?
+    /// Matters only when `namespace` is nil: an undeclared prefix such as
+    /// `itunes:` in a feed that forgot its xmlns.
+    let prefix: String?
 }
 
 /// One attribute of an element.
@@ -49,9 +60,9 @@ final class XMLStreamParser {
             guard let context, let localname else { return }
             Box.from(context).startElement(localname, prefix, uri, Int(count), attributes)
         }
-        sax.endElementNs = { context, localname, prefix, uri in
-            guard let context, let localname else { return }
-            Box.from(context).endElement(localname, prefix, uri)
+        sax.endElementNs = { context, _, _, _ in
+            guard let context else { return }
+            Box.from(context).endElement()
         }
         sax.characters = { context, characters, length in
             guard let context, let characters else { return }
@@ -148,13 +159,13 @@ final class XMLStreamParser {
                     list.append(XMLAttribute(name: string(name), namespace: attributes[index * 5 + 2].map(string), value: value))
                 }
             }
-            handler.startElement(string(localname), namespace: uri.map(string), prefix: prefix.map(string), attributes: list)
+            handler.startElement(name(localname, prefix, uri), attributes: list)
         }
 
-        func endElement(_ localname: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) {
+        func endElement() {
             depth -= 1
             guard depth < XMLStreamParser.maximumDepth else { return }
-            handler.endElement(string(localname), namespace: uri.map(string), prefix: prefix.map(string))
+            handler.endElement()
         }
 
         func characters(_ characters: UnsafePointer<xmlChar>, _ length: Int) {
@@ -168,9 +179,25 @@ final class XMLStreamParser {
             firstError = "line \(error.pointee.line): \(message.trimmingCharacters(in: .whitespacesAndNewlines))"
         }
 
-        /// Names and namespace URIs come from libxml2's dictionary, which
-        /// interns them for the whole parse: one String per distinct pointer.
+        /// Names, prefixes and namespace URIs come from libxml2's dictionary,
+        /// which interns them for the whole parse: one String per distinct
+        /// pointer, one XMLName per distinct triple.
         private var interned: [UnsafeRawPointer: String] = [:]
+        private var names: [NameKey: XMLName] = [:]
+
+        private struct NameKey: Hashable {
+            let local: UnsafeRawPointer
+            let prefix: UnsafeRawPointer?
+            let uri: UnsafeRawPointer?
+        }
+
+        private func name(_ local: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> XMLName {
+            let key = NameKey(local: local, prefix: prefix.map(UnsafeRawPointer.init), uri: uri.map(UnsafeRawPointer.init))
+            if let known = names[key] { return known }
+            let made = XMLName(id: names.count, local: string(local), namespace: uri.map(string), prefix: prefix.map(string))
+            names[key] = made
+            return made
+        }
 
         private func string(_ pointer: UnsafePointer<xmlChar>) -> String {
             let key = UnsafeRawPointer(pointer)

@@ -57,7 +57,10 @@ struct Inspect: AsyncParsableCommand {
         var lines = [feed.title]
         if let author = feed.author { lines.append("by \(author)") }
         lines.append("\(feed.episodes.count) episode\(feed.episodes.count == 1 ? "" : "s")")
-        let newest = feed.episodes.sorted { ($0.published ?? .distantPast) > ($1.published ?? .distantPast) }.prefix(5)
+        // Sort indices, not episodes: an episode is a large value to move.
+        let newest = feed.episodes.indices.sorted {
+            (feed.episodes[$0].published ?? .distantPast) > (feed.episodes[$1].published ?? .distantPast)
+        }.prefix(5).map { feed.episodes[$0] }
         for episode in newest {
             let date = episode.published.map { String(FeedDatesFormat.day($0)) } ?? "          "
             lines.append("  \(date)  \(episode.title)")
