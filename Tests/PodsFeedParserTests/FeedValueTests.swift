@@ -58,6 +58,11 @@ import Testing
 
     @Test func htmlToText() {
         #expect(HTMLText.plainText("<p>Hello&nbsp;<b>world</b></p><p>Two &amp; three</p>") == "Hello world Two & three")
+        #expect(HTMLText.plainText("voilà  <br/>café&eacute;&#233;&#xE9;") == "voilà café\u{E9}\u{E9}\u{E9}")  // à ends in 0xA0
+        #expect(HTMLText.plainText("  one two\u{A0}\u{A0}three\n\tfour  ") == "one two three four")
+        #expect(HTMLText.plainText("&lt;b&gt;kept&lt;/b&gt; &bogus; &#xZZ; & ;") == "<b>kept</b> &bogus; &#xZZ; & ;")
+        #expect(HTMLText.plainText("a<b>c</b>d<blockquote>e</BLOCKQUOTE>f<div\nclass=x>g") == "acd e f g")
+        #expect(HTMLText.plainText(String(repeating: "1 < 2 ", count: 50_000)).utf8.count == 299_999)  // no '>': stays linear
         #expect(HTMLText.looksLikeHTML("<p>x</p>"))
         #expect(!HTMLText.looksLikeHTML("1 < 2 and 3 > 2"))
     }
