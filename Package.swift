@@ -36,11 +36,12 @@ let package = Package(
         .target(name: "PodsClient", dependencies: ["PodsDBus"]),
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
         .target(name: "PodsHTTP", dependencies: ["CCurl"]),
-        .target(name: "PodsLibrary", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "PodsFeeds", dependencies: ["PodsFeedParser", "PodsHTTP", "PodsLibrary"]),
+        .target(name: "PodsLibrary", dependencies: ["PodsFeedParser", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PodsService",
             dependencies: [
-                "PodsClient", "PodsDBus", "PodsLibrary", "PodsPlayback",
+                "PodsClient", "PodsDBus", "PodsFeeds", "PodsLibrary", "PodsPlayback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

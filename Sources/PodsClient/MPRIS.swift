@@ -10,6 +10,8 @@ public enum MPRIS {
     public static let noTrack = DBusObjectPath(validLiteral: "/org/mpris/MediaPlayer2/TrackList/NoTrack")
     /// Where Pods puts its track ids (outside the reserved `/org/mpris`).
     public static let trackPathPrefix = DBusObjectPath(validLiteral: "/org/pods/track")
+    /// Where episodes from the library have their track ids.
+    public static let episodePathPrefix = DBusObjectPath(validLiteral: "/org/pods/episode")
     /// `Identity`, matching the desktop file's Name.
     public static let identity = "Pods"
     /// `DesktopEntry`: the basename of `data/pods.desktop`.

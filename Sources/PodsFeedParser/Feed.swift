@@ -56,6 +56,12 @@ public struct Enclosure: Sendable, Equatable {
     public var url: String
     public var type: String?
     public var length: Int?
+
+    public init(url: String, type: String?, length: Int?) {
+        self.url = url
+        self.type = type
+        self.length = length
+    }
 }
 
 /// A Podlove Simple Chapter.
@@ -133,7 +139,7 @@ extension Episode: Encodable {
 }
 
 extension Enclosure: Encodable {
-    private enum Keys: String, CodingKey { case url, type, length }
+    fileprivate enum Keys: String, CodingKey { case url, type, length }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
@@ -143,8 +149,18 @@ extension Enclosure: Encodable {
     }
 }
 
+extension Enclosure: Decodable {
+    /// Reads what `encode(to:)` wrote (the library keeps these as JSON).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        url = try c.decode(String.self, forKey: .url)
+        type = try c.decodeIfPresent(String.self, forKey: .type)
+        length = try c.decodeIfPresent(Int.self, forKey: .length)
+    }
+}
+
 extension Chapter: Encodable {
-    private enum Keys: String, CodingKey { case start, title, url, image }
+    fileprivate enum Keys: String, CodingKey { case start, title, url, image }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
@@ -155,8 +171,19 @@ extension Chapter: Encodable {
     }
 }
 
+extension Chapter: Decodable {
+    /// Reads what `encode(to:)` wrote (the library keeps these as JSON).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        start = try c.decode(Double.self, forKey: .start)
+        title = try c.decode(String.self, forKey: .title)
+        url = try c.decodeIfPresent(String.self, forKey: .url)
+        image = try c.decodeIfPresent(String.self, forKey: .image)
+    }
+}
+
 extension Person: Encodable {
-    private enum Keys: String, CodingKey { case name, role, group, url, image }
+    fileprivate enum Keys: String, CodingKey { case name, role, group, url, image }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
@@ -165,5 +192,17 @@ extension Person: Encodable {
         try c.encode(group, forKey: .group)
         try c.encode(url, forKey: .url)
         try c.encode(image, forKey: .image)
+    }
+}
+
+extension Person: Decodable {
+    /// Reads what `encode(to:)` wrote (the library keeps these as JSON).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        name = try c.decode(String.self, forKey: .name)
+        role = try c.decodeIfPresent(String.self, forKey: .role)
+        group = try c.decodeIfPresent(String.self, forKey: .group)
+        url = try c.decodeIfPresent(String.self, forKey: .url)
+        image = try c.decodeIfPresent(String.self, forKey: .image)
     }
 }

@@ -115,6 +115,7 @@ public struct HTTPClient: Sendable {
             pods_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, options.lowSpeedBytes)
             pods_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
             pods_curl_set_string(handle, CURLOPT_USERAGENT, options.userAgent)
+            pods_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode (gzip, deflate, br…)
             pods_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl decodes
             pods_curl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
             pods_curl_set_write_function(handle, CURLOPT_WRITEFUNCTION, Self.write)

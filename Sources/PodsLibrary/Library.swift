@@ -4,13 +4,13 @@ import GRDB
 /// The podcast library: one SQLite file, `library.sqlite`, in the data
 /// directory, in WAL mode, with versioned migrations.
 ///
-/// Today it keeps the player's settings; podcasts, episodes and progress
-/// join it as further migrations.
+/// Podcasts, their episodes, each episode's listening status, the queue and
+/// the player's settings.
 public final class Library: Sendable {
     /// The file name inside the data directory.
     public static let fileName = "library.sqlite"
 
-    private let database: DatabasePool
+    let database: DatabasePool
 
     /// Opens (creating and migrating if needed) the library in `directory`.
     public init(directory: URL) throws(LibraryError) {
@@ -31,6 +31,31 @@ public final class Library: Sendable {
                 table.primaryKey("key", .text)
                 table.column("value", .text).notNull()
             }
+        }
+        migrator.registerMigration("v2: podcasts, episodes, queue") { db in
+            try db.execute(sql: """
+                CREATE TABLE podcast (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    feedURL TEXT NOT NULL UNIQUE,
+                    title TEXT NOT NULL, author TEXT, description TEXT, artworkURL TEXT, link TEXT, language TEXT,
+                    subscribedAt DOUBLE NOT NULL, etag TEXT, lastModified TEXT, lastRefreshedAt DOUBLE, lastError TEXT);
+                CREATE TABLE episode (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    podcastId INTEGER NOT NULL REFERENCES podcast(id) ON DELETE CASCADE,
+                    guid TEXT NOT NULL, title TEXT NOT NULL, link TEXT, description TEXT NOT NULL, descriptionHTML TEXT,
+                    published DOUBLE, duration DOUBLE, artworkURL TEXT, season INTEGER, number INTEGER, episodeType TEXT,
+                    explicit BOOLEAN, author TEXT, chaptersURL TEXT, transcriptURL TEXT,
+                    enclosures TEXT NOT NULL, chapters TEXT NOT NULL, persons TEXT NOT NULL,
+                    feedOrder INTEGER NOT NULL, inFeed BOOLEAN NOT NULL DEFAULT 1,
+                    position DOUBLE NOT NULL DEFAULT 0, lastPlayedAt DOUBLE, completed BOOLEAN NOT NULL DEFAULT 0,
+                    currentlyPlaying BOOLEAN NOT NULL DEFAULT 0,
+                    UNIQUE (podcastId, guid));
+                CREATE UNIQUE INDEX episode_currentlyPlaying ON episode(currentlyPlaying) WHERE currentlyPlaying;
+                CREATE INDEX episode_published ON episode(podcastId, published);
+                CREATE TABLE queueItem (
+                    episodeId INTEGER PRIMARY KEY REFERENCES episode(id) ON DELETE CASCADE,
+                    rank DOUBLE NOT NULL);
+                """)
         }
         return migrator
     }
@@ -83,13 +108,31 @@ public struct PlaybackSettings: Sendable, Equatable {
     }
 }
 
-/// The library file could not be opened, read or written.
+/// Why a library operation failed; `description` is one line for the user.
 public struct LibraryError: Error, CustomStringConvertible {
-    public var path: String
-    public var underlying: any Error
-
-    public var description: String {
-        let reason = (underlying as? DatabaseError)?.message ?? String(describing: underlying)
-        return "library \(path): \(reason)"
+    public enum Code: Sendable, Hashable {
+        /// The file could not be opened, read or written.
+        case database
+        /// No podcast or episode with that id or title.
+        case notFound
+        /// A title prefix that fits more than one podcast.
+        case ambiguous
+        /// Already subscribed.
+        case duplicate
     }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    init(path: String, underlying: any Error) {
+        let reason = (underlying as? DatabaseError)?.message ?? String(describing: underlying)
+        self.init(.database, "library \(path): \(reason)")
+    }
+
+    public var description: String { message }
 }

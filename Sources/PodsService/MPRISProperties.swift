@@ -35,8 +35,9 @@ enum MPRISProperties {
             "xesam:url": .string(track.source.uri),
         ]
         if let duration = track.duration { entries["mpris:length"] = .int64(duration.microsecondsSaturating) }
-        if let artist = track.tags.artist { entries["xesam:artist"] = .stringArray([artist]) }
-        if let album = track.tags.album { entries["xesam:album"] = .string(album) }
+        if let artist = track.episode?.author ?? track.tags.artist { entries["xesam:artist"] = .stringArray([artist]) }
+        if let album = track.episode?.podcastTitle ?? track.tags.album { entries["xesam:album"] = .string(album) }
+        if let art = track.episode?.artworkURL { entries["mpris:artUrl"] = .string(art) }
         return .variantDictionary(entries)
     }
 }

@@ -32,6 +32,8 @@ final class MPRISPublisher: Sendable {
             try? connection.emitSignal(
                 path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Seeked",
                 arguments: [.int64(position.microsecondsSaturating)])
+        case .progress, .ended:
+            break  // the library's business
         }
     }
 }

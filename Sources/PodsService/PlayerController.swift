@@ -14,6 +14,11 @@ public actor PlayerController {
         case state(PlayerState)
         /// The position jumped (seek, rewind, discontinuity).
         case seeked(Duration)
+        /// Where the listener is in an episode: every second while playing,
+        /// and at once on pause, seek, stop, track change and shutdown.
+        case progress(episodeID: Int64, position: Duration)
+        /// An episode played to its end.
+        case ended(episodeID: Int64)
     }
 
     private let engine: PlaybackEngine
@@ -50,6 +55,7 @@ public actor PlayerController {
 
     /// Stops playback and releases the pipeline.
     public func shutdown() {
+        reportProgress()
         positionPoll?.cancel()
         positionPoll = nil
         engine.shutdown()
@@ -73,17 +79,29 @@ public actor PlayerController {
 
     /// Loads `source` and plays it. Returns once it plays, or with the error
     /// that stopped it (or after `openTimeout`, still loading).
-    public func open(_ source: MediaSource) async throws(PlaybackError) {
+    ///
+    /// With `episode`, the track is that library episode (its metadata and
+    /// trackid); `start` and `paused` load it where the listener stopped
+    /// without playing (resume on launch).
+    public func open(_ source: MediaSource, episode: EpisodeMetadata? = nil, startingAt start: Duration = .zero,
+                     paused: Bool = false) async throws(PlaybackError) {
+        reportProgress()
         loadCount += 1
         finishLoadWaiters(.failure(PlaybackError(.other, "replaced by another track")))
-        let trackID = MPRIS.trackPathPrefix.appending(escaping: String(loadCount))
-        state.track = TrackInfo(trackID: trackID, source: source, tags: MediaTags(), duration: nil)
+        let trackID = episode?.trackID ?? MPRIS.trackPathPrefix.appending(escaping: String(loadCount))
+        state.track = TrackInfo(trackID: trackID, source: source, tags: MediaTags(), duration: nil, episode: episode)
         state.canSeek = false
         state.lastError = nil
         state.isBuffering = false
-        engine.load(source)
-        engine.play()
-        setStatus(.playing)
+        engine.load(source, startingAt: max(start, .zero))
+        if paused {
+            engine.pause()
+            setStatus(.paused)
+            lastPoll = (max(start, .zero), .now)  // the position until the pipeline can say
+        } else {
+            engine.play()
+            setStatus(.playing)
+        }
         let result = await waitForLoad()
         try result.get()
         await awaitDuration()
@@ -111,6 +129,7 @@ public actor PlayerController {
         guard state.track != nil, state.status == .playing else { return }
         engine.pause()
         setStatus(.paused)
+        reportProgress()
     }
 
     /// Playing → paused; paused or stopped → playing.
@@ -123,6 +142,7 @@ public actor PlayerController {
     public func stop() {
         guard state.track != nil, state.status != .stopped else { return }
         let wasAway = position() > .zero
+        reportProgress()  // the listener's place is kept; only the player goes back to 0
         engine.stop()
         state.isBuffering = false
         setStatus(.stopped)
@@ -160,6 +180,7 @@ public actor PlayerController {
         }
         lastPoll = (target, .now)
         observer?(.seeked(target))
+        if let episode = state.track?.episode { observer?(.progress(episodeID: episode.episodeID, position: target)) }
     }
 
     // MARK: - Rate and volume
@@ -238,6 +259,7 @@ public actor PlayerController {
         engine.stop()
         state.isBuffering = false
         setStatus(.stopped)
+        if let episode = state.track?.episode { observer?(.ended(episodeID: episode.episodeID)) }
     }
 
     // MARK: - Publishing
@@ -250,6 +272,12 @@ public actor PlayerController {
 
     private func publish() {
         observer?(.state(state))
+    }
+
+    /// Tells the observer where the listener is in the loaded episode.
+    private func reportProgress() {
+        guard let episode = state.track?.episode, state.status != .stopped else { return }
+        observer?(.progress(episodeID: episode.episodeID, position: position()))
     }
 
     // MARK: - Position poll (only while playing)
@@ -286,6 +314,7 @@ public actor PlayerController {
             if drift > .milliseconds(1500) { observer?(.seeked(now)) }
         }
         lastPoll = (now, readAt)
+        reportProgress()
     }
 
     // MARK: - Waiting for a load

@@ -16,9 +16,36 @@ public struct TrackInfo: Sendable, Equatable {
     public var source: MediaSource
     public var tags: MediaTags
     public var duration: Duration?
+    /// Set when the track is an episode from the library.
+    public var episode: EpisodeMetadata?
 
-    /// The tag title, else the file name.
-    public var title: String { tags.title ?? source.displayName }
+    /// The episode's title, else the tag title, else the file name.
+    public var title: String { episode?.title ?? tags.title ?? source.displayName }
+}
+
+/// What MPRIS shows for an episode from the library.
+public struct EpisodeMetadata: Sendable, Equatable {
+    public var episodeID: Int64
+    public var podcastID: Int64
+    public var title: String
+    /// The podcast's title (`xesam:album`).
+    public var podcastTitle: String
+    public var author: String?
+    public var artworkURL: String?
+
+    public init(episodeID: Int64, podcastID: Int64, title: String, podcastTitle: String, author: String?, artworkURL: String?) {
+        self.episodeID = episodeID
+        self.podcastID = podcastID
+        self.title = title
+        self.podcastTitle = podcastTitle
+        self.author = author
+        self.artworkURL = artworkURL
+    }
+
+    /// `mpris:trackid`: `/org/pods/episode/<id>`, stable across restarts.
+    public var trackID: DBusObjectPath {
+        MPRIS.episodePathPrefix.appending(escaping: String(episodeID))
+    }
 }
 
 /// One consistent view of the player: what MPRIS and the CLI show.

@@ -5,6 +5,7 @@ import PodsDBus
 import PodsLibrary
 import PodsPlayback
 import ServiceLifecycle
+import Synchronization
 
 /// The `podsd` service: owns `org.mpris.MediaPlayer2.pods` and plays.
 ///
@@ -67,13 +68,28 @@ public struct PodsService: Service {
         let recorder = SettingsRecorder(initial: saved)
         let (stopRequests, requestStop) = AsyncStream<String>.makeStream()
         let publisher = MPRISPublisher(connection: connection, initial: await controller.currentState())
+        let signals = LibrarySignals(connection: connection)
+        let lastTrackID = Mutex<DBusObjectPath?>(nil)
+        let player = library.map { LibraryPlayer(library: $0, controller: controller, signals: signals, logger: logger) }
         await controller.observe { change in
             publisher.publish(change)
-            if case .state(let state) = change { recorder.observe(state) }
+            switch change {
+            case .state(let state):
+                recorder.observe(state)
+                let newTrack = lastTrackID.withLock { last in
+                    defer { last = state.track?.trackID }
+                    return last != state.track?.trackID
+                }
+                if newTrack, let track = state.track, track.episode == nil { player?.send(.otherTrack) }
+            case .progress(let id, let position): player?.send(.progress(episodeID: id, position: position))
+            case .ended(let id): player?.send(.ended(episodeID: id))
+            case .seeked: break
+            }
         }
         connection.export(MPRISObject.make(
             controller: controller, supportedMimeTypes: SupportedFormats.mimeTypes(),
             quit: { requestStop.yield("Quit called") }))
+        if let player { connection.export(LibraryObject.make(player, signals: signals)) }
         connection.onDisconnect { requestStop.yield("the bus connection closed") }
 
         try await claimName(on: connection, requestStop: requestStop)
@@ -85,11 +101,16 @@ public struct PodsService: Service {
                 if let library {
                     group.addTask { await recorder.run(library: library, logger: logger) }
                 }
+                if let player {
+                    group.addTask { await player.run() }
+                    group.addTask { await player.resume() }
+                }
                 var reasons = stopRequests.makeAsyncIterator()
                 let reason = await reasons.next() ?? "stopped"
                 logger.info("podsd stopping: \(reason)")
-                await controller.shutdown()
+                await controller.shutdown()  // reports the last progress first
                 recorder.finish()
+                player?.finish()
             }
         } onGracefulShutdown: {
             requestStop.yield("shutdown signal")
@@ -104,7 +125,7 @@ public struct PodsService: Service {
         do {
             return try Library(directory: directory)
         } catch {
-            logger.error("\(error); speed and volume will not be kept")
+            logger.error("\(error); nothing (podcasts, progress, speed and volume) will be kept")
             return nil
         }
     }

@@ -1,0 +1,15 @@
+import PodsDBus
+
+/// Names of Pods' own library interface, next to MPRIS on the same bus name.
+public enum LibraryNames {
+    public static let objectPath = DBusObjectPath(validLiteral: "/org/pods/Library")
+    public static let interface = "org.pods.Library1"
+
+    /// Error names the library interface replies with.
+    public enum Error {
+        public static let notFound = "org.pods.Error.NotFound"
+        public static let ambiguous = "org.pods.Error.Ambiguous"
+        public static let duplicate = "org.pods.Error.Duplicate"
+        public static let failed = "org.pods.Error.Failed"
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import PodsFeedParser
+import PodsHTTP
+import PodsLibrary
+
+/// Fetches feeds over HTTP and stores them in the library: subscribe and
+/// refresh.
+///
+/// Feeds are fetched in parallel, at most `globalLimit` at once and
+/// `perHostLimit` per host; a slow or dead feed holds up only itself.
+/// Concurrent refreshes of the same podcast share one fetch. A 304 costs no
+/// parse; a permanent redirect or `itunes:new-feed-url` moves the stored URL.
+public actor FeedRefresher {
+    private let library: Library
+    private let http: HTTPClient
+    private let globalLimit: Int
+    private let perHostLimit: Int
+    private var running = 0
+    private var runningPerHost: [String: Int] = [:]
+    private var waiting: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
+    private var inFlight: [Int64: Task<RefreshSummary, Never>] = [:]
+
+    public init(library: Library, http: HTTPClient = HTTPClient(), globalLimit: Int = 16, perHostLimit: Int = 4) {
+        self.library = library
+        self.http = http
+        self.globalLimit = max(1, globalLimit)
+        self.perHostLimit = max(1, perHostLimit)
+    }
+
+    // MARK: - Subscribing
+
+    /// Fetches and parses `url` and subscribes to it. `feed://` and `itpc://`
+    /// are read as `http://`.
+    public func subscribe(_ url: String) async throws(LibraryError) -> Podcast {
+        let feedURL = Self.normalized(url)
+        if let existing = try library.podcasts().first(where: { $0.feedURL == feedURL }) {
+            throw LibraryError(.duplicate, "already subscribed to \(existing.title) (\(feedURL))")
+        }
+        let response: HTTPResponse
+        do {
+            response = try await limited(host: Self.host(of: feedURL)) { () async throws(HTTPError) -> HTTPResponse in
+                try await http.get(feedURL)
+            }
+        } catch {
+            throw LibraryError(.notFound, "cannot fetch \(feedURL): \(error.message)")
+        }
+        let feed: Feed
+        do {
+            feed = try FeedParser(baseURL: URL(string: response.finalURL)).parse(response.body)
+        } catch {
+            throw LibraryError(.notFound, "\(feedURL): \(error.message)")
+        }
+        let stored = response.permanentURL ?? feedURL
+        return try library.subscribe(feedURL: stored, feed: feed, etag: response.etag, lastModified: response.lastModified)
+    }
+
+    // MARK: - Refreshing
+
+    /// Refreshes the given podcasts (all when nil) in parallel; one summary
+    /// each, in the order given. Failures are stored and reported, never thrown.
+    public func refresh(_ ids: [Int64]? = nil) async throws(LibraryError) -> [RefreshSummary] {
+        var targets = ids ?? []
+        if ids == nil { targets = try library.podcasts().map(\.id) }
+        var tasks: [Task<RefreshSummary, Never>] = []
+        for id in targets { tasks.append(refreshTask(id)) }
+        var summaries: [RefreshSummary] = []
+        for task in tasks { summaries.append(await task.value) }
+        return summaries
+    }
+
+    private func refreshTask(_ id: Int64) -> Task<RefreshSummary, Never> {
+        if let shared = inFlight[id] { return shared }
+        let task = Task { await self.refreshOne(id) }
+        inFlight[id] = task
+        Task {
+            _ = await task.value
+            self.finished(id)
+        }
+        return task
+    }
+
+    private func finished(_ id: Int64) { inFlight[id] = nil }
+
+    private func refreshOne(_ id: Int64) async -> RefreshSummary {
+        let podcast: Podcast
+        do {
+            podcast = try library.podcast(id)
+        } catch {
+            return RefreshSummary(podcastId: id, title: "", error: error.message)
+        }
+        do throws(LibraryError) {
+            let response: HTTPResponse
+            do {
+                response = try await limited(host: Self.host(of: podcast.feedURL)) { () async throws(HTTPError) -> HTTPResponse in
+                    try await http.get(podcast.feedURL, ifNoneMatch: podcast.etag, ifModifiedSince: podcast.lastModified)
+                }
+            } catch {
+                return try library.markRefreshFailed(id, error: error.message)
+            }
+            if response.status == 304 { return try library.markNotModified(id, movedTo: response.permanentURL) }
+            let feed: Feed
+            do {
+                feed = try FeedParser(baseURL: URL(string: response.finalURL)).parse(response.body)
+            } catch {
+                return try library.markRefreshFailed(id, error: error.message)
+            }
+            let moved = response.permanentURL ?? feed.newFeedURL.map(Self.normalized)
+            return try library.applyRefresh(id, feed: feed, etag: response.etag, lastModified: response.lastModified, movedTo: moved)
+        } catch {
+            return RefreshSummary(podcastId: id, title: podcast.title, error: error.message)
+        }
+    }
+
+    // MARK: - Limits
+
+    private func limited<T>(host: String, _ body: () async throws(HTTPError) -> T) async throws(HTTPError) -> T {
+        while running >= globalLimit || runningPerHost[host, default: 0] >= perHostLimit {
+            await withCheckedContinuation { waiting.append((host, $0)) }
+        }
+        running += 1
+        runningPerHost[host, default: 0] += 1
+        defer {
+            running -= 1
+            runningPerHost[host, default: 1] -= 1
+            wakeWaiters()
+        }
+        return try await body()
+    }
+
+    /// Wakes every waiter; each checks the limits again.
+    private func wakeWaiters() {
+        let woken = waiting
+        waiting.removeAll()
+        for waiter in woken { waiter.continuation.resume() }
+    }
+
+    // MARK: - URLs
+
+    /// `feed://`, `itpc://` (and `feed:https://`) as http(s); whitespace trimmed.
+    public static func normalized(_ url: String) -> String {
+        var text = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        let lower = text.lowercased()
+        if lower.hasPrefix("feed:http") {
+            text = String(text.dropFirst(5))
+        } else if let scheme = ["feed://", "itpc://", "pcast://"].first(where: lower.hasPrefix) {
+            text = "http://" + text.dropFirst(scheme.count)
+        }
+        return text
+    }
+
+    private static func host(of url: String) -> String {
+        URL(string: url)?.host?.lowercased() ?? url
+    }
+}

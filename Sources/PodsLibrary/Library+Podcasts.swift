@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import PodsFeedParser
+
+// MARK: - Podcasts
+
+extension Library {
+    /// Subscribes to a parsed feed fetched from `feedURL`; fails with
+    /// `.duplicate` when already subscribed (by URL).
+    public func subscribe(feedURL: String, feed: Feed, etag: String?, lastModified: String?,
+                          at now: Date = Date()) throws(LibraryError) -> Podcast {
+        try writing { db in
+            if let existing = try String.fetchOne(db, sql: "SELECT title FROM podcast WHERE feedURL = ?", arguments: [feedURL]) {
+                throw LibraryError(.duplicate, "already subscribed to \(existing) (\(feedURL))")
+            }
+            try db.execute(sql: """
+                INSERT INTO podcast (feedURL, title, author, description, artworkURL, link, language, subscribedAt,
+                                     etag, lastModified, lastRefreshedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [feedURL, Self.title(of: feed, feedURL), feed.author, feed.description, feed.artworkURL,
+                                 feed.link, feed.language, now.timeIntervalSince1970, etag, lastModified,
+                                 now.timeIntervalSince1970])
+            let id = db.lastInsertedRowID
+            _ = try Self.merge(feed.episodes, into: id, db)
+            return try Self.podcast(id, db)
+        }
+    }
+
+    /// Removes a podcast, its episodes and their queue entries.
+    public func unsubscribe(_ id: Int64) throws(LibraryError) {
+        try writing { db in
+            _ = try Self.podcast(id, db)
+            try db.execute(sql: "DELETE FROM podcast WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Every subscription, newest first, with episode counts.
+    public func podcasts() throws(LibraryError) -> [Podcast] {
+        try reading { db in
+            try Row.fetchAll(db, sql: Self.podcastSelect + " ORDER BY subscribedAt DESC, id DESC").map(Self.podcast(from:))
+        }
+    }
+
+    public func podcast(_ id: Int64) throws(LibraryError) -> Podcast {
+        try reading { db in try Self.podcast(id, db) }
+    }
+
+    /// A podcast by id, or by a title prefix (case-insensitive) that fits exactly one.
+    public func podcast(matching text: String) throws(LibraryError) -> Podcast {
+        try reading { db in
+            if let id = Int64(text) { return try Self.podcast(id, db) }
+            let all = try Row.fetchAll(db, sql: Self.podcastSelect).map(Self.podcast(from:))
+            let matches = all.filter { $0.title.lowercased().hasPrefix(text.lowercased()) }
+            if matches.count == 1, let only = matches.first { return only }
+            if let exact = matches.first(where: { $0.title.lowercased() == text.lowercased() }) { return exact }
+            if matches.isEmpty { throw LibraryError(.notFound, "no podcast is called \(text)") }
+            throw LibraryError(.ambiguous, "\"\(text)\" fits \(matches.count) podcasts: "
+                               + matches.map { "\($0.id) \($0.title)" }.joined(separator: ", "))
+        }
+    }
+
+    // MARK: Refresh results
+
+    /// Stores a refreshed feed: episodes updated in place by guid, new ones
+    /// added, and those gone from the feed removed unless the listener has
+    /// progress on them (or they are queued or playing).
+    public func applyRefresh(_ podcastId: Int64, feed: Feed, etag: String?, lastModified: String?,
+                             movedTo newURL: String? = nil, at now: Date = Date()) throws(LibraryError) -> RefreshSummary {
+        try writing { db in
+            let podcast = try Self.podcast(podcastId, db)
+            var summary = try Self.merge(feed.episodes, into: podcastId, db)
+            try db.execute(sql: """
+                UPDATE podcast SET title = ?, author = ?, description = ?, artworkURL = ?, link = ?, language = ?,
+                    etag = ?, lastModified = ?, lastRefreshedAt = ?, lastError = NULL WHERE id = ?
+                """, arguments: [Self.title(of: feed, podcast.feedURL), feed.author, feed.description, feed.artworkURL,
+                                 feed.link, feed.language, etag, lastModified, now.timeIntervalSince1970, podcastId])
+            if let newURL, newURL != podcast.feedURL {
+                try db.execute(sql: "UPDATE OR IGNORE podcast SET feedURL = ? WHERE id = ?", arguments: [newURL, podcastId])
+            }
+            summary.title = Self.title(of: feed, podcast.feedURL)
+            return summary
+        }
+    }
+
+    /// Records a 304: nothing changed, the podcast was checked.
+    public func markNotModified(_ podcastId: Int64, movedTo newURL: String? = nil, at now: Date = Date()) throws(LibraryError) -> RefreshSummary {
+        try writing { db in
+            let podcast = try Self.podcast(podcastId, db)
+            try db.execute(sql: "UPDATE podcast SET lastRefreshedAt = ?, lastError = NULL WHERE id = ?",
+                           arguments: [now.timeIntervalSince1970, podcastId])
+            if let newURL, newURL != podcast.feedURL {
+                try db.execute(sql: "UPDATE OR IGNORE podcast SET feedURL = ? WHERE id = ?", arguments: [newURL, podcastId])
+            }
+            return RefreshSummary(podcastId: podcastId, title: podcast.title, notModified: true)
+        }
+    }
+
+    /// Records why a refresh failed; everything else stays as it was.
+    public func markRefreshFailed(_ podcastId: Int64, error message: String, at now: Date = Date()) throws(LibraryError) -> RefreshSummary {
+        try writing { db in
+            let podcast = try Self.podcast(podcastId, db)
+            try db.execute(sql: "UPDATE podcast SET lastRefreshedAt = ?, lastError = ? WHERE id = ?",
+                           arguments: [now.timeIntervalSince1970, message, podcastId])
+            return RefreshSummary(podcastId: podcastId, title: podcast.title, error: message)
+        }
+    }
+
+    // MARK: Rows
+
+    static let podcastSelect = """
+        SELECT podcast.*,
+            (SELECT COUNT(*) FROM episode WHERE podcastId = podcast.id) AS episodeCount,
+            (SELECT COUNT(*) FROM episode WHERE podcastId = podcast.id AND NOT completed) AS unplayedCount
+        FROM podcast
+        """
+
+    static func podcast(_ id: Int64, _ db: Database) throws -> Podcast {
+        guard let row = try Row.fetchOne(db, sql: podcastSelect + " WHERE id = ?", arguments: [id]) else {
+            throw LibraryError(.notFound, "no podcast has id \(id)")
+        }
+        return podcast(from: row)
+    }
+
+    static func podcast(from row: Row) -> Podcast {
+        Podcast(
+            id: row["id"], feedURL: row["feedURL"], title: row["title"], author: row["author"],
+            description: row["description"], artworkURL: row["artworkURL"], link: row["link"], language: row["language"],
+            subscribedAt: Date(timeIntervalSince1970: row["subscribedAt"]), etag: row["etag"], lastModified: row["lastModified"],
+            lastRefreshedAt: (row["lastRefreshedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            lastError: row["lastError"], episodeCount: row["episodeCount"] ?? 0, unplayedCount: row["unplayedCount"] ?? 0)
+    }
+
+    private static func title(of feed: Feed, _ feedURL: String) -> String {
+        feed.title.isEmpty ? feedURL : feed.title
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+// MARK: - Listening status
+
+extension Library {
+    /// The episode the player has loaded, if any.
+    public func currentEpisode() throws(LibraryError) -> LibraryEpisode? {
+        try reading { db in
+            try Row.fetchOne(db, sql: Self.episodeSelect + " WHERE episode.currentlyPlaying").map(Self.episode(from:))
+        }
+    }
+
+    /// Makes `id` the one currently-playing episode. A completed episode
+    /// starts again from 0 (and is no longer completed). Returns it.
+    @discardableResult
+    public func startPlaying(_ id: Int64, at now: Date = Date()) throws(LibraryError) -> LibraryEpisode {
+        try writing { db in
+            _ = try Self.episode(id, db)
+            try db.execute(sql: "UPDATE episode SET currentlyPlaying = 0 WHERE currentlyPlaying AND id != ?", arguments: [id])
+            try db.execute(sql: """
+                UPDATE episode SET currentlyPlaying = 1, lastPlayedAt = ?,
+                    position = CASE WHEN completed THEN 0 ELSE position END, completed = 0
+                WHERE id = ?
+                """, arguments: [now.timeIntervalSince1970, id])
+            try db.execute(sql: "DELETE FROM queueItem WHERE episodeId = ?", arguments: [id])
+            return try Self.episode(id, db)
+        }
+    }
+
+    /// Saves where the listener is in `id` (seconds).
+    public func saveProgress(_ id: Int64, position: Double, at now: Date = Date()) throws(LibraryError) {
+        guard position.isFinite else { return }
+        try writing { db in
+            try db.execute(sql: "UPDATE episode SET position = ?, lastPlayedAt = ? WHERE id = ?",
+                           arguments: [max(0, position), now.timeIntervalSince1970, id])
+        }
+    }
+
+    /// Marks `id` played (completed, position 0) or unplayed.
+    public func markCompleted(_ id: Int64, _ completed: Bool) throws(LibraryError) {
+        try writing { db in
+            _ = try Self.episode(id, db)
+            try db.execute(sql: "UPDATE episode SET completed = ?, position = 0 WHERE id = ?", arguments: [completed, id])
+        }
+    }
+
+    /// Nothing is playing any more (the player was given something else).
+    public func clearCurrentEpisode() throws(LibraryError) {
+        try writing { db in try db.execute(sql: "UPDATE episode SET currentlyPlaying = 0 WHERE currentlyPlaying") }
+    }
+
+    /// What plays after `id` ends: the head of the queue, else the next
+    /// newer episode of the same podcast that is not completed.
+    public func nextEpisode(after id: Int64) throws(LibraryError) -> LibraryEpisode? {
+        try reading { db in
+            if let queued = try Int64.fetchOne(db, sql: "SELECT episodeId FROM queueItem WHERE episodeId != ? ORDER BY rank LIMIT 1",
+                                                arguments: [id]) {
+                return try Self.episode(queued, db)
+            }
+            let current = try Self.episode(id, db)
+            guard let published = current.episode.published else { return nil }
+            return try Row.fetchOne(db, sql: Self.episodeSelect + """
+                 WHERE episode.podcastId = ? AND episode.published > ? AND NOT episode.completed
+                 ORDER BY episode.published, episode.feedOrder DESC LIMIT 1
+                """, arguments: [current.podcastId, published.timeIntervalSince1970]).map(Self.episode(from:))
+        }
+    }
+}
