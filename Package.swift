@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "PodsService",
             dependencies: [
-                "PodsClient", "PodsDBus", "PodsFeeds", "PodsLibrary", "PodsPlayback",
+                "PodsClient", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsLibrary", "PodsPlayback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
         .testTarget(
             name: "PodsServiceTests",
-            dependencies: ["PodsClient", "PodsService", "PodsDBus", "PodsTestSupport", "podsd", "pods"]),
+            dependencies: ["PodsClient", "PodsLibrary", "PodsService", "PodsDBus", "PodsTestSupport", "podsd", "pods"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -65,7 +65,7 @@ public struct PlayerClient: Sendable {
                                  [.string(MPRIS.playerInterface)])
         let properties = all.first?.stringKeyedDictionary ?? [:]
         let metadata = properties["Metadata"]?.stringKeyedDictionary ?? [:]
-        return PlayerStatus(
+        var status = PlayerStatus(
             state: properties["PlaybackStatus"]?.stringValue ?? "Stopped",
             title: metadata["xesam:title"]?.stringValue,
             url: metadata["xesam:url"]?.stringValue,
@@ -73,6 +73,12 @@ public struct PlayerClient: Sendable {
             duration: metadata["mpris:length"]?.int64Value.map { Double($0) / 1_000_000 },
             rate: properties["Rate"]?.doubleValue ?? 1,
             volume: properties["Volume"]?.doubleValue ?? 1)
+        if let trackID = metadata["mpris:trackid"]?.objectPathValue?.rawValue,
+           trackID.hasPrefix(MPRIS.episodePathPrefix.rawValue + "/") {
+            status.episodeId = metadata["pods:episodeId"]?.int64Value
+            status.podcastId = metadata["pods:podcastId"]?.int64Value
+        }
+        return status
     }
 
     /// One `org.mpris.MediaPlayer2.Player` property.
@@ -96,9 +102,15 @@ public struct PlayerClient: Sendable {
 
     private func call(interface: String, member: String, _ arguments: [DBusValue],
                       timeout: Duration? = nil) async throws(Failure) -> [DBusValue] {
+        try await call(path: MPRIS.objectPath, interface: interface, member: member, arguments, timeout: timeout)
+    }
+
+    /// A call to any of podsd's objects; errors become one line for the user.
+    func call(path: DBusObjectPath, interface: String, member: String, _ arguments: [DBusValue],
+              timeout: Duration? = nil) async throws(Failure) -> [DBusValue] {
         do {
             return try await connection.call(
-                destination: destination, path: MPRIS.objectPath, interface: interface, member: member,
+                destination: destination, path: path, interface: interface, member: member,
                 arguments: arguments, timeout: timeout ?? self.timeout)
         } catch where error.isNoOwner {
             throw Failure("podsd is not running (nothing owns \(destination) on the session bus); start it with: podsd &")

@@ -10,6 +10,9 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
     public var duration: Double?
     public var rate: Double
     public var volume: Double
+    /// The library episode that is loaded, if it is one.
+    public var episodeId: Int64?
+    public var podcastId: Int64?
 
     public init(state: String, title: String?, url: String?, position: Double, duration: Double?, rate: Double, volume: Double) {
         self.state = state
@@ -22,7 +25,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, title, url, position, duration, rate, volume
+        case state, title, url, position, duration, rate, volume, episodeId, podcastId
     }
 
     /// Writes every key, with `null` for what is unknown.
@@ -35,5 +38,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
         try container.encode(duration, forKey: .duration)
         try container.encode(rate, forKey: .rate)
         try container.encode(volume, forKey: .volume)
+        try container.encode(episodeId, forKey: .episodeId)
+        try container.encode(podcastId, forKey: .podcastId)
     }
 }

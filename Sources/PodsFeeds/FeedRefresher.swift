@@ -30,28 +30,27 @@ public actor FeedRefresher {
     // MARK: - Subscribing
 
     /// Fetches and parses `url` and subscribes to it. `feed://` and `itpc://`
-    /// are read as `http://`.
+    /// are read as `http://`; a `file://` feed is read from disk.
     public func subscribe(_ url: String) async throws(LibraryError) -> Podcast {
         let feedURL = Self.normalized(url)
         if let existing = try library.podcasts().first(where: { $0.feedURL == feedURL }) {
             throw LibraryError(.duplicate, "already subscribed to \(existing.title) (\(feedURL))")
         }
-        let response: HTTPResponse
+        let fetched: Fetched
         do {
-            response = try await limited(host: Self.host(of: feedURL)) { () async throws(HTTPError) -> HTTPResponse in
-                try await http.get(feedURL)
-            }
+            fetched = try await fetch(feedURL, etag: nil, lastModified: nil)
         } catch {
             throw LibraryError(.notFound, "cannot fetch \(feedURL): \(error.message)")
         }
+        guard let body = fetched.body else { throw LibraryError(.notFound, "cannot fetch \(feedURL): no content") }
         let feed: Feed
         do {
-            feed = try FeedParser(baseURL: URL(string: response.finalURL)).parse(response.body)
+            feed = try FeedParser(baseURL: URL(string: fetched.finalURL)).parse(body)
         } catch {
             throw LibraryError(.notFound, "\(feedURL): \(error.message)")
         }
-        let stored = response.permanentURL ?? feedURL
-        return try library.subscribe(feedURL: stored, feed: feed, etag: response.etag, lastModified: response.lastModified)
+        return try library.subscribe(feedURL: fetched.permanentURL ?? feedURL, feed: feed, etag: fetched.etag,
+                                     lastModified: fetched.lastModified)
     }
 
     // MARK: - Refreshing
@@ -89,26 +88,51 @@ public actor FeedRefresher {
             return RefreshSummary(podcastId: id, title: "", error: error.message)
         }
         do throws(LibraryError) {
-            let response: HTTPResponse
+            let fetched: Fetched
             do {
-                response = try await limited(host: Self.host(of: podcast.feedURL)) { () async throws(HTTPError) -> HTTPResponse in
-                    try await http.get(podcast.feedURL, ifNoneMatch: podcast.etag, ifModifiedSince: podcast.lastModified)
-                }
+                fetched = try await fetch(podcast.feedURL, etag: podcast.etag, lastModified: podcast.lastModified)
             } catch {
                 return try library.markRefreshFailed(id, error: error.message)
             }
-            if response.status == 304 { return try library.markNotModified(id, movedTo: response.permanentURL) }
+            guard let body = fetched.body else { return try library.markNotModified(id, movedTo: fetched.permanentURL) }
             let feed: Feed
             do {
-                feed = try FeedParser(baseURL: URL(string: response.finalURL)).parse(response.body)
+                feed = try FeedParser(baseURL: URL(string: fetched.finalURL)).parse(body)
             } catch {
                 return try library.markRefreshFailed(id, error: error.message)
             }
-            let moved = response.permanentURL ?? feed.newFeedURL.map(Self.normalized)
-            return try library.applyRefresh(id, feed: feed, etag: response.etag, lastModified: response.lastModified, movedTo: moved)
+            let moved = fetched.permanentURL ?? feed.newFeedURL.map(Self.normalized)
+            return try library.applyRefresh(id, feed: feed, etag: fetched.etag, lastModified: fetched.lastModified, movedTo: moved)
         } catch {
             return RefreshSummary(podcastId: id, title: podcast.title, error: error.message)
         }
+    }
+
+    // MARK: - Fetching
+
+    /// A feed's bytes (nil body: not modified) and what the server said about them.
+    private struct Fetched {
+        var body: Data?
+        var finalURL: String
+        var permanentURL: String?
+        var etag: String?
+        var lastModified: String?
+    }
+
+    /// GETs an http(s) feed, conditionally when validators are given, within
+    /// the limits; reads a `file://` feed from disk.
+    private func fetch(_ url: String, etag: String?, lastModified: String?) async throws(HTTPError) -> Fetched {
+        if let file = URL(string: url), file.isFileURL {
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw HTTPError(.unreachable, "cannot read \(file.path)")
+            }
+            return Fetched(body: data, finalURL: url)
+        }
+        let response = try await limited(host: Self.host(of: url)) { () async throws(HTTPError) -> HTTPResponse in
+            try await http.get(url, ifNoneMatch: etag, ifModifiedSince: lastModified)
+        }
+        return Fetched(body: response.status == 304 ? nil : response.body, finalURL: response.finalURL,
+                       permanentURL: response.permanentURL, etag: response.etag, lastModified: response.lastModified)
     }
 
     // MARK: - Limits

@@ -26,3 +26,12 @@ extension Library {
         }
     }
 }
+
+// MARK: - Health
+
+extension Library {
+    /// SQLite's `PRAGMA integrity_check`: "ok" for a sound file.
+    public func integrityCheck() throws(LibraryError) -> String {
+        try reading { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
+    }
+}

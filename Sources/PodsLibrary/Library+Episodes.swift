@@ -80,7 +80,8 @@ extension Library {
     // MARK: Rows
 
     static let episodeSelect = """
-        SELECT episode.*, podcast.title AS podcastTitle, podcast.artworkURL AS podcastArtworkURL
+        SELECT episode.*, podcast.title AS podcastTitle, podcast.artworkURL AS podcastArtworkURL,
+            podcast.author AS podcastAuthor
         FROM episode JOIN podcast ON podcast.id = episode.podcastId
         """
 
@@ -120,6 +121,6 @@ extension Library {
             id: row["id"], podcastId: row["podcastId"], episode: episode, position: row["position"],
             completed: row["completed"], lastPlayedAt: (row["lastPlayedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
             currentlyPlaying: row["currentlyPlaying"], inFeed: row["inFeed"],
-            podcastTitle: row["podcastTitle"] ?? "", podcastArtworkURL: row["podcastArtworkURL"])
+            podcastTitle: row["podcastTitle"] ?? "", podcastAuthor: row["podcastAuthor"], podcastArtworkURL: row["podcastArtworkURL"])
     }
 }

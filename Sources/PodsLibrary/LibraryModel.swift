@@ -35,8 +35,9 @@ public struct LibraryEpisode: Sendable, Equatable, Identifiable {
     public var currentlyPlaying = false
     /// Still in the feed at the last refresh.
     public var inFeed = true
-    /// The podcast's title and artwork, for the player's metadata.
+    /// The podcast's title, author and artwork, for the player's metadata.
     public var podcastTitle = ""
+    public var podcastAuthor: String?
     public var podcastArtworkURL: String?
 }
 

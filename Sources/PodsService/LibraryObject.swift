@@ -1,6 +1,7 @@
 import Foundation
 import PodsClient
 import PodsDBus
+import PodsFeedParser
 import PodsLibrary
 
 /// `/org/pods/Library`: the `org.pods.Library1` interface, everything the
@@ -98,6 +99,31 @@ enum LibraryObject {
                     signals.queueChanged()
                     return nil
                 },
+                method("ImportOPML", [DBusArgument("opml", .string)], returnsJSON: true) { arguments throws(DBusError) in
+                    let outlines: [OPML.Outline]
+                    do throws(FeedError) { outlines = try OPML.parse(Data((arguments[0].stringValue ?? "").utf8)) } catch {
+                        throw DBusError.invalidArgs(error.message)
+                    }
+                    let results = await withTaskGroup(of: (Int, ImportResult).self) { group in
+                        for (index, outline) in outlines.enumerated() {
+                            group.addTask {
+                                do throws(LibraryError) {
+                                    let podcast = try await player.refresher.subscribe(outline.feedURL)
+                                    return (index, ImportResult(url: outline.feedURL, podcastId: podcast.id, error: nil))
+                                } catch {
+                                    return (index, ImportResult(url: outline.feedURL, podcastId: nil, error: error.message))
+                                }
+                            }
+                        }
+                        return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+                    }
+                    signals.podcastsChanged()
+                    return .string(json(results.sorted { $0.key < $1.key }.map(\.value)))
+                },
+                method("ExportOPML", returnsJSON: true) { _ throws(DBusError) in
+                    let podcasts = try LibraryPlayer.mapped { () throws(LibraryError) in try library.podcasts() }
+                    return .string(OPML.document(podcasts.reversed().map { OPML.Outline(title: $0.title, feedURL: $0.feedURL, link: $0.link) }))
+                },
             ],
             signals: [
                 DBusSignalDescription("PodcastsChanged"),
@@ -107,9 +133,25 @@ enum LibraryObject {
             ])])
     }
 
-    private static func json(_ value: some Encodable) -> String {
+    fileprivate static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
+}
+
+/// One line of `pods import`'s answer.
+private struct ImportResult: Encodable, Sendable {
+    var url: String
+    var podcastId: Int64?
+    var error: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(url, forKey: .url)
+        try c.encode(podcastId, forKey: .podcastId)
+        try c.encode(error, forKey: .error)
+    }
+
+    private enum Keys: String, CodingKey { case url, podcastId, error }
 }

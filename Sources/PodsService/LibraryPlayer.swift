@@ -82,7 +82,7 @@ actor LibraryPlayer {
         }
         let metadata = EpisodeMetadata(
             episodeID: episode.id, podcastID: episode.podcastId, title: episode.episode.title,
-            podcastTitle: episode.podcastTitle, author: episode.episode.author,
+            podcastTitle: episode.podcastTitle, author: episode.episode.author ?? episode.podcastAuthor,
             artworkURL: episode.episode.artworkURL ?? episode.podcastArtworkURL)
         do throws(PlaybackError) {
             try await controller.open(source, episode: metadata, startingAt: .seconds(episode.position), paused: paused)

@@ -38,6 +38,10 @@ enum MPRISProperties {
         if let artist = track.episode?.author ?? track.tags.artist { entries["xesam:artist"] = .stringArray([artist]) }
         if let album = track.episode?.podcastTitle ?? track.tags.album { entries["xesam:album"] = .string(album) }
         if let art = track.episode?.artworkURL { entries["mpris:artUrl"] = .string(art) }
+        if let episode = track.episode {  // Pods' own keys, in its own namespace
+            entries["pods:episodeId"] = .int64(episode.episodeID)
+            entries["pods:podcastId"] = .int64(episode.podcastID)
+        }
         return .variantDictionary(entries)
     }
 }

@@ -2,14 +2,16 @@ import Foundation
 import Synchronization
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests: serves files with Range
-/// support, answers 404 for anything else, and counts the bytes it sends.
+/// support and ETags (If-None-Match gives 304), answers 404 for anything
+/// else, and counts the requests and bytes it sends.
 public final class LoopbackHTTPServer: Sendable {
     /// The port it listens on.
     public let port: UInt16
     private let listener: Int32
-    private let files: [String: (data: Data, type: String)]
+    private let files: Mutex<[String: (data: Data, type: String)]>
     private let redirects: [String: (status: Int, location: String)]
     private let sent = Mutex(0)
+    private let counts = Mutex<(requests: [String: Int], notModified: Int)>(([:], 0))
     private let stopped = Mutex(false)
 
     /// `files` maps a path such as `/episode.mp3` to a file to serve;
@@ -17,15 +19,9 @@ public final class LoopbackHTTPServer: Sendable {
     public init(files: [String: URL], redirects: [String: (status: Int, location: String)] = [:]) throws {
         var loaded: [String: (Data, String)] = [:]
         for (path, url) in files {
-            let type = switch url.pathExtension {
-            case "ogg": "audio/ogg"
-            case "mp3": "audio/mpeg"
-            case "xml", "rss": "application/rss+xml"
-            default: "text/plain"
-            }
-            loaded[path] = (try Data(contentsOf: url), type)
+            loaded[path] = (try Data(contentsOf: url), Self.type(of: url.pathExtension))
         }
-        self.files = loaded
+        self.files = Mutex(loaded)
         self.redirects = redirects
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestSupportError("socket failed") }
@@ -55,6 +51,27 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Body bytes sent so far.
     public var bytesSent: Int { sent.withLock { $0 } }
+
+    /// Serves `data` at `path` from now on (its ETag changes with it).
+    public func setFile(_ path: String, _ data: Data, type: String = "application/rss+xml") {
+        files.withLock { $0[path] = (data, type) }
+    }
+
+    /// Requests for `path` so far.
+    public func requests(for path: String) -> Int { counts.withLock { $0.requests[path, default: 0] } }
+
+    /// 304 answers so far.
+    public var notModifiedCount: Int { counts.withLock { $0.notModified } }
+
+    private static func type(of pathExtension: String) -> String {
+        switch pathExtension {
+        case "ogg": "audio/ogg"
+        case "mp3": "audio/mpeg"
+        case "xml", "rss": "application/rss+xml"
+        case "opml": "text/x-opml"
+        default: "text/plain"
+        }
+    }
 
     /// Stops listening; later calls do nothing. (A second close would hit
     /// whatever descriptor had since reused the number: a pipe or a bus socket.)
@@ -91,12 +108,20 @@ public final class LoopbackHTTPServer: Sendable {
         let lines = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n")
         let parts = lines.first?.split(separator: " ") ?? []
         let path = parts.count > 1 ? String(parts[1]) : "/"
+        counts.withLock { $0.requests[path, default: 0] += 1 }
         if let redirect = redirects[path] {
             send(client, head: "HTTP/1.1 \(redirect.status) Moved\r\nLocation: \(redirect.location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", body: Data())
             return
         }
-        guard let file = files[path] else {
+        guard let file = files.withLock({ $0[path] }) else {
             send(client, head: "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\n", body: Data("not found".utf8))
+            return
+        }
+        let etag = "\"\(file.data.count)-\(file.data.reduce(into: UInt32(2166136261)) { $0 = ($0 ^ UInt32($1)) &* 16777619 })\""
+        if let condition = lines.first(where: { $0.lowercased().hasPrefix("if-none-match:") }),
+           condition.dropFirst("if-none-match:".count).trimmingCharacters(in: .whitespaces) == etag {
+            counts.withLock { $0.notModified += 1 }
+            send(client, head: "HTTP/1.1 304 Not Modified\r\nETag: \(etag)\r\nConnection: close\r\n\r\n", body: Data())
             return
         }
         let range = lines.first { $0.lowercased().hasPrefix("range: bytes=") }.flatMap { parseRange($0, size: file.data.count) }
@@ -104,7 +129,7 @@ public final class LoopbackHTTPServer: Sendable {
             let body = file.data.subdata(in: range)
             send(client, head: "HTTP/1.1 206 Partial Content\r\nContent-Type: \(file.type)\r\nAccept-Ranges: bytes\r\nContent-Range: bytes \(range.lowerBound)-\(range.upperBound - 1)/\(file.data.count)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body)
         } else {
-            send(client, head: "HTTP/1.1 200 OK\r\nContent-Type: \(file.type)\r\nAccept-Ranges: bytes\r\nContent-Length: \(file.data.count)\r\nConnection: close\r\n\r\n", body: file.data)
+            send(client, head: "HTTP/1.1 200 OK\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Length: \(file.data.count)\r\nConnection: close\r\n\r\n", body: file.data)
         }
     }
 

@@ -4,12 +4,15 @@ import PodsClient
 
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Resume, or play a file or http(s) URL.")
+        abstract: "Resume, or play an episode, a file or an http(s) URL.")
 
-    @Argument(help: ArgumentHelp("A path, a file:// URI or an http(s):// URL.", valueName: "uri"))
+    @Argument(help: ArgumentHelp("An episode id, a path, a file:// URI or an http(s):// URL.", valueName: "episode|uri"))
     var uri: String?
 
     func run() async throws {
+        if let uri, let episode = Int64(uri), !FileManager.default.fileExists(atPath: uri) {
+            return try await withLibrary { (library) throws(PlayerClient.Failure) in try await library.play(episode: episode) }
+        }
         let target = uri.map(Self.absoluteURI)
         try await withPlayer { (player) throws(PlayerClient.Failure) in
             if let target { try await player.open(uri: target) } else { try await player.play() }

@@ -5,5 +5,9 @@ struct Pods: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pods",
         abstract: "Control the Pods podcast player (podsd) over D-Bus.",
-        subcommands: [Play.self, Pause.self, Toggle.self, Stop.self, Seek.self, Speed.self, Volume.self, Status.self, Inspect.self])
+        subcommands: [
+            Play.self, Pause.self, Toggle.self, Stop.self, Seek.self, Speed.self, Volume.self, Status.self,
+            Subscribe.self, Unsubscribe.self, Podcasts.self, Episodes.self, Refresh.self, Mark.self, Queue.self,
+            Import.self, Export.self, Inspect.self,
+        ])
 }

@@ -1,0 +1,101 @@
+import Foundation
+
+/// OPML 2.0 subscription lists, as gPodder and AntennaPod import and export them.
+public enum OPML {
+    /// One subscription.
+    public struct Outline: Sendable, Equatable {
+        public var title: String
+        public var feedURL: String
+        public var link: String?
+
+        public init(title: String, feedURL: String, link: String? = nil) {
+            self.title = title
+            self.feedURL = feedURL
+            self.link = link
+        }
+    }
+
+    /// Every outline with an `xmlUrl`, at any depth (folders are flattened), in document order.
+    public static func parse(_ data: Data) throws(FeedError) -> [Outline] {
+        let collector = OutlineCollector()
+        let parser = try XMLStreamParser(handler: collector, sizeLimit: FeedParser.defaultSizeLimit)
+        var failure: FeedError?
+        data.withUnsafeBytes { raw in
+            do throws(FeedError) { try parser.feed(raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        try parser.finish()
+        guard collector.sawOPML else { throw FeedError(.notAFeed, "not an OPML file: the root element is not <opml>") }
+        return collector.outlines
+    }
+
+    /// An OPML 2.0 document listing `outlines`.
+    public static func document(_ outlines: [Outline], title: String = "Pods subscriptions", date: Date = Date()) -> String {
+        var lines = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<opml version="2.0">"#,
+            "  <head>",
+            "    <title>\(escaped(title))</title>",
+            "    <dateCreated>\(rfc822(date))</dateCreated>",
+            "  </head>",
+            "  <body>",
+        ]
+        for outline in outlines {
+            var attributes = #"type="rss" text="\#(escaped(outline.title))" title="\#(escaped(outline.title))" xmlUrl="\#(escaped(outline.feedURL))""#
+            if let link = outline.link { attributes += #" htmlUrl="\#(escaped(link))""# }
+            lines.append("    <outline \(attributes)/>")
+        }
+        lines += ["  </body>", "</opml>", ""]
+        return lines.joined(separator: "\n")
+    }
+
+    private static func rfc822(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
+    private static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n": out += "&#10;"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+
+    private final class OutlineCollector: XMLStreamHandler {
+        var outlines: [Outline] = []
+        var sawOPML = false
+        private var depth = 0
+
+        func startElement(_ name: XMLName, attributes: [XMLAttribute]) {
+            depth += 1
+            if depth == 1 { sawOPML = name.local.lowercased() == "opml" }
+            guard sawOPML, name.local.lowercased() == "outline" else { return }
+            func value(_ key: String) -> String? {
+                attributes.first { $0.name.lowercased() == key.lowercased() }?.value
+                    .trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
+            }
+            guard let url = value("xmlUrl") else { return }
+            outlines.append(Outline(title: value("title") ?? value("text") ?? url, feedURL: url, link: value("htmlUrl")))
+        }
+
+        func endElement() { depth -= 1 }
+
+        func text(_ bytes: UnsafeBufferPointer<UInt8>) {}
+    }
+}
+
+private extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import PodsClient
+
+struct Queue: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show or edit the queue (what plays next).",
+        subcommands: [List.self, Add.self, Remove.self, Clear.self, Move.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the queue, next first.")
+        @Flag(help: "Print JSON (episodes, as `pods episodes --json`).") var json = false
+
+        func run() async throws {
+            try await withLibrary { (library) throws(PlayerClient.Failure) in
+                let reply = try await library.queue()
+                if json { return print(reply) }
+                for (index, episode) in (decodeJSON(reply) as? [[String: Any]] ?? []).enumerated() {
+                    print("\(index + 1). \(episode["id"] as? Int ?? 0)  \(episode["title"] as? String ?? "")")
+                }
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add episodes at the end (or at --at).")
+        @Argument(help: "Episode ids.") var episodes: [Int64]
+        @Option(help: "Position, 1 being next.") var at: Int?
+
+        func run() async throws {
+            try await withLibrary { (library) throws(PlayerClient.Failure) in
+                try await library.enqueue(episodes, at: at.map { $0 - 1 })
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Take an episode out of the queue.")
+        @Argument(help: "The episode's id.") var episode: Int64
+
+        func run() async throws {
+            try await withLibrary { (library) throws(PlayerClient.Failure) in try await library.dequeue(episode) }
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Empty the queue.")
+
+        func run() async throws {
+            try await withLibrary { (library) throws(PlayerClient.Failure) in try await library.clearQueue() }
+        }
+    }
+
+    struct Move: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move a queued episode to a position (1 is next).")
+        @Argument(help: "The episode's id.") var episode: Int64
+        @Argument(help: "The new position, 1 being next.") var position: Int
+
+        func run() async throws {
+            try await withLibrary { (library) throws(PlayerClient.Failure) in try await library.move(episode, to: position - 1) }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import PodsClient
+import PodsLibrary
+import PodsTestSupport
+import Testing
+
+/// A feed whose items all use the bundled sample audio.
+func sampleFeed(_ items: [(guid: String, title: String, day: Int, file: String)], title: String = "Test Show") -> Data {
+    var xml = #"<?xml version="1.0"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>"#
+    xml += "<title>\(title)</title><itunes:author>Test Host</itunes:author>"
+    for item in items {
+        xml += "<item><title>\(item.title)</title><guid>\(item.guid)</guid>"
+        xml += "<pubDate>\(String(format: "%02d", item.day)) Nov 2026 08:00:00 GMT</pubDate>"
+        xml += #"<enclosure url="\#(item.file)" type="audio/mpeg"/></item>"#
+    }
+    return Data((xml + "</channel></rss>").utf8)
+}
+
+/// The library of a podsd that is not running.
+func libraryAt(_ directory: URL) throws -> Library { try Library(directory: directory.appendingPathComponent("data")) }
+
+@Suite struct LibraryServiceTests {
+    @Test func subscribeListRefreshWithETagsAndChanges() async throws {
+        let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
+        defer { server.stop() }
+        let audio = server.url("/a.mp3")
+        server.setFile("/feed.xml", sampleFeed([("g1", "One", 1, audio), ("g2", "Two", 2, audio), ("g3", "Three", 3, audio)]))
+        let podsd = try await PodsdProcess.start()
+        let library = LibraryClient(podsd.client)
+
+        let subscribed = await podsd.pods("subscribe", server.url("/feed.xml"))
+        #expect(subscribed.status == 0)
+        #expect(subscribed.stdout.contains("Test Show") && subscribed.stdout.contains("3 episodes"))
+        let duplicate = await podsd.pods("subscribe", server.url("/feed.xml"))
+        #expect(duplicate.status == 1 && duplicate.stderr.trimmed.hasPrefix("pods: already subscribed to Test Show"))
+
+        // Unchanged: a 304, nothing parsed.
+        let unchanged = try json(await library.refresh(podcast: nil)) as? [[String: Any]] ?? []
+        #expect(unchanged.first?["notModified"] as? Bool == true)
+        #expect(server.notModifiedCount == 1)
+
+        // Progress on g3 keeps it when it leaves the feed; g2 leaves and goes.
+        try await library.play(episode: 1)  // newest first: id 1 is g1 (inserted first)
+        try await podsd.client.pause()
+        server.setFile("/feed.xml", sampleFeed([("g1", "One (edited)", 1, audio), ("g4", "Four", 4, audio)]))
+        let refreshed = try json(await library.refresh(podcast: "Test")) as? [[String: Any]] ?? []
+        #expect(refreshed.first?["added"] as? Int == 1)
+        #expect(refreshed.first?["updated"] as? Int == 1)
+        #expect(refreshed.first?["removed"] as? Int == 2)
+        let episodes = try json(await library.episodes(podcast: "1", unplayedOnly: false, limit: nil)) as? [[String: Any]] ?? []
+        #expect(episodes.compactMap { $0["guid"] as? String } == ["g4", "g1"])
+        #expect(episodes.last?["title"] as? String == "One (edited)")
+        #expect(episodes.last?["currentlyPlaying"] as? Bool == true)
+
+        let podcasts = try json(await library.podcasts()) as? [[String: Any]] ?? []
+        #expect(podcasts.count == 1)
+        #expect(Set(podcasts.first?.keys.map { $0 } ?? []) == [
+            "id", "title", "author", "feedURL", "link", "artworkURL", "episodeCount", "unplayedCount", "subscribedAt",
+            "lastRefreshedAt", "lastError"])
+    }
+
+    @Test func badInputGivesOneClearLineAndChangesNothing() async throws {
+        let server = try LoopbackHTTPServer(files: [:])
+        defer { server.stop() }
+        server.setFile("/page.html", Data("<html><body>hello</body></html>".utf8), type: "text/html")
+        let podsd = try await PodsdProcess.start()
+        for (arguments, message) in [
+            (["subscribe", "http://127.0.0.1:1/feed.xml"], "cannot fetch"),
+            (["subscribe", server.url("/page.html")], "not a podcast feed"),
+            (["subscribe", server.url("/missing.xml")], "404"),
+            (["unsubscribe", "42"], "no podcast has id 42"),
+            (["play", "42"], "no episode has id 42"),
+            (["mark", "played", "42"], "no episode has id 42"),
+            (["episodes", "Nothing"], "no podcast is called Nothing"),
+        ] {
+            let result = await podsd.run(Fixtures.executable("pods"), arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        #expect(await podsd.pods("podcasts", "--json").stdout.trimmed == "[]")
+    }
+
+    @Test func killNineLosesAtMostTwoSecondsAndNeverCorruptsThenResumesPaused() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let podsd = try await PodsdProcess.start(directory: directory)
+            #expect(await podsd.pods("subscribe", Fixtures.data("sample-podcast.xml").absoluteString).status == 0)
+            #expect(await podsd.pods("play", "1").status == 0)
+            _ = await podsd.signal(SIGKILL)
+        }
+        var rounds = 0
+        for _ in 0..<20 {
+            let podsd = try await PodsdProcess.start(directory: directory)
+            try await podsd.client.play()
+            try await Task.sleep(for: .milliseconds(Int.random(in: 200...1800)))
+            let observed = Double(try await podsd.client.property("Position").int64Value ?? 0) / 1_000_000
+            _ = await podsd.signal(SIGKILL)
+            let library = try libraryAt(directory)
+            #expect(try library.integrityCheck() == "ok")
+            let saved = try #require(try library.currentEpisode()).position
+            #expect(abs(observed - saved) <= 2, "observed \(observed) s, saved \(saved) s")
+            rounds += 1
+        }
+        #expect(rounds == 20)
+
+        // Resume: paused at the saved position with the episode's metadata; play continues from there.
+        let saved = try #require(try libraryAt(directory).currentEpisode()).position
+        let podsd = try await PodsdProcess.start(directory: directory)
+        try await waitFor { await podsd.playerctl("status").stdout.trimmed == "Paused" }
+        let metadata = await podsd.playerctl("metadata").stdout
+        #expect(metadata.contains("Episode 1: Hello from Pods") && metadata.contains("Pods Sample Podcast"))
+        #expect(metadata.contains("/org/pods/episode/1") && metadata.contains("mpris:artUrl") == false)
+        #expect(await podsd.playerctl("play").status == 0)
+        try await Task.sleep(for: .milliseconds(600))
+        let position = Double(try await podsd.client.property("Position").int64Value ?? 0) / 1_000_000
+        #expect(position >= saved && position < saved + 2, "saved \(saved), now \(position)")
+    }
+
+    @Test func theEndCompletesTheEpisodeAndTheQueueGoesFirst() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mp3 = Fixtures.sampleMP3.absoluteString
+        let feed = directory.appendingPathComponent("feed.xml")
+        try sampleFeed([("a", "Oldest", 1, mp3), ("b", "Middle", 2, mp3), ("c", "Newest", 3, mp3)]).write(to: feed)
+        let podsd = try await PodsdProcess.start(directory: directory)
+        let library = LibraryClient(podsd.client)
+        #expect(await podsd.pods("subscribe", feed.absoluteString).status == 0)
+        #expect(await podsd.pods("queue", "add", "3").status == 0)
+        #expect(await podsd.pods("play", "1").status == 0)
+        try await podsd.client.setPosition(.seconds(88))
+        try await waitFor(timeout: .seconds(10)) {
+            (try? await podsd.client.status().episodeId) == 3
+        }
+        let episodes = try json(await library.episodes(podcast: nil, unplayedOnly: false, limit: nil)) as? [[String: Any]] ?? []
+        let oldest = episodes.first { $0["id"] as? Int == 1 }
+        #expect(oldest?["completed"] as? Bool == true)
+        #expect((try json(await library.queue()) as? [Any])?.isEmpty == true)
+        #expect(await podsd.playerctl("status").stdout.trimmed == "Playing")
+
+        // Playing a completed episode again starts from 0.
+        #expect(await podsd.pods("play", "1").status == 0)
+        let status = try await podsd.client.status()
+        #expect(status.episodeId == 1 && status.position < 2)
+    }
+
+    @Test func opmlRoundTripsAndReadsOtherPlayersExports() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try LoopbackHTTPServer(files: [:])
+        defer { server.stop() }
+        server.setFile("/one.xml", sampleFeed([("x", "X", 1, server.url("/a.mp3"))], title: "One &amp; Only"))
+        server.setFile("/two.xml", sampleFeed([("y", "Y", 1, server.url("/a.mp3"))], title: "Two"))
+        // gPodder writes flat outlines with title/text; AntennaPod nests nothing but uses text only.
+        let gpodder = """
+            <?xml version='1.0' encoding='utf-8'?>
+            <opml version="2.0"><head><title>gPodder subscriptions</title></head><body>
+            <outline title="One &amp; Only" text="One" type="rss" xmlUrl="\(server.url("/one.xml"))"/>
+            </body></opml>
+            """
+        let antennapod = """
+            <?xml version='1.0' encoding='UTF-8' standalone='yes' ?>
+            <opml version="2.0"><head><title>AntennaPod Subscriptions</title></head><body>
+            <outline text="Two" title="Two" type="rss" xmlUrl="\(server.url("/two.xml"))" htmlUrl="https://example.org" />
+            </body></opml>
+            """
+        try Data(gpodder.utf8).write(to: directory.appendingPathComponent("gpodder.opml"))
+        try Data(antennapod.utf8).write(to: directory.appendingPathComponent("antennapod.opml"))
+        let podsd = try await PodsdProcess.start()
+        #expect(await podsd.pods("import", directory.appendingPathComponent("gpodder.opml").path).status == 0)
+        #expect(await podsd.pods("import", directory.appendingPathComponent("antennapod.opml").path).status == 0)
+        let exported = directory.appendingPathComponent("export.opml")
+        #expect(await podsd.pods("export", exported.path).status == 0)
+
+        let fresh = try await PodsdProcess.start()
+        let imported = await fresh.pods("import", "--json", exported.path)
+        let results = try json(imported.stdout) as? [[String: Any]] ?? []
+        #expect(results.count == 2 && results.allSatisfy { $0["error"] is NSNull })
+        let titles = (try json(await fresh.pods("podcasts", "--json").stdout) as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        #expect(Set(titles) == ["One & Only", "Two"])
+    }
+}
+
+func json(_ text: String) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+}
+
+/// Polls `condition` every 50 ms until it holds; fails the test after `timeout`.
+func waitFor(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if await condition() { return }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    Issue.record("condition not met within \(timeout)")
+}
