@@ -7,7 +7,8 @@ import PodsPlayback
 /// Every change happens here, and each ends with `publish()`, which hands
 /// the new state to the observer in the same turn (MPRIS turns that into
 /// `PropertiesChanged`). While playing, a poll reads the position once a
-/// second to notice jumps; while paused or stopped nothing runs.
+/// second of the episode, to report progress and notice jumps; while paused
+/// or stopped nothing runs.
 public actor PlayerController {
     /// What the controller tells its observer.
     public enum Change: Sendable {
@@ -287,7 +288,10 @@ public actor PlayerController {
         lastPoll = nil
         positionPoll = Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
+                // Once a second of the episode, faster than real time at
+                // rates above 1, so progress is never more than a second old.
+                let rate = await self?.state.rate ?? 1
+                try? await Task.sleep(for: .seconds(1) / max(1, rate))
                 guard !Task.isCancelled, let self else { return }
                 await self.pollPosition()
             }
