@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "podsd", targets: ["podsd"]),
         .executable(name: "pods", targets: ["pods"]),
         .executable(name: "pods-mpris-bench", targets: ["MPRISBench"]),
+        .executable(name: "pods-refresh-bench", targets: ["RefreshBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -66,6 +67,10 @@ let package = Package(
             name: "MPRISBench",
             dependencies: ["PodsClient", "PodsDBus", "PodsTestSupport"],
             path: "Benchmarks/MPRISBench"),
+        .executableTarget(
+            name: "RefreshBench",
+            dependencies: ["PodsFeedParser", "PodsFeeds", "PodsLibrary", "PodsTestSupport"],
+            path: "Benchmarks/RefreshBench"),
 
         // MARK: - Tests
         .testTarget(name: "PodsClientTests", dependencies: ["PodsClient"]),

@@ -7,16 +7,20 @@ import Synchronization
 public final class LoopbackHTTPServer: Sendable {
     /// The port it listens on.
     public let port: UInt16
+    public let host: String
     private let listener: Int32
     private let files: Mutex<[String: (data: Data, type: String)]>
     private let redirects: [String: (status: Int, location: String)]
     private let sent = Mutex(0)
+    private let delays = Mutex<[String: Duration]>([:])
     private let counts = Mutex<(requests: [String: Int], notModified: Int)>(([:], 0))
     private let stopped = Mutex(false)
 
     /// `files` maps a path such as `/episode.mp3` to a file to serve;
     /// `redirects` maps a path to a status (301, 302, 307, 308) and a location.
-    public init(files: [String: URL], redirects: [String: (status: Int, location: String)] = [:]) throws {
+    /// `host` is the loopback address to listen on (any of 127.0.0.0/8).
+    public init(files: [String: URL], redirects: [String: (status: Int, location: String)] = [:],
+                host: String = "127.0.0.1") throws {
         var loaded: [String: (Data, String)] = [:]
         for (path, url) in files {
             loaded[path] = (try Data(contentsOf: url), Self.type(of: url.pathExtension))
@@ -27,7 +31,7 @@ public final class LoopbackHTTPServer: Sendable {
         guard fd >= 0 else { throw TestSupportError("socket failed") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -41,13 +45,17 @@ public final class LoopbackHTTPServer: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         self.port = UInt16(bigEndian: address.sin_port)
+        self.host = host
         self.listener = fd
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
 
-    /// `http://127.0.0.1:PORT/path`.
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    /// `http://HOST:PORT/path`.
+    public func url(_ path: String) -> String { "http://\(host):\(port)\(path)" }
+
+    /// Answers requests for `path` only after `delay` (a slow server).
+    public func setDelay(_ path: String, _ delay: Duration) { delays.withLock { $0[path] = delay } }
 
     /// Body bytes sent so far.
     public var bytesSent: Int { sent.withLock { $0 } }
@@ -109,6 +117,9 @@ public final class LoopbackHTTPServer: Sendable {
         let parts = lines.first?.split(separator: " ") ?? []
         let path = parts.count > 1 ? String(parts[1]) : "/"
         counts.withLock { $0.requests[path, default: 0] += 1 }
+        if let delay = delays.withLock({ $0[path] }) {
+            usleep(UInt32(delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
+        }
         if let redirect = redirects[path] {
             send(client, head: "HTTP/1.1 \(redirect.status) Moved\r\nLocation: \(redirect.location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", body: Data())
             return
