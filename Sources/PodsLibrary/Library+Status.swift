@@ -28,12 +28,13 @@ extension Library {
         }
     }
 
-    /// Saves where the listener is in `id` (seconds).
-    public func saveProgress(_ id: Int64, position: Double, at now: Date = Date()) throws(LibraryError) {
+    /// Saves where the listener is in `id` (seconds); `completed` also sets
+    /// or clears its played mark (nil leaves it).
+    public func saveProgress(_ id: Int64, position: Double, completed: Bool? = nil, at now: Date = Date()) throws(LibraryError) {
         guard position.isFinite else { return }
         try writing { db in
-            try db.execute(sql: "UPDATE episode SET position = ?, lastPlayedAt = ? WHERE id = ?",
-                           arguments: [max(0, position), now.timeIntervalSince1970, id])
+            try db.execute(sql: "UPDATE episode SET position = ?, lastPlayedAt = ?, completed = COALESCE(?, completed) WHERE id = ?",
+                           arguments: [max(0, position), now.timeIntervalSince1970, completed, id])
         }
     }
 

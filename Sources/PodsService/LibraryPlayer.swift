@@ -15,7 +15,7 @@ import PodsPlayback
 actor LibraryPlayer {
     /// What the controller reports that concerns the library.
     enum Event: Sendable {
-        case progress(episodeID: Int64, position: Duration)
+        case progress(episodeID: Int64, position: Duration, duration: Duration?)
         case ended(episodeID: Int64)
         /// Something that is not a library episode was loaded.
         case otherTrack
@@ -29,9 +29,14 @@ actor LibraryPlayer {
     private let events: AsyncStream<Event>
     private let eventSink: AsyncStream<Event>.Continuation
     /// Go on to the next episode at the end of one.
-    var autoNext = true
+    private let autoNext: Bool
+    /// An episode counts as played once this little of it is left.
+    private let completionStretch: Duration
 
-    init(library: Library, controller: PlayerController, signals: LibrarySignals, logger: Logger) {
+    init(library: Library, controller: PlayerController, signals: LibrarySignals, logger: Logger,
+         autoNext: Bool = true, completionStretch: Duration = .zero) {
+        self.autoNext = autoNext
+        self.completionStretch = completionStretch
         self.library = library
         self.refresher = FeedRefresher(library: library)
         self.controller = controller
@@ -95,10 +100,10 @@ actor LibraryPlayer {
 
     private func handle(_ event: Event) async {
         switch event {
-        case .progress(let id, let position):
+        case .progress(let id, let position, let duration):
+            let nearEnd = duration.map { completionStretch > .zero && $0 - position <= completionStretch } ?? false
             do {
-                try library.saveProgress(id, position: Double(position.components.seconds)
-                                         + Double(position.components.attoseconds) / 1e18)
+                try library.saveProgress(id, position: position / .seconds(1), completed: nearEnd ? true : nil)
             } catch {
                 logger.error("could not save progress: \(error)")
             }

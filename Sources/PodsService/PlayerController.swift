@@ -17,7 +17,7 @@ public actor PlayerController {
         case seeked(Duration)
         /// Where the listener is in an episode: every second while playing,
         /// and at once on pause, seek, stop, track change and shutdown.
-        case progress(episodeID: Int64, position: Duration)
+        case progress(episodeID: Int64, position: Duration, duration: Duration?)
         /// An episode played to its end.
         case ended(episodeID: Int64)
     }
@@ -181,7 +181,9 @@ public actor PlayerController {
         }
         lastPoll = (target, .now)
         observer?(.seeked(target))
-        if let episode = state.track?.episode { observer?(.progress(episodeID: episode.episodeID, position: target)) }
+        if let episode = state.track?.episode {
+            observer?(.progress(episodeID: episode.episodeID, position: target, duration: state.track?.duration))
+        }
     }
 
     // MARK: - Rate and volume
@@ -278,7 +280,7 @@ public actor PlayerController {
     /// Tells the observer where the listener is in the loaded episode.
     private func reportProgress() {
         guard let episode = state.track?.episode, state.status != .stopped else { return }
-        observer?(.progress(episodeID: episode.episodeID, position: position()))
+        observer?(.progress(episodeID: episode.episodeID, position: position(), duration: state.track?.duration))
     }
 
     // MARK: - Position poll (only while playing)

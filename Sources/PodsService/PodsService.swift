@@ -22,6 +22,10 @@ public struct PodsService: Service {
         public var busAddress: String?
         /// Where `library.sqlite` lives; nil keeps nothing across restarts.
         public var dataDirectory: URL?
+        /// Play the next episode when one ends.
+        public var autoNext = true
+        /// An episode counts as played once this little of it is left.
+        public var completionStretch: Duration = .zero
 
         public init(audioSink: String? = nil, replace: Bool = false, busAddress: String? = nil, dataDirectory: URL? = nil) {
             self.audioSink = audioSink
@@ -70,7 +74,10 @@ public struct PodsService: Service {
         let publisher = MPRISPublisher(connection: connection, initial: await controller.currentState())
         let signals = LibrarySignals(connection: connection)
         let lastTrackID = Mutex<DBusObjectPath?>(nil)
-        let player = library.map { LibraryPlayer(library: $0, controller: controller, signals: signals, logger: logger) }
+        let player = library.map {
+            LibraryPlayer(library: $0, controller: controller, signals: signals, logger: logger,
+                          autoNext: configuration.autoNext, completionStretch: configuration.completionStretch)
+        }
         await controller.observe { change in
             publisher.publish(change)
             switch change {
@@ -81,7 +88,8 @@ public struct PodsService: Service {
                     return last != state.track?.trackID
                 }
                 if newTrack, let track = state.track, track.episode == nil { player?.send(.otherTrack) }
-            case .progress(let id, let position): player?.send(.progress(episodeID: id, position: position))
+            case .progress(let id, let position, let duration):
+                player?.send(.progress(episodeID: id, position: position, duration: duration))
             case .ended(let id): player?.send(.ended(episodeID: id))
             case .seeked: break
             }

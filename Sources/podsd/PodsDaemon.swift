@@ -25,6 +25,12 @@ struct PodsDaemon: AsyncParsableCommand {
     @Flag(help: "Take org.mpris.MediaPlayer2.pods from a running podsd.")
     var replace = false
 
+    @Flag(help: "At the end of an episode, stop instead of playing the next one.")
+    var noAutoNext = false
+
+    @Option(help: ArgumentHelp("Mark an episode played once this little of it is left.", valueName: "seconds"))
+    var completeWithin: Double = 0
+
     @Flag(help: "Log debug messages.")
     var verbose = false
 
@@ -43,8 +49,13 @@ struct PodsDaemon: AsyncParsableCommand {
             Self.fail(error)
         }
         let sink = audioSink ?? environment["PODS_AUDIO_SINK"].flatMap { $0.isEmpty ? nil : $0 }
-        let service = PodsService(
-            configuration: .init(audioSink: sink, replace: replace, dataDirectory: directories.data), logger: logger)
+        guard completeWithin.isFinite, completeWithin >= 0 else {
+            Self.fail(ValidationError("--complete-within must be 0 or more seconds"))
+        }
+        var configuration = PodsService.Configuration(audioSink: sink, replace: replace, dataDirectory: directories.data)
+        configuration.autoNext = !noAutoNext
+        configuration.completionStretch = .milliseconds(Int64(completeWithin * 1000))
+        let service = PodsService(configuration: configuration, logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -1,5 +1,6 @@
 import Foundation
 import PodsClient
+import PodsDBus
 import PodsLibrary
 import PodsTestSupport
 import Testing
@@ -194,4 +195,54 @@ func waitFor(timeout: Duration = .seconds(5), _ condition: () async -> Bool) asy
         try await Task.sleep(for: .milliseconds(50))
     }
     Issue.record("condition not met within \(timeout)")
+}
+
+@Suite struct LibraryFeedFaultTests {
+    @Test func permanentRedirectsMoveTheFeedServerErrorsAreStoredAndChangesAreSignalled() async throws {
+        let server = try LoopbackHTTPServer(files: [:], redirects: [
+            "/old.xml": (308, "/new.xml"), "/broken.xml": (301, "/new.xml"),
+        ])
+        defer { server.stop() }
+        server.setFile("/new.xml", sampleFeed([("g1", "One", 1, server.url("/a.mp3"))], title: "Moved Show"))
+        let podsd = try await PodsdProcess.start()
+        let signals = try await podsd.connection.signals(matching: DBusSignalMatch(interface: LibraryNames.interface))
+        var received = signals.makeAsyncIterator()
+
+        #expect(await podsd.pods("subscribe", server.url("/old.xml")).status == 0)
+        let names = [await received.next()?.member, await received.next()?.member]
+        #expect(names == ["PodcastsChanged", "EpisodesChanged"])
+        var podcasts = try json(await podsd.pods("podcasts", "--json").stdout) as? [[String: Any]] ?? []
+        #expect(podcasts.first?["feedURL"] as? String == server.url("/new.xml"))  // 308: the new address is kept
+
+        // The server fails: the error is stored and shown, the episodes stay.
+        server.setFile("/new.xml", Data("<html>oops</html>".utf8), type: "text/html")
+        let refreshed = await podsd.pods("refresh")
+        #expect(refreshed.status == 0 && refreshed.stdout.contains("✗ Moved Show: not a podcast feed"))
+        podcasts = try json(await podsd.pods("podcasts", "--json").stdout) as? [[String: Any]] ?? []
+        #expect((podcasts.first?["lastError"] as? String)?.contains("not a podcast feed") == true)
+        #expect(podcasts.first?["episodeCount"] as? Int == 1)
+        #expect(await podsd.pods("podcasts").stdout.contains("[error: not a podcast feed"))
+    }
+
+    @Test func noAutoNextStopsAndCompleteWithinMarksPlayedNearTheEnd() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mp3 = Fixtures.sampleMP3.absoluteString
+        let feed = directory.appendingPathComponent("feed.xml")
+        try sampleFeed([("a", "Oldest", 1, mp3), ("b", "Newer", 2, mp3)]).write(to: feed)
+        let podsd = try await PodsdProcess.start(extraArguments: ["--no-auto-next", "--complete-within", "30"], directory: directory)
+        #expect(await podsd.pods("subscribe", feed.absoluteString).status == 0)
+        #expect(await podsd.pods("play", "1").status == 0)
+        try await podsd.client.setPosition(.seconds(70))  // 20 s left of 90: within the last 30
+        try await podsd.client.pause()
+        let library = LibraryClient(podsd.client)
+        let episode = (try json(await library.currentEpisode()) as? [String: Any]) ?? [:]
+        #expect(episode["completed"] as? Bool == true)
+        #expect((episode["position"] as? Double ?? 0) >= 69)
+        try await podsd.client.setPosition(.seconds(88))
+        try await podsd.client.play()
+        try await waitFor { await podsd.playerctl("status").stdout.trimmed == "Stopped" }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await podsd.client.status().episodeId == 1)  // nothing else started
+    }
 }
