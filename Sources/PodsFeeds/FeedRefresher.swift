@@ -40,14 +40,14 @@ public actor FeedRefresher {
         do {
             fetched = try await fetch(feedURL, etag: nil, lastModified: nil)
         } catch {
-            throw LibraryError(.notFound, "cannot fetch \(feedURL): \(error.message)")
+            throw LibraryError(.feed, "cannot fetch \(feedURL): \(error.message)")
         }
-        guard let body = fetched.body else { throw LibraryError(.notFound, "cannot fetch \(feedURL): no content") }
+        guard let body = fetched.body else { throw LibraryError(.feed, "cannot fetch \(feedURL): no content") }
         let feed: Feed
         do {
             feed = try FeedParser(baseURL: URL(string: fetched.finalURL)).parse(body)
         } catch {
-            throw LibraryError(.notFound, "\(feedURL): \(error.message)")
+            throw LibraryError(.feed, "\(feedURL): \(error.message)")
         }
         return try library.subscribe(feedURL: fetched.permanentURL ?? feedURL, feed: feed, etag: fetched.etag,
                                      lastModified: fetched.lastModified)

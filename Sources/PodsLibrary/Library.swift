@@ -119,6 +119,8 @@ public struct LibraryError: Error, CustomStringConvertible {
         case ambiguous
         /// Already subscribed.
         case duplicate
+        /// A feed that could not be fetched, or is not a podcast feed.
+        case feed
     }
 
     public var code: Code

@@ -138,7 +138,7 @@ actor LibraryPlayer {
         case .notFound: LibraryNames.Error.notFound
         case .ambiguous: LibraryNames.Error.ambiguous
         case .duplicate: LibraryNames.Error.duplicate
-        case .database: LibraryNames.Error.failed
+        case .database, .feed: LibraryNames.Error.failed
         }
         return DBusError(name: name, message: error.message)
     }
