@@ -76,6 +76,7 @@ let package = Package(
         .testTarget(name: "PodsClientTests", dependencies: ["PodsClient"]),
         .testTarget(name: "PodsDBusTests", dependencies: ["PodsDBus", "PodsTestSupport"]),
         .testTarget(name: "PodsFeedParserTests", dependencies: ["PodsFeedParser", "PodsTestSupport"]),
+        .testTarget(name: "PodsFeedsTests", dependencies: ["PodsFeeds", "PodsHTTP", "PodsLibrary", "PodsTestSupport"]),
         .testTarget(name: "PodsHTTPTests", dependencies: ["PodsHTTP", "PodsTestSupport"]),
         .testTarget(name: "PodsLibraryTests", dependencies: ["PodsLibrary", "PodsTestSupport"]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),

@@ -13,6 +13,7 @@ public final class LoopbackHTTPServer: Sendable {
     private let redirects: [String: (status: Int, location: String)]
     private let sent = Mutex(0)
     private let delays = Mutex<[String: Duration]>([:])
+    private let faults = Mutex<[String: Fault]>([:])
     private let counts = Mutex<(requests: [String: Int], notModified: Int)>(([:], 0))
     private let stopped = Mutex(false)
 
@@ -56,6 +57,17 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Answers requests for `path` only after `delay` (a slow server).
     public func setDelay(_ path: String, _ delay: Duration) { delays.withLock { $0[path] = delay } }
+
+    /// A way to fail requests for a path.
+    public enum Fault: Sendable {
+        /// Answer with this status and a short body.
+        case status(Int)
+        /// Promise the whole file, send this many bytes of it, then close.
+        case dropAfter(Int)
+    }
+
+    /// Fails every request for `path` this way (nil: serve it normally again).
+    public func setFault(_ path: String, _ fault: Fault?) { faults.withLock { $0[path] = fault } }
 
     /// Body bytes sent so far.
     public var bytesSent: Int { sent.withLock { $0 } }
@@ -123,6 +135,17 @@ public final class LoopbackHTTPServer: Sendable {
         if let redirect = redirects[path] {
             send(client, head: "HTTP/1.1 \(redirect.status) Moved\r\nLocation: \(redirect.location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", body: Data())
             return
+        }
+        switch faults.withLock({ $0[path] }) {
+        case .status(let status):
+            send(client, head: "HTTP/1.1 \(status) Failed\r\nContent-Length: 6\r\nConnection: close\r\n\r\n", body: Data("failed".utf8))
+            return
+        case .dropAfter(let count):
+            let data = files.withLock { $0[path]?.data } ?? Data()
+            send(client, head: "HTTP/1.1 200 OK\r\nContent-Length: \(data.count)\r\nConnection: close\r\n\r\n", body: data.prefix(count))
+            return
+        case nil:
+            break
         }
         guard let file = files.withLock({ $0[path] }) else {
             send(client, head: "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\n", body: Data("not found".utf8))

@@ -1,0 +1,68 @@
+import Foundation
+import PodsFeeds
+import PodsHTTP
+import PodsLibrary
+import PodsTestSupport
+import Testing
+
+@Suite struct FeedRefresherTests {
+    private static func feed(_ title: String, items: Int) -> Data {
+        var xml = #"<?xml version="1.0"?><rss version="2.0"><channel><title>\#(title)</title>"#
+        for item in 0..<items {
+            xml += #"<item><title>E\#(item)</title><guid>g\#(item)</guid><enclosure url="http://example.org/\#(item).mp3"/></item>"#
+        }
+        return Data((xml + "</channel></rss>").utf8)
+    }
+
+    private func withRefresher(maximumBytes: Int = 1 << 20, _ body: (Library, FeedRefresher, LoopbackHTTPServer) async throws -> Void) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try LoopbackHTTPServer(files: [:])
+        defer { server.stop() }
+        var options = HTTPClient.Options()
+        options.maximumBytes = maximumBytes
+        options.lowSpeedTime = .seconds(1)
+        options.lowSpeedBytes = 1
+        let library = try Library(directory: directory)
+        try await body(library, FeedRefresher(library: library, http: HTTPClient(options: options)), server)
+    }
+
+    @Test func serverFaultsAreStoredPerFeedAndLoseNothing() async throws {
+        try await withRefresher { library, refresher, server in
+            for name in ["ok", "error", "dropped", "huge", "slow"] { server.setFile("/\(name).xml", Self.feed(name, items: 3)) }
+            var ids: [String: Int64] = [:]
+            for name in ["ok", "error", "dropped", "huge", "slow"] { ids[name] = try await refresher.subscribe(server.url("/\(name).xml")).id }
+            // Now each fails its own way, with a new item waiting behind the fault.
+            for name in ["ok", "error", "dropped", "huge", "slow"] { server.setFile("/\(name).xml", Self.feed(name, items: 4)) }
+            server.setFault("/error.xml", .status(500))
+            server.setFault("/dropped.xml", .dropAfter(40))
+            server.setFile("/huge.xml", Data(repeating: 0x20, count: 2 << 20))
+            server.setDelay("/slow.xml", .seconds(3))
+            let start = ContinuousClock.now
+            let summaries = try await refresher.refresh()
+            #expect(ContinuousClock.now - start < .seconds(8))
+            let byID = Dictionary(uniqueKeysWithValues: summaries.map { ($0.podcastId, $0) })
+            #expect(byID[try #require(ids["ok"])]?.added == 1)
+            for name in ["error", "dropped", "huge", "slow"] {
+                let id = try #require(ids[name])
+                #expect(byID[id]?.error != nil, "\(name)")
+                #expect(try library.podcast(id).lastError == byID[id]?.error)
+                #expect(try library.episodes(podcastId: id).count == 3, "\(name) keeps its episodes")
+            }
+            #expect(byID[try #require(ids["error"])]?.error?.contains("500") == true)
+            #expect(byID[try #require(ids["huge"])]?.error?.contains("larger") == true)
+        }
+    }
+
+    @Test func concurrentRefreshesOfOneFeedShareOneFetch() async throws {
+        try await withRefresher { _, refresher, server in
+            server.setFile("/feed.xml", Self.feed("Show", items: 2))
+            let id = try await refresher.subscribe(server.url("/feed.xml")).id
+            server.setDelay("/feed.xml", .milliseconds(300))
+            async let first = refresher.refresh([id])
+            async let second = refresher.refresh([id])
+            _ = try await (first, second)
+            #expect(server.requests(for: "/feed.xml") == 2)  // the subscription, then one shared refresh
+        }
+    }
+}
