@@ -23,6 +23,22 @@ public struct LibraryClient: Sendable {
         try await json("Episodes", [.string(podcast ?? ""), .bool(unplayedOnly), .int32(Int32(clamping: limit ?? -1))])
     }
 
+    /// (done, total) from every refresh podsd runs, as it goes.
+    public func refreshProgress() async -> AsyncStream<(done: Int, total: Int)> {
+        let signals = try? await player.connection.signals(matching: DBusSignalMatch(
+            path: LibraryNames.objectPath, interface: LibraryNames.interface, member: "RefreshProgress"))
+        return AsyncStream { continuation in
+            let task = Task {
+                for await signal in signals ?? AsyncStream(unfolding: { nil }) {
+                    guard let done = signal.arguments.first?.int64Value, let total = signal.arguments.last?.int64Value else { continue }
+                    continuation.yield((Int(done), Int(total)))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     public func refresh(podcast: String?) async throws(PlayerClient.Failure) -> String {
         try await json("Refresh", [.string(podcast ?? "")], timeout: .seconds(600))
     }

@@ -57,14 +57,25 @@ public actor FeedRefresher {
 
     /// Refreshes the given podcasts (all when nil) in parallel; one summary
     /// each, in the order given. Failures are stored and reported, never thrown.
-    public func refresh(_ ids: [Int64]? = nil) async throws(LibraryError) -> [RefreshSummary] {
+    /// `progress` hears (finished, total) each time a feed is done.
+    public func refresh(_ ids: [Int64]? = nil,
+                        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws(LibraryError) -> [RefreshSummary] {
         var targets = ids ?? []
         if ids == nil { targets = try library.podcasts().map(\.id) }
         var tasks: [Task<RefreshSummary, Never>] = []
         for id in targets { tasks.append(refreshTask(id)) }
-        var summaries: [RefreshSummary] = []
-        for task in tasks { summaries.append(await task.value) }
-        return summaries
+        let total = tasks.count
+        return await withTaskGroup(of: (Int, RefreshSummary).self) { group in
+            for (index, task) in tasks.enumerated() { group.addTask { (index, await task.value) } }
+            var summaries = [RefreshSummary?](repeating: nil, count: total)
+            var finished = 0
+            for await (index, summary) in group {
+                summaries[index] = summary
+                finished += 1
+                progress(finished, total)
+            }
+            return summaries.compactMap { $0 }
+        }
     }
 
     private func refreshTask(_ id: Int64) -> Task<RefreshSummary, Never> {

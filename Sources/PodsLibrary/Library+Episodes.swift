@@ -35,7 +35,11 @@ extension Library {
     /// carry progress, are queued or are playing (those stay, marked not in the feed).
     static func merge(_ episodes: [Episode], into podcastId: Int64, _ db: Database) throws -> RefreshSummary {
         var summary = RefreshSummary(podcastId: podcastId, title: "")
-        let known = Set(try String.fetchAll(db, sql: "SELECT guid FROM episode WHERE podcastId = ?", arguments: [podcastId]))
+        var known: [String: (episode: Episode, feedOrder: Int, inFeed: Bool)] = [:]
+        for row in try Row.fetchAll(db, sql: episodeSelect + " WHERE episode.podcastId = ?", arguments: [podcastId]) {
+            let stored = episode(from: row)
+            known[stored.episode.guid] = (stored.episode, row["feedOrder"], stored.inFeed)
+        }
         var seen = Set<String>()
         let encoder = JSONEncoder()
         for (order, episode) in episodes.enumerated() where seen.insert(episode.guid).inserted {
@@ -50,11 +54,12 @@ extension Library {
                 ("persons", String(decoding: try encoder.encode(episode.persons), as: UTF8.self)),
                 ("feedOrder", order), ("inFeed", true),
             ]
-            if known.contains(episode.guid) {
+            if let stored = known[episode.guid] {
+                guard stored.episode != episode || stored.feedOrder != order || !stored.inFeed else { continue }
                 try db.execute(
                     sql: "UPDATE episode SET " + values.map { "\($0.0) = ?" }.joined(separator: ", ") + " WHERE podcastId = ? AND guid = ?",
                     arguments: StatementArguments(values.map { $0.1 } + [podcastId, episode.guid]))
-                if db.changesCount > 0 { summary.updated += 1 }
+                if stored.episode != episode { summary.updated += 1 }
             } else {
                 try db.execute(
                     sql: "INSERT INTO episode (podcastId, guid, " + values.map(\.0).joined(separator: ", ") + ") VALUES (?, ?, "
@@ -63,7 +68,7 @@ extension Library {
                 summary.added += 1
             }
         }
-        for guid in known.subtracting(seen) {
+        for guid in Set(known.keys).subtracting(seen) {
             try db.execute(sql: """
                 DELETE FROM episode WHERE podcastId = ? AND guid = ? AND position = 0 AND NOT completed
                     AND NOT currentlyPlaying AND id NOT IN (SELECT episodeId FROM queueItem)

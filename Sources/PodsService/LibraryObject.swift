@@ -52,7 +52,9 @@ enum LibraryObject {
                 method("Refresh", [DBusArgument("podcast", .string)], returnsJSON: true) { arguments throws(DBusError) in
                     let ids = arguments[0].stringValue?.isEmpty == false ? [try podcastID(arguments[0])] : nil
                     let summaries: [RefreshSummary]
-                    do throws(LibraryError) { summaries = try await player.refresher.refresh(ids) } catch { throw LibraryPlayer.dbusError(error) }
+                    do throws(LibraryError) {
+                        summaries = try await player.refresher.refresh(ids) { done, total in signals.refreshProgress(done, total) }
+                    } catch { throw LibraryPlayer.dbusError(error) }
                     for summary in summaries where summary.added + summary.updated + summary.removed > 0 {
                         signals.episodesChanged(summary.podcastId)
                     }
@@ -130,6 +132,7 @@ enum LibraryObject {
                 DBusSignalDescription("EpisodesChanged", arguments: [DBusArgument("podcast", .int64)]),
                 DBusSignalDescription("EpisodeStatusChanged", arguments: [DBusArgument("episode", .int64)]),
                 DBusSignalDescription("QueueChanged"),
+                DBusSignalDescription("RefreshProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)]),
             ])])
     }
 

@@ -152,6 +152,9 @@ struct LibrarySignals: Sendable {
     func episodesChanged(_ podcastID: Int64) { emit("EpisodesChanged", [.int64(podcastID)]) }
     func statusChanged(_ episodeID: Int64) { emit("EpisodeStatusChanged", [.int64(episodeID)]) }
     func queueChanged() { emit("QueueChanged") }
+    func refreshProgress(_ done: Int, _ total: Int) {
+        emit("RefreshProgress", [.uint32(UInt32(clamping: done)), .uint32(UInt32(clamping: total))])
+    }
 
     private func emit(_ member: String, _ arguments: [DBusValue] = []) {
         try? connection.emitSignal(path: LibraryNames.objectPath, interface: LibraryNames.interface,

@@ -90,9 +90,12 @@ struct Refresh: AsyncParsableCommand {
 
     func run() async throws {
         let terminal = isatty(STDERR_FILENO) == 1 && !json
-        if terminal { FileHandle.standardError.write(Data("Refreshing…\r".utf8)) }
         try await withLibrary { (library) throws(PlayerClient.Failure) in
+            let bar = terminal ? Task { await Self.drawProgress(await library.refreshProgress()) } : nil
+            defer { bar?.cancel() }
             let reply = try await library.refresh(podcast: podcast)
+            bar?.cancel()
+            await bar?.value
             if terminal { FileHandle.standardError.write(Data("\u{1B}[2K\r".utf8)) }
             if json { return print(reply) }
             for result in decodeJSON(reply) as? [[String: Any]] ?? [] {
@@ -106,6 +109,19 @@ struct Refresh: AsyncParsableCommand {
                           + "\(result["removed"] as? Int ?? 0) removed")
                 }
             }
+        }
+    }
+}
+
+extension Refresh {
+    /// `[#########...........]  9/20 feeds` on stderr, redrawn in place.
+    static func drawProgress(_ progress: AsyncStream<(done: Int, total: Int)>) async {
+        FileHandle.standardError.write(Data("Refreshing…\r".utf8))
+        for await (done, total) in progress where total > 0 {
+            let width = 30
+            let filled = width * done / total
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            FileHandle.standardError.write(Data("[\(bar)] \(done)/\(total) feeds\r".utf8))
         }
     }
 }
