@@ -8,7 +8,8 @@ import PodsLibrary
 ///
 /// Feeds are fetched in parallel, at most `globalLimit` at once and
 /// `perHostLimit` per host; a slow or dead feed holds up only itself.
-/// Concurrent refreshes of the same podcast share one fetch. A 304 costs no
+/// Concurrent refreshes of the same podcast, and concurrent subscriptions to
+/// the same URL, share one fetch. A 304 costs no
 /// parse; a permanent redirect or `itunes:new-feed-url` moves the stored URL.
 public actor FeedRefresher {
     private let library: Library
@@ -19,6 +20,7 @@ public actor FeedRefresher {
     private var runningPerHost: [String: Int] = [:]
     private var waiting: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
     private var inFlight: [Int64: Task<RefreshSummary, Never>] = [:]
+    private var subscribing: [String: Task<Result<Podcast, LibraryError>, Never>] = [:]
 
     public init(library: Library, http: HTTPClient = HTTPClient(), globalLimit: Int = 16, perHostLimit: Int = 4) {
         self.library = library
@@ -31,8 +33,19 @@ public actor FeedRefresher {
 
     /// Fetches and parses `url` and subscribes to it. `feed://` and `itpc://`
     /// are read as `http://`; a `file://` feed is read from disk.
+    /// Concurrent subscriptions to one URL share one fetch (and one podcast).
     public func subscribe(_ url: String) async throws(LibraryError) -> Podcast {
         let feedURL = Self.normalized(url)
+        if let shared = subscribing[feedURL] { return try await shared.value.get() }
+        let task = Task { () -> Result<Podcast, LibraryError> in
+            do throws(LibraryError) { return .success(try await self.subscribeOnce(feedURL)) } catch { return .failure(error) }
+        }
+        subscribing[feedURL] = task
+        defer { subscribing[feedURL] = nil }
+        return try await task.value.get()
+    }
+
+    private func subscribeOnce(_ feedURL: String) async throws(LibraryError) -> Podcast {
         if let existing = try library.podcasts().first(where: { $0.feedURL == feedURL }) {
             throw LibraryError(.duplicate, "already subscribed to \(existing.title) (\(feedURL))")
         }

@@ -65,4 +65,17 @@ import Testing
             #expect(server.requests(for: "/feed.xml") == 2)  // the subscription, then one shared refresh
         }
     }
+
+    @Test func concurrentSubscriptionsToOneURLShareOneFetchAndOnePodcast() async throws {
+        try await withRefresher { library, refresher, server in
+            server.setFile("/feed.xml", Self.feed("Show", items: 2))
+            server.setDelay("/feed.xml", .milliseconds(300))
+            async let first = refresher.subscribe(server.url("/feed.xml"))
+            async let second = refresher.subscribe(server.url("/feed.xml"))
+            let (a, b) = try await (first, second)
+            #expect(a.id == b.id)
+            #expect(server.requests(for: "/feed.xml") == 1)
+            #expect(try library.podcasts().count == 1)
+        }
+    }
 }
