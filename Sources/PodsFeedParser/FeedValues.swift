@@ -53,19 +53,30 @@ enum FeedValues {
 
 }
 
+/// Podcast URL schemes, as feeds and directories write them.
+public enum PodcastURL {
+    /// `feed://`, `itpc://`, `itms://` and `pcast://` as `http://`, and
+    /// `feed:https://…` as `https://…`; anything else as it is.
+    public static func normalizingScheme(_ text: String) -> String {
+        let lower = text.lowercased()
+        if lower.hasPrefix("feed:http") { return String(text.dropFirst(5)) }
+        if let scheme = ["feed://", "itpc://", "itms://", "pcast://"].first(where: lower.hasPrefix) {
+            return "http://" + text.dropFirst(scheme.count)
+        }
+        return text
+    }
+}
+
 /// Resolves links against the feed's URL and normalises podcast schemes.
 struct URLResolver {
     let base: URL?
 
-    /// `feed://` and `itpc://` become `http://`; relative links resolve
-    /// against the base; nil for empty text.
+    /// Podcast schemes become `http(s)://` (`PodcastURL`); relative links
+    /// resolve against the base; nil for empty text.
     func resolve(_ text: String?) -> String? {
-        guard var trimmed = FeedValues.nonEmpty(text) else { return nil }
-        if Self.isPlainAbsolute(trimmed) { return trimmed }
-        for scheme in ["feed://", "itpc://", "itms://"] where trimmed.lowercased().hasPrefix(scheme) {
-            trimmed = "http://" + trimmed.dropFirst(scheme.count)
-        }
-        if trimmed.lowercased().hasPrefix("feed:http") { trimmed = String(trimmed.dropFirst(5)) }
+        guard let nonEmpty = FeedValues.nonEmpty(text) else { return nil }
+        if Self.isPlainAbsolute(nonEmpty) { return nonEmpty }
+        let trimmed = PodcastURL.normalizingScheme(nonEmpty)
         if let url = URL(string: trimmed), url.scheme != nil { return trimmed }
         guard let base, let url = URL(string: trimmed, relativeTo: base) ?? URL(string: trimmed.addingPercentEncoding(
             withAllowedCharacters: .urlFragmentAllowed) ?? "", relativeTo: base) else { return trimmed }

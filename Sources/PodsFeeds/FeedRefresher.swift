@@ -184,16 +184,9 @@ public actor FeedRefresher {
 
     // MARK: - URLs
 
-    /// `feed://`, `itpc://` (and `feed:https://`) as http(s); whitespace trimmed.
+    /// Whitespace trimmed, podcast schemes as http(s), as the parser reads links.
     public static func normalized(_ url: String) -> String {
-        var text = url.trimmingCharacters(in: .whitespacesAndNewlines)
-        let lower = text.lowercased()
-        if lower.hasPrefix("feed:http") {
-            text = String(text.dropFirst(5))
-        } else if let scheme = ["feed://", "itpc://", "pcast://"].first(where: lower.hasPrefix) {
-            text = "http://" + text.dropFirst(scheme.count)
-        }
-        return text
+        PodcastURL.normalizingScheme(url.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     private static func host(of url: String) -> String {
