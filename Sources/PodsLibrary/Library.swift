@@ -65,34 +65,26 @@ public final class Library: Sendable {
     /// The saved playback settings; defaults for what was never saved or
     /// cannot be read back as a number.
     public func playbackSettings() throws(LibraryError) -> PlaybackSettings {
-        do {
-            return try database.read { db in
-                var settings = PlaybackSettings()
-                if let rate = try Double.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'rate'"), rate.isFinite {
-                    settings.rate = rate
-                }
-                if let volume = try Double.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'volume'"), volume.isFinite {
-                    settings.volume = volume
-                }
-                return settings
+        try reading { db in
+            var settings = PlaybackSettings()
+            if let rate = try Double.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'rate'"), rate.isFinite {
+                settings.rate = rate
             }
-        } catch {
-            throw LibraryError(path: database.path, underlying: error)
+            if let volume = try Double.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'volume'"), volume.isFinite {
+                settings.volume = volume
+            }
+            return settings
         }
     }
 
     /// Saves the playback settings in one transaction.
     public func save(_ settings: PlaybackSettings) throws(LibraryError) {
-        do {
-            try database.write { db in
-                for (key, value) in [("rate", settings.rate), ("volume", settings.volume)] {
-                    try db.execute(
-                        sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                        arguments: [key, String(value)])
-                }
+        try writing { db in
+            for (key, value) in [("rate", settings.rate), ("volume", settings.volume)] {
+                try db.execute(
+                    sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    arguments: [key, String(value)])
             }
-        } catch {
-            throw LibraryError(path: database.path, underlying: error)
         }
     }
 }
