@@ -139,31 +139,24 @@ extension Episode: Encodable {
 }
 
 extension Enclosure: Encodable {
-    fileprivate enum Keys: String, CodingKey { case url, type, length }
+    fileprivate enum CodingKeys: String, CodingKey { case url, type, length }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
+        var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(url, forKey: .url)
         try c.encode(type, forKey: .type)
         try c.encode(length, forKey: .length)
     }
 }
 
-extension Enclosure: Decodable {
-    /// Reads what `encode(to:)` wrote (the library keeps these as JSON).
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        url = try c.decode(String.self, forKey: .url)
-        type = try c.decodeIfPresent(String.self, forKey: .type)
-        length = try c.decodeIfPresent(Int.self, forKey: .length)
-    }
-}
+/// Reads what `encode(to:)` writes (the library keeps these as JSON).
+extension Enclosure: Decodable {}
 
 extension Chapter: Encodable {
-    fileprivate enum Keys: String, CodingKey { case start, title, url, image }
+    fileprivate enum CodingKeys: String, CodingKey { case start, title, url, image }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
+        var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(start, forKey: .start)
         try c.encode(title, forKey: .title)
         try c.encode(url, forKey: .url)
@@ -171,22 +164,14 @@ extension Chapter: Encodable {
     }
 }
 
-extension Chapter: Decodable {
-    /// Reads what `encode(to:)` wrote (the library keeps these as JSON).
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        start = try c.decode(Double.self, forKey: .start)
-        title = try c.decode(String.self, forKey: .title)
-        url = try c.decodeIfPresent(String.self, forKey: .url)
-        image = try c.decodeIfPresent(String.self, forKey: .image)
-    }
-}
+/// Reads what `encode(to:)` writes (the library keeps these as JSON).
+extension Chapter: Decodable {}
 
 extension Person: Encodable {
-    fileprivate enum Keys: String, CodingKey { case name, role, group, url, image }
+    fileprivate enum CodingKeys: String, CodingKey { case name, role, group, url, image }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
+        var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
         try c.encode(role, forKey: .role)
         try c.encode(group, forKey: .group)
@@ -195,14 +180,5 @@ extension Person: Encodable {
     }
 }
 
-extension Person: Decodable {
-    /// Reads what `encode(to:)` wrote (the library keeps these as JSON).
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        name = try c.decode(String.self, forKey: .name)
-        role = try c.decodeIfPresent(String.self, forKey: .role)
-        group = try c.decodeIfPresent(String.self, forKey: .group)
-        url = try c.decodeIfPresent(String.self, forKey: .url)
-        image = try c.decodeIfPresent(String.self, forKey: .image)
-    }
-}
+/// Reads what `encode(to:)` writes (the library keeps these as JSON).
+extension Person: Decodable {}
