@@ -38,11 +38,12 @@ let package = Package(
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
         .target(name: "PodsHTTP", dependencies: ["CCurl"]),
         .target(name: "PodsFeeds", dependencies: ["PodsFeedParser", "PodsHTTP", "PodsLibrary"]),
+        .target(name: "PodsCache", dependencies: ["PodsHTTP", "PodsLibrary", "PodsPlayback"]),
         .target(name: "PodsLibrary", dependencies: ["PodsFeedParser", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PodsService",
             dependencies: [
-                "PodsClient", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsLibrary", "PodsPlayback",
+                "PodsCache", "PodsClient", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsLibrary", "PodsPlayback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

@@ -23,6 +23,12 @@ static inline CURLcode pods_curl_set_write_function(CURL *handle, CURLoption opt
     return curl_easy_setopt(handle, option, function);
 }
 
+/// `curl_easy_setopt` with a transfer-progress callback (variadic).
+static inline CURLcode pods_curl_set_xferinfo_function(CURL *handle,
+                                                       int (*function)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, function);
+}
+
 /// `curl_easy_getinfo` is variadic, which Swift cannot call.
 static inline CURLcode pods_curl_get_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);

@@ -1,6 +1,7 @@
 #ifndef PODS_CGSTREAMER_SHIM_H
 #define PODS_CGSTREAMER_SHIM_H
 #include <gst/gst.h>
+#include <gst/app/gstappsrc.h>
 
 /// `g_object_set` is variadic, which Swift cannot call.
 static inline void pods_object_set_string(gpointer object, const char *name, const char *value) {
@@ -62,6 +63,27 @@ static inline void pods_object_unref(gpointer object) {
 /// `g_signal_connect` is a macro.
 static inline gulong pods_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
     return g_signal_connect(instance, signal, handler, data);
+}
+
+/// `GST_IS_APP_SRC` is a macro: is playbin's new source our `appsrc://`?
+static inline gboolean pods_is_app_source(gpointer element) {
+    return GST_IS_APP_SRC(element);
+}
+
+/// `GST_EVENT_TYPE` and `GST_PAD_PROBE_INFO_EVENT` are macros.
+static inline gboolean pods_probe_is_flush_start(GstPadProbeInfo *info) {
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    return event != NULL && GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_START;
+}
+
+/// `GST_BUFFER_OFFSET` is a macro (an lvalue).
+static inline void pods_buffer_set_offset(GstBuffer *buffer, guint64 offset) {
+    GST_BUFFER_OFFSET(buffer) = offset;
+}
+
+/// `GST_ELEMENT_ERROR` is a macro: posts a read error from `element` on its bus.
+static inline void pods_element_post_read_error(GstElement *element, const char *text) {
+    GST_ELEMENT_ERROR(element, RESOURCE, READ, ("%s", text), (NULL));
 }
 
 #endif

@@ -73,6 +73,46 @@ public struct LibraryClient: Sendable {
 
     public func exportOPML() async throws(PlayerClient.Failure) -> String { try await json("ExportOPML") }
 
+    // MARK: - Downloads and the cache
+
+    /// Starts downloading an episode's missing bytes; `downloadsChanged` tells when it is done.
+    public func download(_ episode: Int64) async throws(PlayerClient.Failure) { _ = try await call("Download", [.int64(episode)]) }
+
+    public func downloads() async throws(PlayerClient.Failure) -> String { try await json("Downloads") }
+
+    public func deleteDownload(_ episode: Int64) async throws(PlayerClient.Failure) {
+        _ = try await call("DeleteDownload", [.int64(episode)])
+    }
+
+    /// Downloads the `count` newest unplayed episodes of `podcast` after each refresh (0: none).
+    public func setAutoDownload(podcast: String, count: Int) async throws(PlayerClient.Failure) {
+        _ = try await call("SetAutoDownload", [.string(podcast), .uint32(UInt32(clamping: count))])
+    }
+
+    public func storage() async throws(PlayerClient.Failure) -> String { try await json("Storage") }
+
+    public func setCacheBudget(_ bytes: Int64) async throws(PlayerClient.Failure) {
+        _ = try await call("SetCacheBudget", [.int64(bytes)])
+    }
+
+    /// `{"episodeId", "buffering", "cached"}` for the loaded episode.
+    public func cacheStatus() async throws(PlayerClient.Failure) -> String { try await json("CacheStatus") }
+
+    /// The episode ids of every `DownloadsChanged` signal from now on.
+    public func downloadsChanged() async -> AsyncStream<Int64> {
+        let signals = try? await player.connection.signals(matching: DBusSignalMatch(
+            path: LibraryNames.objectPath, interface: LibraryNames.interface, member: "DownloadsChanged"))
+        return AsyncStream { continuation in
+            let task = Task {
+                for await signal in signals ?? AsyncStream(unfolding: { nil }) {
+                    if let id = signal.arguments.first?.int64Value { continuation.yield(id) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     // MARK: - Calls
 
     private func json(_ member: String, _ arguments: [DBusValue] = [], timeout: Duration? = nil) async throws(PlayerClient.Failure) -> String {

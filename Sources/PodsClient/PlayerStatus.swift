@@ -13,6 +13,10 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
     /// The library episode that is loaded, if it is one.
     public var episodeId: Int64?
     public var podcastId: Int64?
+    /// Playing, but waiting for bytes that are not downloaded yet.
+    public var buffering = false
+    /// The share of the loaded episode on disk, 0...1 (nil: unknown).
+    public var cached: Double?
 
     public init(state: String, title: String?, url: String?, position: Double, duration: Double?, rate: Double, volume: Double) {
         self.state = state
@@ -25,7 +29,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, title, url, position, duration, rate, volume, episodeId, podcastId
+        case state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached
     }
 
     /// Writes every key, with `null` for what is unknown.
@@ -40,5 +44,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
         try container.encode(volume, forKey: .volume)
         try container.encode(episodeId, forKey: .episodeId)
         try container.encode(podcastId, forKey: .podcastId)
+        try container.encode(buffering, forKey: .buffering)
+        try container.encode(cached, forKey: .cached)
     }
 }

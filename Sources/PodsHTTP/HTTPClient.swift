@@ -17,7 +17,7 @@ public struct HTTPResponse: Sendable {
 /// Why a request failed.
 public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: Sendable, Hashable {
-        case invalidURL, unreachable, timedOut, tooLarge, status, other
+        case invalidURL, unreachable, timedOut, tooLarge, status, cancelled, other
     }
 
     public var code: Code
@@ -55,8 +55,6 @@ public struct HTTPClient: Sendable {
     public init(options: Options = Options()) {
         self.options = options
     }
-
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// GETs `url` (http or https), following redirects. `ifNoneMatch` and
     /// `ifModifiedSince` make it conditional (a 304 comes back with an empty body).
@@ -97,26 +95,15 @@ public struct HTTPClient: Sendable {
         }
 
         func perform() -> Result<HTTPResponse, HTTPError> {
-            HTTPClient.globalInit
-            guard let handle = curl_easy_init() else { return .failure(HTTPError(.other, "libcurl could not start")) }
+            guard let handle = HTTPClient.makeHandle() else { return .failure(HTTPError(.other, "libcurl could not start")) }
             defer { curl_easy_cleanup(handle) }
             var list: UnsafeMutablePointer<curl_slist>?
             if let ifNoneMatch { list = curl_slist_append(list, "If-None-Match: \(ifNoneMatch)") }
             if let ifModifiedSince { list = curl_slist_append(list, "If-Modified-Since: \(ifModifiedSince)") }
             defer { curl_slist_free_all(list) }
             let me = Unmanaged.passUnretained(self).toOpaque()
-            pods_curl_set_string(handle, CURLOPT_URL, url)
-            pods_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-            pods_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-            pods_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-            pods_curl_set_long(handle, CURLOPT_MAXREDIRS, options.maximumRedirects)
-            pods_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout.components.seconds * 1000))
-            pods_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, Int(options.lowSpeedTime.components.seconds))
-            pods_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, options.lowSpeedBytes)
-            pods_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
-            pods_curl_set_string(handle, CURLOPT_USERAGENT, options.userAgent)
+            HTTPClient.configure(handle, url: url, options: options)
             pods_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode (gzip, deflate, br…)
-            pods_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl decodes
             pods_curl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
             pods_curl_set_write_function(handle, CURLOPT_WRITEFUNCTION, Self.write)
             pods_curl_set_pointer(handle, CURLOPT_WRITEDATA, me)
@@ -124,7 +111,7 @@ public struct HTTPClient: Sendable {
             pods_curl_set_pointer(handle, CURLOPT_HEADERDATA, me)
             let code = curl_easy_perform(handle)
             if tooLarge { return .failure(HTTPError(.tooLarge, "\(url) is larger than \(options.maximumBytes / 1_048_576) MB")) }
-            guard code == CURLE_OK else { return .failure(Self.error(code, url: url)) }
+            guard code == CURLE_OK else { return .failure(HTTPClient.error(code, url: url)) }
             var status = 0
             pods_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
             var effective: UnsafeMutablePointer<CChar>?
@@ -145,19 +132,6 @@ public struct HTTPClient: Sendable {
             headers.last { $0.0 == name }?.1
         }
 
-        private static func error(_ code: CURLcode, url: String) -> HTTPError {
-            let reason = String(cString: curl_easy_strerror(code))
-            switch code {
-            case CURLE_OPERATION_TIMEDOUT: return HTTPError(.timedOut, "\(url): timed out (\(reason))")
-            case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_SSL_CONNECT_ERROR, CURLE_RECV_ERROR,
-                 CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
-                return HTTPError(.unreachable, "\(url): \(reason)")
-            case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return HTTPError(.invalidURL, "\(url): \(reason)")
-            case CURLE_TOO_MANY_REDIRECTS: return HTTPError(.other, "\(url): too many redirects")
-            default: return HTTPError(.other, "\(url): \(reason)")
-            }
-        }
-
         private static let write: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
             guard let data, let context else { return 0 }
             let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
@@ -174,18 +148,76 @@ public struct HTTPClient: Sendable {
             guard let data, let context else { return 0 }
             let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
             let length = size * count
-            let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.hasPrefix("HTTP/") {
-                let parts = line.split(separator: " ")
-                if parts.count > 1, let status = Int(parts[1]) { transfer.statuses.append(status) }
+            switch HeaderLine(UnsafeRawBufferPointer(start: data, count: length)) {
+            case .status(let status):
+                transfer.statuses.append(status)
                 transfer.headers.removeAll()
-            } else if let colon = line.firstIndex(of: ":") {
-                let name = line[..<colon].lowercased()
-                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            case .field(let name, let value):
                 transfer.headers.append((name, value))
+            case .other:
+                break
             }
             return length
+        }
+    }
+
+    // MARK: - Shared by every transfer
+
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    /// The options every transfer sets: the URL, http(s) only (also for
+    /// redirects, which are followed), the time limits and the User-Agent.
+    static func configure(_ handle: UnsafeMutableRawPointer, url: String, options: Options) {
+        pods_curl_set_string(handle, CURLOPT_URL, url)
+        pods_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        pods_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        pods_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+        pods_curl_set_long(handle, CURLOPT_MAXREDIRS, options.maximumRedirects)
+        pods_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout.components.seconds * 1000))
+        pods_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, Int(options.lowSpeedTime.components.seconds))
+        pods_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, options.lowSpeedBytes)
+        pods_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+        pods_curl_set_string(handle, CURLOPT_USERAGENT, options.userAgent)
+    }
+
+    /// A new easy handle (nil if libcurl cannot make one).
+    static func makeHandle() -> UnsafeMutableRawPointer? {
+        globalInit
+        return curl_easy_init()
+    }
+
+    static func error(_ code: CURLcode, url: String) -> HTTPError {
+        let reason = String(cString: curl_easy_strerror(code))
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: return HTTPError(.timedOut, "\(url): timed out (\(reason))")
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_SSL_CONNECT_ERROR, CURLE_RECV_ERROR,
+             CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+            return HTTPError(.unreachable, "\(url): \(reason)")
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return HTTPError(.invalidURL, "\(url): \(reason)")
+        case CURLE_TOO_MANY_REDIRECTS: return HTTPError(.other, "\(url): too many redirects")
+        default: return HTTPError(.other, "\(url): \(reason)")
+        }
+    }
+
+}
+
+/// One line of a response head, as libcurl's header callback hands it over.
+enum HeaderLine {
+    /// `HTTP/1.1 206 Partial Content`: a new response starts (redirects give several).
+    case status(Int)
+    /// `name: value`, the name lowercased.
+    case field(String, String)
+    case other
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            let parts = line.split(separator: " ")
+            self = parts.count > 1 ? Int(parts[1]).map(HeaderLine.status) ?? .other : .other
+        } else if let colon = line.firstIndex(of: ":") {
+            self = .field(line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        } else {
+            self = .other
         }
     }
 }

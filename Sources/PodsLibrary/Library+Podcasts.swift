@@ -127,7 +127,7 @@ extension Library {
             description: row["description"], artworkURL: row["artworkURL"], link: row["link"], language: row["language"],
             subscribedAt: Date(timeIntervalSince1970: row["subscribedAt"]), etag: row["etag"], lastModified: row["lastModified"],
             lastRefreshedAt: (row["lastRefreshedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            lastError: row["lastError"], episodeCount: row["episodeCount"] ?? 0, unplayedCount: row["unplayedCount"] ?? 0)
+            lastError: row["lastError"], autoDownload: row["autoDownload"] ?? 0, episodeCount: row["episodeCount"] ?? 0, unplayedCount: row["unplayedCount"] ?? 0)
     }
 
     private static func title(of feed: Feed, _ feedURL: String) -> String {

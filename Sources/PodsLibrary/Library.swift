@@ -57,6 +57,23 @@ public final class Library: Sendable {
                     rank DOUBLE NOT NULL);
                 """)
         }
+        migrator.registerMigration("v3: media cache, artwork, auto-download") { db in
+            try db.execute(sql: """
+                CREATE TABLE cachedMedia (
+                    episodeId INTEGER PRIMARY KEY REFERENCES episode(id) ON DELETE CASCADE,
+                    url TEXT NOT NULL, finalURL TEXT, length INTEGER NOT NULL, etag TEXT, lastModified TEXT,
+                    acceptsRanges BOOLEAN NOT NULL DEFAULT 1, fileName TEXT NOT NULL UNIQUE,
+                    validatedAt DOUBLE NOT NULL, lastAccess DOUBLE NOT NULL,
+                    complete BOOLEAN NOT NULL DEFAULT 0, pinned BOOLEAN NOT NULL DEFAULT 0);
+                CREATE TABLE cachedRange (
+                    episodeId INTEGER NOT NULL REFERENCES cachedMedia(episodeId) ON DELETE CASCADE,
+                    start INTEGER NOT NULL, "end" INTEGER NOT NULL,
+                    PRIMARY KEY (episodeId, start));
+                CREATE TABLE artwork (
+                    url TEXT PRIMARY KEY, fileName TEXT NOT NULL, etag TEXT, lastModified TEXT, validatedAt DOUBLE NOT NULL);
+                ALTER TABLE podcast ADD COLUMN autoDownload INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 

@@ -16,6 +16,8 @@ public struct Podcast: Sendable, Equatable, Identifiable {
     public var lastModified: String?
     public var lastRefreshedAt: Date?
     public var lastError: String?
+    /// How many of the newest episodes to download after each refresh (0: none).
+    public var autoDownload = 0
     /// Computed when listed.
     public var episodeCount = 0
     public var unplayedCount = 0
@@ -68,7 +70,8 @@ public struct RefreshSummary: Sendable, Equatable {
 
 extension Podcast: Encodable {
     private enum Keys: String, CodingKey {
-        case id, title, author, feedURL, link, artworkURL, episodeCount, unplayedCount, subscribedAt, lastRefreshedAt, lastError
+        case id, title, author, feedURL, link, artworkURL, episodeCount, unplayedCount, subscribedAt, lastRefreshedAt, lastError,
+             autoDownload
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -84,6 +87,7 @@ extension Podcast: Encodable {
         try c.encode(JSONDates.string(subscribedAt), forKey: .subscribedAt)
         try c.encode(lastRefreshedAt.map(JSONDates.string), forKey: .lastRefreshedAt)
         try c.encode(lastError, forKey: .lastError)
+        try c.encode(autoDownload, forKey: .autoDownload)
     }
 }
 

@@ -19,6 +19,8 @@ public final class PlaybackEngine {
 
     private let playbin: UnsafeMutablePointer<GstElement>
     private let busReader: PipelineBusReader
+    /// Hands `appsrc://` sources their media when playbin makes them.
+    private let sourceSetup = SourceSetup()
     /// A seek to do once the pipeline has prerolled.
     private var deferredSeek: Duration?
     /// A seek under way: reported as the position until it completes.
@@ -60,6 +62,7 @@ public final class PlaybackEngine {
             gst_object_unref(playbin)
             throw error
         }
+        sourceSetup.connect(to: playbin)
         let (stream, continuation) = AsyncStream<PipelineMessage>.makeStream()
         events = stream
         busReader = PipelineBusReader(pipeline: playbin, continuation: continuation)
@@ -67,6 +70,7 @@ public final class PlaybackEngine {
     }
 
     deinit {
+        sourceSetup.stopFeeding()
         gst_element_set_state(playbin, GST_STATE_NULL)
         busReader.stop()
         gst_object_unref(playbin)
@@ -109,9 +113,11 @@ public final class PlaybackEngine {
     public func load(_ source: MediaSource, startingAt start: Duration = .zero) {
         generation += 1
         busReader.generation.store(generation, ordering: .releasing)
+        sourceSetup.stopFeeding()
         gst_element_set_state(playbin, GST_STATE_NULL)
         self.source = source
-        pods_object_set_string(playbin, "uri", source.uri)
+        sourceSetup.media = source.media
+        pods_object_set_string(playbin, "uri", source.media == nil ? source.uri : "appsrc://")
         isPrerolled = false
         segmentNeedsRate = true
         deferredSeek = start > .zero ? start : nil
@@ -135,6 +141,7 @@ public final class PlaybackEngine {
     /// Stops and rewinds; the source stays loaded and the audio device is released.
     public func stop() {
         guard source != nil else { return }
+        sourceSetup.stopFeeding()
         gst_element_set_state(playbin, GST_STATE_READY)
         isPrerolled = false
         deferredSeek = nil
@@ -143,7 +150,9 @@ public final class PlaybackEngine {
 
     /// Drops the source.
     public func unload() {
+        sourceSetup.stopFeeding()
         gst_element_set_state(playbin, GST_STATE_NULL)
+        sourceSetup.media = nil
         source = nil
         isPrerolled = false
         deferredSeek = nil
@@ -260,6 +269,7 @@ public final class PlaybackEngine {
             }
             segmentNeedsRate = false
         case .error:
+            sourceSetup.stopFeeding()
             gst_element_set_state(playbin, GST_STATE_READY)
             isPrerolled = false
             deferredSeek = nil
@@ -275,6 +285,7 @@ public final class PlaybackEngine {
 
     /// Releases the pipeline and ends `events`.
     public func shutdown() {
+        sourceSetup.stopFeeding()
         gst_element_set_state(playbin, GST_STATE_NULL)
         busReader.stop()
     }

@@ -29,6 +29,7 @@ enum LibraryObject {
                     }
                     signals.podcastsChanged()
                     signals.episodesChanged(podcast.id)
+                    Task { await player.prefetchArtwork() }
                     return .string(json(podcast))
                 },
                 method("Unsubscribe", [DBusArgument("podcast", .string)]) { arguments throws(DBusError) in
@@ -59,6 +60,10 @@ enum LibraryObject {
                         signals.episodesChanged(summary.podcastId)
                     }
                     signals.podcastsChanged()
+                    Task {
+                        await player.autoDownload()
+                        await player.prefetchArtwork()
+                    }
                     return .string(json(summaries))
                 },
                 method("PlayEpisode", [DBusArgument("episode", .int64)]) { arguments throws(DBusError) in
@@ -122,6 +127,36 @@ enum LibraryObject {
                     signals.podcastsChanged()
                     return .string(json(results.sorted { $0.key < $1.key }.map(\.value)))
                 },
+                method("Download", [DBusArgument("episode", .int64)]) { arguments throws(DBusError) in
+                    try await player.download(episodeID: arguments[0].int64Value ?? -1)
+                    return nil
+                },
+                method("Downloads", returnsJSON: true) { _ throws(DBusError) in
+                    .string(json(try await player.downloads()))
+                },
+                method("DeleteDownload", [DBusArgument("episode", .int64)]) { arguments throws(DBusError) in
+                    try await player.deleteDownload(episodeID: arguments[0].int64Value ?? -1)
+                    return nil
+                },
+                method("SetAutoDownload", [DBusArgument("podcast", .string), DBusArgument("count", .uint32)]) { arguments throws(DBusError) in
+                    let id = try podcastID(arguments[0])
+                    let count = Int(arguments[1].int64Value ?? 0)
+                    try LibraryPlayer.mapped { () throws(LibraryError) in try library.setAutoDownload(id, count: count) }
+                    signals.podcastsChanged()
+                    await player.autoDownload()
+                    return nil
+                },
+                method("Storage", returnsJSON: true) { _ throws(DBusError) in
+                    .string(json(try await player.storage()))
+                },
+                method("SetCacheBudget", [DBusArgument("bytes", .int64)]) { arguments throws(DBusError) in
+                    try await player.setCacheBudget(arguments[0].int64Value ?? -1)
+                    return nil
+                },
+                method("CacheStatus", returnsJSON: true) { _ throws(DBusError) in
+                    let status = await player.cacheStatus()
+                    return .string(json(CacheStatus(episodeId: status.episodeID, buffering: status.buffering, cached: status.cached)))
+                },
                 method("ExportOPML", returnsJSON: true) { _ throws(DBusError) in
                     let podcasts = try LibraryPlayer.mapped { () throws(LibraryError) in try library.podcasts() }
                     return .string(OPML.document(podcasts.reversed().map { OPML.Outline(title: $0.title, feedURL: $0.feedURL, link: $0.link) }))
@@ -133,6 +168,7 @@ enum LibraryObject {
                 DBusSignalDescription("EpisodeStatusChanged", arguments: [DBusArgument("episode", .int64)]),
                 DBusSignalDescription("QueueChanged"),
                 DBusSignalDescription("RefreshProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)]),
+                DBusSignalDescription("DownloadsChanged", arguments: [DBusArgument("episode", .int64)]),
             ])])
     }
 
@@ -141,6 +177,23 @@ enum LibraryObject {
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
+}
+
+/// The loaded episode's cache, for `pods status`.
+private struct CacheStatus: Encodable, Sendable {
+    var episodeId: Int64?
+    var buffering: Bool
+    /// The share of the file on disk (nil: not known, streaming plainly).
+    var cached: Double?
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(episodeId, forKey: .episodeId)
+        try c.encode(buffering, forKey: .buffering)
+        try c.encode(cached, forKey: .cached)
+    }
+
+    private enum Keys: String, CodingKey { case episodeId, buffering, cached }
 }
 
 /// One line of `pods import`'s answer.

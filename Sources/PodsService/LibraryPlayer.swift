@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PodsCache
 import PodsClient
 import PodsDBus
 import PodsFeeds
@@ -23,8 +24,11 @@ actor LibraryPlayer {
 
     let library: Library
     let refresher: FeedRefresher
+    /// Range caches and downloads; nil streams every episode plainly.
+    let mediaCache: MediaCache?
+    let artwork: ArtworkCache?
     private let controller: PlayerController
-    private let logger: Logger
+    let logger: Logger
     private let signals: LibrarySignals
     private let events: AsyncStream<Event>
     private let eventSink: AsyncStream<Event>.Continuation
@@ -32,9 +36,16 @@ actor LibraryPlayer {
     private let autoNext: Bool
     /// An episode counts as played once this little of it is left.
     private let completionStretch: Duration
+    /// The cache the loaded episode plays from.
+    private var playingCache: EpisodeCache?
+    /// The episode loaded, for reloading it when its cache cannot go on.
+    private var loaded: LibraryEpisode?
 
     init(library: Library, controller: PlayerController, signals: LibrarySignals, logger: Logger,
+         mediaCache: MediaCache? = nil, artwork: ArtworkCache? = nil,
          autoNext: Bool = true, completionStretch: Duration = .zero) {
+        self.mediaCache = mediaCache
+        self.artwork = artwork
         self.autoNext = autoNext
         self.completionStretch = completionStretch
         self.library = library
@@ -75,25 +86,113 @@ actor LibraryPlayer {
         }
     }
 
-    private func load(_ episode: LibraryEpisode, paused: Bool) async throws(DBusError) {
+    private func load(_ episode: LibraryEpisode, paused: Bool, at position: Duration? = nil,
+                      streaming: Bool = false) async throws(DBusError) {
         guard let url = episode.episode.enclosures.first?.url else {
             throw DBusError(name: LibraryNames.Error.failed, message: "episode \(episode.id) has no audio to play")
         }
-        let source: MediaSource
-        do throws(PlaybackError) {
-            source = try MediaSource(uri: url)
-        } catch {
-            throw DBusError(name: LibraryNames.Error.failed, message: error.message)
-        }
+        let source = try await source(for: episode.id, url: url, streaming: streaming)
+        loaded = episode
+        let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
+        let localArt = if let remoteArt, let artwork { await artwork.cachedURI(for: remoteArt) } else { String?.none }
         let metadata = EpisodeMetadata(
             episodeID: episode.id, podcastID: episode.podcastId, title: episode.episode.title,
             podcastTitle: episode.podcastTitle, author: episode.episode.author ?? episode.podcastAuthor,
-            artworkURL: episode.episode.artworkURL ?? episode.podcastArtworkURL)
+            artworkURL: localArt ?? remoteArt)
+        if localArt == nil, let remoteArt { fetchArtwork(remoteArt, for: episode.id) }
         do throws(PlaybackError) {
-            try await controller.open(source, episode: metadata, startingAt: .seconds(episode.position), paused: paused)
+            try await controller.open(source, episode: metadata, startingAt: position ?? .seconds(episode.position),
+                                      paused: paused)
         } catch {
             throw DBusError(name: LibraryNames.Error.failed, message: "could not play \(url): \(error.message)")
         }
+    }
+
+    /// The episode's audio: through its range cache for http(s), plainly
+    /// when the cache cannot serve it (unknown length, full disk).
+    private func source(for episodeID: Int64, url: String, streaming: Bool) async throws(DBusError) -> MediaSource {
+        let plain: MediaSource
+        do throws(PlaybackError) { plain = try MediaSource(uri: url) } catch {
+            throw DBusError(name: LibraryNames.Error.failed, message: error.message)
+        }
+        let previous = playingCache
+        playingCache = nil
+        defer { if let previous { Task { [mediaCache] in await mediaCache?.release(previous) } } }
+        guard !streaming, let mediaCache, url.hasPrefix("http://") || url.hasPrefix("https://") else { return plain }
+        do throws(CacheError) {
+            let cache = try await mediaCache.open(episodeID: episodeID, url: url)
+            playingCache = cache
+            return MediaSource(uri: url, media: cache)
+        } catch where error.code == .unknownLength || error.code == .diskFull || error.code == .file {
+            logger.warning("episode \(episodeID) streams without the cache: \(error)")
+            return plain
+        } catch {
+            throw DBusError(name: LibraryNames.Error.failed, message: "could not play \(url): \(error.message)")
+        }
+    }
+
+    /// Fetches artwork that is not cached yet, then shows the local copy.
+    private func fetchArtwork(_ url: String, for episodeID: Int64) {
+        guard let artwork else { return }
+        Task { [controller] in
+            guard let local = await artwork.localURI(for: url) else { return }
+            await controller.setArtwork(local, forEpisode: episodeID)
+        }
+    }
+
+    /// What `pods status` adds: whether playback waits for bytes, and how
+    /// much of the loaded episode is on disk.
+    func cacheStatus() -> (episodeID: Int64?, buffering: Bool, cached: Double?) {
+        guard let loaded else { return (nil, false, nil) }
+        guard let playingCache else {
+            let local = loaded.episode.enclosures.first?.url.hasPrefix("file:") == true
+            return (loaded.id, false, local ? 1 : nil)
+        }
+        return (loaded.id, playingCache.isBuffering, playingCache.cachedFraction)
+    }
+
+    // MARK: - The cache's news
+
+    /// Follows the media cache: reloads the episode whose file changed on
+    /// the server (at the same position), streams plainly when the disk is
+    /// full, and announces download changes.
+    func followCache() async {
+        guard let mediaCache else { return }
+        for await update in mediaCache.updates {
+            switch update {
+            case .downloadsChanged(let id):
+                signals.downloadsChanged(id)
+            case .changed(let id):
+                logger.info("episode \(id) changed on the server; its cache starts over")
+                await reload(id, streaming: false)
+            case .failed(let id, let error) where error.code == .diskFull:
+                logger.error("episode \(id): \(error); streaming it without the cache")
+                await reload(id, streaming: true)
+                signals.downloadsChanged(id)
+            case .failed(let id, let error):
+                logger.error("episode \(id): \(error)")
+                signals.downloadsChanged(id)
+            }
+        }
+    }
+
+    private func reload(_ episodeID: Int64, streaming: Bool) async {
+        guard let episode = loaded, episode.id == episodeID else { return }
+        let state = await controller.currentState()
+        guard state.track?.episode?.episodeID == episodeID else { return }
+        let position = await controller.position()
+        do {
+            try await load(episode, paused: state.status != .playing, at: position, streaming: streaming)
+        } catch {
+            logger.error("could not reload episode \(episodeID): \(error.message)")
+        }
+    }
+
+    /// Lets go of the playing cache and waits for every download to save.
+    func closeCaches() async {
+        if let playingCache { await mediaCache?.release(playingCache) }
+        playingCache = nil
+        await mediaCache?.shutdown()
     }
 
     // MARK: - Events
@@ -118,6 +217,9 @@ actor LibraryPlayer {
                 logger.error("after episode \(id) ended: \(error)")
             }
         case .otherTrack:
+            loaded = nil
+            if let playingCache { await mediaCache?.release(playingCache) }
+            playingCache = nil
             do { try library.clearCurrentEpisode() } catch { logger.error("\(error)") }
         }
     }
@@ -152,6 +254,7 @@ struct LibrarySignals: Sendable {
     func episodesChanged(_ podcastID: Int64) { emit("EpisodesChanged", [.int64(podcastID)]) }
     func statusChanged(_ episodeID: Int64) { emit("EpisodeStatusChanged", [.int64(episodeID)]) }
     func queueChanged() { emit("QueueChanged") }
+    func downloadsChanged(_ episodeID: Int64) { emit("DownloadsChanged", [.int64(episodeID)]) }
     func refreshProgress(_ done: Int, _ total: Int) {
         emit("RefreshProgress", [.uint32(UInt32(clamping: done)), .uint32(UInt32(clamping: total))])
     }

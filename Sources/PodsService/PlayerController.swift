@@ -186,6 +186,16 @@ public actor PlayerController {
         }
     }
 
+    /// Points the loaded episode's `mpris:artUrl` at `uri` (a local copy).
+    public func setArtwork(_ uri: String, forEpisode episodeID: Int64) {
+        guard var track = state.track, var episode = track.episode, episode.episodeID == episodeID,
+              episode.artworkURL != uri else { return }
+        episode.artworkURL = uri
+        track.episode = episode
+        state.track = track
+        publish()
+    }
+
     // MARK: - Rate and volume
 
     /// Sets the rate: 0 pauses (the rate stays); others are clamped to

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PodsCache
 import PodsClient
 import PodsDBus
 import PodsLibrary
@@ -22,6 +23,9 @@ public struct PodsService: Service {
         public var busAddress: String?
         /// Where `library.sqlite` lives; nil keeps nothing across restarts.
         public var dataDirectory: URL?
+        /// Where episode caches, downloads and artwork live; nil streams
+        /// every episode plainly, without a cache.
+        public var cacheDirectory: URL?
         /// Play the next episode when one ends.
         public var autoNext = true
         /// An episode counts as played once this little of it is left.
@@ -74,8 +78,11 @@ public struct PodsService: Service {
         let publisher = MPRISPublisher(connection: connection, initial: await controller.currentState())
         let signals = LibrarySignals(connection: connection)
         let lastTrackID = Mutex<DBusObjectPath?>(nil)
-        let player = library.map {
-            LibraryPlayer(library: $0, controller: controller, signals: signals, logger: logger,
+        let cacheDirectory = configuration.cacheDirectory
+        let player = library.map { library in
+            LibraryPlayer(library: library, controller: controller, signals: signals, logger: logger,
+                          mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library) },
+                          artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) },
                           autoNext: configuration.autoNext, completionStretch: configuration.completionStretch)
         }
         await controller.observe { change in
@@ -111,12 +118,20 @@ public struct PodsService: Service {
                 }
                 if let player {
                     group.addTask { await player.run() }
-                    group.addTask { await player.resume() }
+                    group.addTask { await player.followCache() }
+                    group.addTask {
+                        await player.mediaCache?.sweep()
+                        await player.resume()
+                    }
+                    if let mediaCache = player.mediaCache {
+                        group.addTask { await mediaCache.run() }
+                    }
                 }
                 var reasons = stopRequests.makeAsyncIterator()
                 let reason = await reasons.next() ?? "stopped"
                 logger.info("podsd stopping: \(reason)")
                 await controller.shutdown()  // reports the last progress first
+                await player?.closeCaches()
                 recorder.finish()
                 player?.finish()
             }

@@ -2,19 +2,23 @@ import Foundation
 import Synchronization
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests: serves files with Range
-/// support and ETags (If-None-Match gives 304), answers 404 for anything
-/// else, and counts the requests and bytes it sends.
+/// support (If-Range honoured) and ETags (If-None-Match gives 304),
+/// answers 404 for anything else, and counts the requests and bytes it
+/// sends. Faults, pacing and a no-Range mode are set per path.
 public final class LoopbackHTTPServer: Sendable {
     /// The port it listens on.
     public let port: UInt16
     public let host: String
     private let listener: Int32
-    private let files: Mutex<[String: (data: Data, type: String)]>
+    private let files: Mutex<[String: (data: Data, type: String, etag: String)]>
     private let redirects: [String: (status: Int, location: String)]
     private let sent = Mutex(0)
     private let delays = Mutex<[String: Duration]>([:])
     private let faults = Mutex<[String: Fault]>([:])
     private let counts = Mutex<(requests: [String: Int], notModified: Int)>(([:], 0))
+    private let sentByPath = Mutex<[String: Int]>([:])
+    private let ignoringRange = Mutex<Set<String>>([])
+    private let rates = Mutex<[String: Int]>([:])
     private let stopped = Mutex(false)
 
     /// `files` maps a path such as `/episode.mp3` to a file to serve;
@@ -22,9 +26,10 @@ public final class LoopbackHTTPServer: Sendable {
     /// `host` is the loopback address to listen on (any of 127.0.0.0/8).
     public init(files: [String: URL], redirects: [String: (status: Int, location: String)] = [:],
                 host: String = "127.0.0.1") throws {
-        var loaded: [String: (Data, String)] = [:]
+        var loaded: [String: (Data, String, String)] = [:]
         for (path, url) in files {
-            loaded[path] = (try Data(contentsOf: url), Self.type(of: url.pathExtension))
+            let data = try Data(contentsOf: url)
+            loaded[path] = (data, Self.type(of: url.pathExtension), Self.etag(of: data))
         }
         self.files = Mutex(loaded)
         self.redirects = redirects
@@ -72,9 +77,30 @@ public final class LoopbackHTTPServer: Sendable {
     /// Body bytes sent so far.
     public var bytesSent: Int { sent.withLock { $0 } }
 
+    /// Body bytes sent so far for `path` (what reached the socket).
+    public func bytesSent(for path: String) -> Int { sentByPath.withLock { $0[path, default: 0] } }
+
+    /// Makes `path` answer every request with the whole file (200), as
+    /// servers without Range support do.
+    public func setIgnoresRange(_ path: String, _ ignores: Bool) {
+        ignoringRange.withLock { if ignores { $0.insert(path) } else { $0.remove(path) } }
+    }
+
+    /// Sends `path`'s bodies at about this many bytes a second (nil: as fast as it can).
+    public func setRate(_ path: String, bytesPerSecond: Int?) { rates.withLock { $0[path] = bytesPerSecond } }
+
     /// Serves `data` at `path` from now on (its ETag changes with it).
     public func setFile(_ path: String, _ data: Data, type: String = "application/rss+xml") {
-        files.withLock { $0[path] = (data, type) }
+        let etag = Self.etag(of: data)
+        files.withLock { $0[path] = (data, type, etag) }
+    }
+
+    /// A strong validator that changes with the bytes (FNV-1a of them).
+    private static func etag(of data: Data) -> String {
+        let hash = data.withUnsafeBytes { bytes in
+            bytes.reduce(into: UInt32(2166136261)) { $0 = ($0 ^ UInt32($1)) &* 16777619 }
+        }
+        return "\"\(data.count)-\(hash)\""
     }
 
     /// Requests for `path` so far.
@@ -87,6 +113,7 @@ public final class LoopbackHTTPServer: Sendable {
         switch pathExtension {
         case "ogg": "audio/ogg"
         case "mp3": "audio/mpeg"
+        case "m4a": "audio/mp4"
         case "xml", "rss": "application/rss+xml"
         case "opml": "text/x-opml"
         default: "text/plain"
@@ -136,14 +163,13 @@ public final class LoopbackHTTPServer: Sendable {
             send(client, head: "HTTP/1.1 \(redirect.status) Moved\r\nLocation: \(redirect.location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", body: Data())
             return
         }
+        var cutAfter: Int?
         switch faults.withLock({ $0[path] }) {
         case .status(let status):
             send(client, head: "HTTP/1.1 \(status) Failed\r\nContent-Length: 6\r\nConnection: close\r\n\r\n", body: Data("failed".utf8))
             return
         case .dropAfter(let count):
-            let data = files.withLock { $0[path]?.data } ?? Data()
-            send(client, head: "HTTP/1.1 200 OK\r\nContent-Length: \(data.count)\r\nConnection: close\r\n\r\n", body: data.prefix(count))
-            return
+            cutAfter = count
         case nil:
             break
         }
@@ -151,19 +177,26 @@ public final class LoopbackHTTPServer: Sendable {
             send(client, head: "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\n", body: Data("not found".utf8))
             return
         }
-        let etag = "\"\(file.data.count)-\(file.data.reduce(into: UInt32(2166136261)) { $0 = ($0 ^ UInt32($1)) &* 16777619 })\""
+        let etag = file.etag
         if let condition = lines.first(where: { $0.lowercased().hasPrefix("if-none-match:") }),
            condition.dropFirst("if-none-match:".count).trimmingCharacters(in: .whitespaces) == etag {
             counts.withLock { $0.notModified += 1 }
             send(client, head: "HTTP/1.1 304 Not Modified\r\nETag: \(etag)\r\nConnection: close\r\n\r\n", body: Data())
             return
         }
-        let range = lines.first { $0.lowercased().hasPrefix("range: bytes=") }.flatMap { parseRange($0, size: file.data.count) }
+        var range = lines.first { $0.lowercased().hasPrefix("range: bytes=") }.flatMap { parseRange($0, size: file.data.count) }
+        if ignoringRange.withLock({ $0.contains(path) }) { range = nil }
+        // If-Range with another validator: the whole (new) file, as RFC 9110 says.
+        if let condition = lines.first(where: { $0.lowercased().hasPrefix("if-range:") }),
+           condition.dropFirst("if-range:".count).trimmingCharacters(in: .whitespaces) != etag {
+            range = nil
+        }
+        let pace = rates.withLock { $0[path] }
         if let range {
-            let body = file.data.subdata(in: range)
-            send(client, head: "HTTP/1.1 206 Partial Content\r\nContent-Type: \(file.type)\r\nAccept-Ranges: bytes\r\nContent-Range: bytes \(range.lowerBound)-\(range.upperBound - 1)/\(file.data.count)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body)
+            let body = file.data.subdata(in: range).prefix(cutAfter ?? .max)
+            send(client, head: "HTTP/1.1 206 Partial Content\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Range: bytes \(range.lowerBound)-\(range.upperBound - 1)/\(file.data.count)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body, path: path, bytesPerSecond: pace)
         } else {
-            send(client, head: "HTTP/1.1 200 OK\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Length: \(file.data.count)\r\nConnection: close\r\n\r\n", body: file.data)
+            send(client, head: "HTTP/1.1 200 OK\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Length: \(file.data.count)\r\nConnection: close\r\n\r\n", body: file.data.prefix(cutAfter ?? .max), path: path, bytesPerSecond: pace)
         }
     }
 
@@ -174,14 +207,18 @@ public final class LoopbackHTTPServer: Sendable {
         return start < end ? start..<end : nil
     }
 
-    private func send(_ client: Int32, head: String, body: Data) {
+    private func send(_ client: Int32, head: String, body: Data, path: String = "", bytesPerSecond: Int? = nil) {
         guard writeAll(client, Data(head.utf8)) else { return }
+        // Paced bodies go in tenth-of-a-second slices.
+        let chunkSize = bytesPerSecond.map { max(1024, $0 / 10) } ?? 65536
         var offset = 0
         while offset < body.count {
-            let chunk = body.subdata(in: offset..<min(offset + 65536, body.count))
+            let chunk = body.subdata(in: offset..<min(offset + chunkSize, body.count))
             guard writeAll(client, chunk) else { return }
             sent.withLock { $0 += chunk.count }
+            sentByPath.withLock { $0[path, default: 0] += chunk.count }
             offset += chunk.count
+            if let bytesPerSecond { usleep(UInt32(min(1_000_000, 1_000_000 * chunk.count / max(1, bytesPerSecond)))) }
         }
     }
 

@@ -8,6 +8,7 @@ struct Pods: AsyncParsableCommand {
         subcommands: [
             Play.self, Pause.self, Toggle.self, Stop.self, Seek.self, Speed.self, Volume.self, Status.self,
             Subscribe.self, Unsubscribe.self, Podcasts.self, Episodes.self, Refresh.self, Mark.self, Queue.self,
+            Download.self, Downloads.self, DeleteDownload.self, AutoDownload.self, Storage.self,
             Import.self, Export.self, Inspect.self,
         ])
 }

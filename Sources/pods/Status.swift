@@ -5,12 +5,18 @@ import PodsClient
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show what is playing.")
 
-    @Flag(help: "Print JSON: state, title, url, position, duration, rate, volume.")
+    @Flag(help: "Print JSON: state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached.")
     var json = false
 
     func run() async throws {
         try await withPlayer { (player) throws(PlayerClient.Failure) in
-            let status = try await player.status()
+            var status = try await player.status()
+            if let episodeID = status.episodeId,
+               let cache = try? await decodeJSON(LibraryClient(player).cacheStatus()) as? [String: Any],
+               cache["episodeId"] as? Int == Int(episodeID) {
+                status.buffering = cache["buffering"] as? Bool ?? false
+                status.cached = cache["cached"] as? Double
+            }
             print(json ? Self.json(status) : Self.text(status))
         }
     }
@@ -26,9 +32,11 @@ struct Status: AsyncParsableCommand {
         guard let title = status.title else { return "\(status.state): nothing loaded" }
         let length = status.duration.map { " / " + clock($0) } ?? ""
         let speed = status.rate == 1 ? "" : String(format: "  ×%.2g", status.rate)
+        let cached = status.cached.map { String(format: "  %d%% cached", Int(($0 * 100).rounded(.down))) } ?? ""
+        let state = status.buffering && status.state == "Playing" ? "Playing (buffering…)" : status.state
         return """
-            \(status.state): \(title)
-              \(clock(status.position))\(length)\(speed)  volume \(Int((status.volume * 100).rounded()))%
+            \(state): \(title)
+              \(clock(status.position))\(length)\(speed)  volume \(Int((status.volume * 100).rounded()))%\(cached)
               \(status.url ?? "")
             """
     }

@@ -31,6 +31,9 @@ struct PodsDaemon: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Mark an episode played once this little of it is left.", valueName: "seconds"))
     var completeWithin: Double = 0
 
+    @Flag(help: "Stream episodes plainly, without the range cache (no downloads, no cached artwork).")
+    var noCache = false
+
     @Flag(help: "Log debug messages.")
     var verbose = false
 
@@ -53,6 +56,7 @@ struct PodsDaemon: AsyncParsableCommand {
             Self.fail(ValidationError("--complete-within must be 0 or more seconds"))
         }
         var configuration = PodsService.Configuration(audioSink: sink, replace: replace, dataDirectory: directories.data)
+        configuration.cacheDirectory = noCache ? nil : directories.cache
         configuration.autoNext = !noAutoNext
         configuration.completionStretch = .milliseconds(Int64(completeWithin * 1000))
         let service = PodsService(configuration: configuration, logger: logger)

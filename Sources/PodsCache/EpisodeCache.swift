@@ -1,0 +1,595 @@
+import Foundation
+import PodsHTTP
+import PodsLibrary
+import PodsPlayback
+
+/// One episode's range cache while it is in use: the sparse scratch file,
+/// which of its bytes are written, and two download lanes that fetch the
+/// gaps with bounded HTTP Range requests.
+///
+/// - The **urgent** lane fetches what a blocked reader needs; the
+///   **read-ahead** lane keeps the bytes after the reader cached (and, for a
+///   download, fetches every gap). Jobs reserve their span, so the lanes never
+///   ask for the same byte, and nothing written is asked for again.
+/// - Bytes are readable as soon as they are written; they are recorded in the
+///   library only after `fdatasync` (every `saveEveryBytes` or two seconds,
+///   at the end of a job and on close).
+/// - Every gap fetch carries `If-Range` and its answer is checked against the
+///   stored ETag and length: a change ends this cache (`.changed`), and the
+///   owner opens a fresh one and restarts the pipeline.
+public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
+    // @unchecked Sendable, proven: the `let`s are Sendable or never mutated
+    // (`file` is a Sendable wrapper of a descriptor used with pread/pwrite);
+    // every `var` is touched only with `condition` locked, and `persistLock`
+    // orders the saves. The lanes are threads of this object, never the
+    // cooperative pool.
+
+    /// What an episode cache tells its owner, from its download threads.
+    enum Event: Sendable {
+        /// Every byte is on disk and recorded.
+        case completed
+        /// The file on the server changed: this cache is void.
+        case changed
+        /// The bytes cannot come (a dead server, a full disk).
+        case failed(CacheError)
+    }
+
+    /// Sizes and limits of the download jobs.
+    struct Tuning: Sendable {
+        /// The probe that learns the length and validators, and serves typefind.
+        var probeBytes: Int64 = 64 * 1024
+        /// A read far from the last one fetches this much, aligned down to `alignment`.
+        var randomMissBytes: Int64 = 64 * 1024
+        var alignment: Int64 = 16 * 1024
+        /// Reads at or after the previous one (or this far behind) are sequential.
+        var sequentialWindow: Int64 = 256 * 1024
+        var sequentialJobBytes: Int64 = 256 * 1024
+        /// How far ahead of the reader to keep the bytes cached.
+        var readAheadBytes: Int64 = 512 * 1024
+        /// The end of the file is fetched whole: typefind, Ogg and MP4 read it first.
+        var tailBytes: Int64 = 64 * 1024
+        /// Job size while downloading the whole episode.
+        var fillJobBytes: Int64 = 1024 * 1024
+        var saveEveryBytes: Int64 = 256 * 1024
+        var saveEvery: Duration = .seconds(2)
+        /// Failed requests in a row before reads fail.
+        var maximumRetries = 4
+    }
+
+    public let episodeID: Int64
+    public let length: Int64
+    public let supportsRandomAccess: Bool
+    let file: ScratchFile
+    private let url: String
+    private let http: HTTPClient
+    private let library: Library
+    private let tuning: Tuning
+    private let onEvent: @Sendable (Event) -> Void
+    private let condition = NSCondition()
+    private let persistLock = NSLock()
+
+    // Guarded by `condition`:
+    private var record: CachedMedia
+    private var written: ByteRanges
+    private var durable: ByteRanges
+    private var reserved = ByteRanges()
+    private var urgentJobs: [Range<Int64>] = []
+    private var readAheadJobs: [Range<Int64>] = []
+    private var lastReadEnd: Int64 = 0
+    private var waitingReaders = 0
+    private var closed = false
+    private var changed = false
+    private var failure: CacheError?
+    private var filling = false
+    private var lanesStarted = false
+    private var runningLanes = 0
+    private var bytesSinceSave: Int64 = 0
+    private var lastSave = ContinuousClock.now
+    private var failuresInARow = 0
+    private var retryAfter: ContinuousClock.Instant?
+    private var completionReported = false
+    /// The record has news the library lacks (validators, final URL, a new cache).
+    private var recordDirty: Bool
+
+    init(record: CachedMedia, file: ScratchFile, url: String, http: HTTPClient, library: Library, tuning: Tuning,
+         onEvent: @escaping @Sendable (Event) -> Void) {
+        self.episodeID = record.episodeId
+        self.length = record.length
+        self.supportsRandomAccess = record.acceptsRanges
+        self.record = record
+        self.written = ByteRanges(record.ranges)
+        self.durable = written
+        self.completionReported = record.complete
+        self.recordDirty = record.ranges.isEmpty
+        self.file = file
+        self.url = url
+        self.http = http
+        self.library = library
+        self.tuning = tuning
+        self.onEvent = onEvent
+    }
+
+    // MARK: - State
+
+    /// True while a reader waits for bytes that are not there yet.
+    public var isBuffering: Bool { locked { waitingReaders > 0 } }
+
+    /// The share of the file on disk, 0...1.
+    public var cachedFraction: Double { locked { length > 0 ? Double(written.count) / Double(length) : 0 } }
+
+    /// The bytes on disk.
+    public var cachedBytes: Int64 { locked { written.count } }
+
+    public var isComplete: Bool { locked { written.contains(0..<length) } }
+
+    /// Whether the download is still going (a `download` not yet done).
+    public var isFilling: Bool { locked { filling && failure == nil && !closed } }
+
+    /// The error that stopped the downloads, if one did.
+    public var error: CacheError? { locked { failure } }
+
+    /// Whether the server's file changed, which voided this cache.
+    var isChanged: Bool { locked { changed } }
+
+    /// The record as last saved, with the ranges written so far.
+    var snapshot: CachedMedia {
+        locked {
+            var media = record
+            media.ranges = written.ranges
+            return media
+        }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+
+    // MARK: - Using it
+
+    /// Downloads every missing byte (the episode becomes a download).
+    func fillAll() {
+        locked {
+            guard !filling else { return }
+            filling = true
+            startLanes()
+            condition.broadcast()
+        }
+    }
+
+    /// Marks the cache an explicit download (never evicted), or not.
+    func setPinned(_ pinned: Bool) {
+        locked {
+            record.pinned = pinned
+            recordDirty = true
+        }
+        persist()
+    }
+
+    /// Ends the downloads (saving what they wrote) and every read.
+    func close() {
+        let needsSave = locked {
+            closed = true
+            condition.broadcast()
+            return !lanesStarted
+        }
+        if needsSave { persist() }
+    }
+
+    /// Closes and waits (up to `timeout`) for the downloads to stop and
+    /// save; blocks, so call it from a thread of its own.
+    func closeAndWait(timeout: Duration = .seconds(3)) {
+        close()
+        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds))
+        locked {
+            while runningLanes > 0, condition.wait(until: deadline) {}
+        }
+    }
+
+    /// Queues the last bytes of the file for the read-ahead lane: every
+    /// format's reader looks there first.
+    func prefetchTail() {
+        locked {
+            guard record.acceptsRanges, length > tuning.probeBytes else { return }
+            let tail = max(0, length - tuning.tailBytes)..<length
+            for gap in written.union(reserved).gaps(in: tail) {
+                reserved.insert(gap)
+                readAheadJobs.append(gap)
+            }
+            startLanes()
+            condition.broadcast()
+        }
+    }
+
+    // MARK: - Creating (the probe)
+
+    /// Makes a new cache for `url`: a probe GET of the first bytes learns the
+    /// length and validators, and its bytes are kept (typefind reads them
+    /// first). Blocks until the probe's head is in; its body goes on arriving.
+    ///
+    /// A server that answers the probe with the whole file (200) keeps
+    /// sending it, and that one transfer becomes the download.
+    static func create(
+        episodeID: Int64, url: String, directory: URL, fileName: String, http: HTTPClient, library: Library,
+        tuning: Tuning, onEvent: @escaping @Sendable (Event) -> Void
+    ) throws(CacheError) -> EpisodeCache {
+        let path = directory.appendingPathComponent(fileName).path
+        let handoff = Handoff()
+        let thread = Thread {
+            var cache: EpisodeCache?
+            var cursor: Int64 = 0, limit = tuning.probeBytes
+            var writeError: CacheError?
+            var outcome: HTTPError?
+            do throws(HTTPError) {
+                try http.streamingGet(
+                    url, range: 0..<tuning.probeBytes,
+                    head: { head in
+                        guard let length = head.totalLength, length > 0, head.status == 200 || head.rangeStart == 0 else {
+                            handoff.resolve(.failure(CacheError(.unknownLength, "\(url): the server does not say how long the file is")))
+                            return false
+                        }
+                        do throws(CacheError) {
+                            let file = try ScratchFile(path: path, length: nil)
+                            try file.reset(length: length)
+                            let ranged = head.status == 206
+                            let record = CachedMedia(
+                                episodeId: episodeID, url: url, finalURL: head.finalURL, length: length, etag: head.etag,
+                                lastModified: head.lastModified, acceptsRanges: ranged, fileName: fileName)
+                            let made = EpisodeCache(record: record, file: file, url: url, http: http, library: library,
+                                                    tuning: tuning, onEvent: onEvent)
+                            limit = ranged ? min(tuning.probeBytes, length) : length
+                            made.locked { made.reserved.insert(0..<limit) }
+                            cache = made
+                            handoff.resolve(.success(made))
+                            return true
+                        } catch {
+                            handoff.resolve(.failure(error))
+                            return false
+                        }
+                    },
+                    body: { bytes in
+                        guard let cache else { return false }
+                        let count = Int(min(Int64(bytes.count), limit - cursor))
+                        guard count > 0 else { return false }
+                        do throws(CacheError) {
+                            try cache.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: cursor)
+                        } catch {
+                            writeError = error
+                            return false
+                        }
+                        cursor += Int64(count)
+                        return cursor < limit && !cache.isStopping
+                    },
+                    isCancelled: { cache?.isStopping ?? false })
+            } catch {
+                outcome = error
+            }
+            if let cache {
+                cache.finish(job: 0..<limit, reached: cursor, voided: false, writeError: writeError, error: outcome)
+            } else {
+                handoff.resolve(.failure(CacheError(.network, outcome?.message ?? "\(url): no answer")))
+            }
+        }
+        thread.name = "pods.cache.probe"
+        thread.start()
+        return try handoff.wait().get()
+    }
+
+    /// The probe's first answer, handed from its thread to the opener.
+    private final class Handoff: @unchecked Sendable {
+        // @unchecked Sendable, proven: `result` is touched only with `condition` locked.
+        private let condition = NSCondition()
+        private var result: Result<EpisodeCache, CacheError>?
+
+        /// The first result wins.
+        func resolve(_ value: Result<EpisodeCache, CacheError>) {
+            condition.lock()
+            if result == nil { result = value }
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        func wait() -> Result<EpisodeCache, CacheError> {
+            condition.lock()
+            defer { condition.unlock() }
+            while true {
+                if let result { return result }
+                condition.wait()
+            }
+        }
+    }
+
+    // MARK: - Reading (GStreamer's streaming threads)
+
+    public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool) -> MediaReadResult {
+        let end = min(offset + Int64(buffer.count), length)
+        guard offset >= 0, offset < end else { return .bytes(0) }
+        let span = offset..<end
+        condition.lock()
+        let sequential = isSequential(offset)
+        lastReadEnd = end
+        while !written.contains(span) {
+            if closed || changed || shouldStop() {
+                condition.unlock()
+                return .interrupted
+            }
+            if let failure {
+                condition.unlock()
+                return .failed(failure.message)
+            }
+            scheduleUrgent(for: span, sequential: sequential)
+            waitingReaders += 1
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+            waitingReaders -= 1
+        }
+        scheduleReadAhead(after: end, sequential: sequential)
+        condition.unlock()
+        do {
+            return .bytes(try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(end - offset)]), at: offset))
+        } catch {
+            return .failed(error.message)
+        }
+    }
+
+    public func interruptReads() {
+        locked { condition.broadcast() }
+    }
+
+    // MARK: - Scheduling (with `condition` locked)
+
+    private func isSequential(_ offset: Int64) -> Bool {
+        offset >= lastReadEnd - tuning.sequentialWindow && offset <= lastReadEnd + tuning.sequentialWindow
+    }
+
+    /// Queues the job that brings the first missing byte of `span` no job
+    /// is fetching yet.
+    private func scheduleUrgent(for span: Range<Int64>, sequential: Bool) {
+        let covered = written.union(reserved)
+        guard let missing = covered.gaps(in: span).first?.lowerBound else { return }
+        guard record.acceptsRanges else { return scheduleWholeEntity() }
+        var start = missing, size = tuning.randomMissBytes
+        if length - missing <= tuning.tailBytes {
+            start = max(0, length - tuning.tailBytes)
+            size = tuning.tailBytes
+        } else if sequential {
+            size = tuning.sequentialJobBytes
+        } else {
+            start = missing / tuning.alignment * tuning.alignment
+        }
+        let candidate = start..<min(length, start + size)
+        guard let job = covered.gaps(in: candidate).first(where: { $0.contains(missing) }) else { return }
+        for queued in readAheadJobs { reserved.remove(queued) }
+        readAheadJobs.removeAll()
+        reserved.insert(job)
+        urgentJobs.append(job)
+        startLanes()
+        condition.broadcast()
+    }
+
+    /// Keeps `readAheadBytes` after a sequential reader cached, topping up
+    /// once less than half of it is there.
+    private func scheduleReadAhead(after end: Int64, sequential: Bool) {
+        guard sequential, record.acceptsRanges, readAheadJobs.isEmpty, end < length else { return }
+        let covered = written.union(reserved)
+        guard covered.contiguousCount(from: end) < tuning.readAheadBytes / 2 else { return }
+        for gap in covered.gaps(in: end..<min(length, end + tuning.readAheadBytes)) {
+            var start = gap.lowerBound
+            while start < gap.upperBound {
+                let job = start..<min(gap.upperBound, start + tuning.sequentialJobBytes)
+                readAheadJobs.append(job)
+                reserved.insert(job)
+                start = job.upperBound
+            }
+        }
+        if !readAheadJobs.isEmpty {
+            startLanes()
+            condition.broadcast()
+        }
+    }
+
+    /// A server without ranges: one GET of the whole file, at most one at a time.
+    private func scheduleWholeEntity() {
+        guard reserved.isEmpty else { return }
+        let whole = 0..<length
+        reserved.insert(whole)
+        readAheadJobs = [whole]
+        startLanes()
+        condition.broadcast()
+    }
+
+    /// The next gap to download while filling.
+    private func nextFillJob() -> Range<Int64>? {
+        guard record.acceptsRanges else {
+            guard !written.contains(0..<length), reserved.isEmpty else { return nil }
+            reserved.insert(0..<length)
+            return 0..<length
+        }
+        guard let gap = written.union(reserved).gaps(in: 0..<length).first else { return nil }
+        let job = gap.lowerBound..<min(gap.upperBound, gap.lowerBound + tuning.fillJobBytes)
+        reserved.insert(job)
+        return job
+    }
+
+    private func startLanes() {
+        guard !lanesStarted, !closed else { return }
+        lanesStarted = true
+        runningLanes = 2
+        for urgent in [true, false] {
+            let thread = Thread { [self] in runLane(urgent: urgent) }
+            thread.name = urgent ? "pods.cache.urgent" : "pods.cache.ahead"
+            thread.start()
+        }
+    }
+
+    // MARK: - Download lanes (their own threads)
+
+    private func runLane(urgent: Bool) {
+        while let job = nextJob(urgent: urgent) {
+            fetch(job)
+        }
+        persist()
+        locked {
+            runningLanes -= 1
+            condition.broadcast()
+        }
+    }
+
+    /// Waits for a job; nil once the cache is closed or failed.
+    private func nextJob(urgent: Bool) -> Range<Int64>? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if closed || changed || failure != nil { return nil }
+            if let retryAfter, ContinuousClock.now < retryAfter {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+                continue
+            }
+            if urgent, !urgentJobs.isEmpty { return urgentJobs.removeFirst() }
+            if !urgent {
+                if !readAheadJobs.isEmpty { return readAheadJobs.removeFirst() }
+                if filling, let job = nextFillJob() { return job }
+            }
+            condition.wait()
+        }
+    }
+
+    private var isStopping: Bool { locked { closed || changed } }
+
+    /// Fetches `job` into the file. A 200 from a server that ignores ranges
+    /// is the whole file, kept; any sign of another version voids the cache.
+    private func fetch(_ job: Range<Int64>) {
+        let (validator, expectedETag, ranged) = locked { () -> (String?, String?, Bool) in
+            let strongETag = record.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 }
+            return (strongETag ?? record.lastModified, record.etag, record.acceptsRanges)
+        }
+        var cursor = job.lowerBound
+        var limit = job.upperBound
+        var voided = false
+        var writeError: CacheError?
+        var outcome: HTTPError?
+        do throws(HTTPError) {
+            try http.streamingGet(
+                url, range: ranged ? job : nil, ifRange: ranged ? validator : nil,
+                head: { head in
+                    let sameFile = head.totalLength == length
+                        && (expectedETag == nil || head.etag == nil || head.etag == expectedETag)
+                    switch head.status {
+                    case 206 where sameFile && head.rangeStart == job.lowerBound:
+                        break
+                    case 200 where sameFile:
+                        // No ranges here: the body is the whole file.
+                        cursor = 0
+                        limit = length
+                        locked {
+                            record.acceptsRanges = false
+                            recordDirty = true
+                            reserved.insert(0..<length)
+                        }
+                    default:
+                        voided = true
+                        return false
+                    }
+                    locked {
+                        if record.finalURL != head.finalURL {
+                            record.finalURL = head.finalURL
+                            recordDirty = true
+                        }
+                    }
+                    return true
+                },
+                body: { bytes in
+                    let count = Int(min(Int64(bytes.count), limit - cursor))
+                    guard count > 0 else { return false }
+                    do throws(CacheError) {
+                        try receive(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: cursor)
+                    } catch {
+                        writeError = error
+                        return false
+                    }
+                    cursor += Int64(count)
+                    return cursor < limit && !isStopping
+                },
+                isCancelled: { isStopping })
+        } catch {
+            outcome = error
+        }
+        finish(job: job.lowerBound..<limit, reached: cursor, voided: voided, writeError: writeError, error: outcome)
+    }
+
+    /// Writes received bytes and makes them readable at once.
+    private func receive(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(CacheError) {
+        try file.write(bytes, at: offset)
+        let saveNow = locked {
+            written.insert(offset..<offset + Int64(bytes.count))
+            bytesSinceSave += Int64(bytes.count)
+            failuresInARow = 0
+            condition.broadcast()
+            return bytesSinceSave >= tuning.saveEveryBytes || ContinuousClock.now - lastSave >= tuning.saveEvery
+        }
+        if saveNow { persist() }
+    }
+
+    private func finish(job: Range<Int64>, reached: Int64, voided: Bool, writeError: CacheError?, error: HTTPError?) {
+        var event: Event?
+        locked {
+            reserved.remove(job)
+            if voided {
+                changed = true
+                event = .changed
+            } else if let writeError {
+                failure = writeError
+                event = .failed(writeError)
+            } else if let error, error.code != .cancelled, reached < job.upperBound {
+                failuresInARow += 1
+                let permanent = error.code == .status && (400..<500).contains(error.status ?? 0)
+                    && ![408, 429].contains(error.status ?? 0)
+                if permanent || failuresInARow > tuning.maximumRetries {
+                    let failed = CacheError(.network, error.message)
+                    failure = failed
+                    event = .failed(failed)
+                } else {
+                    // Back off, then whoever still needs the bytes asks again.
+                    retryAfter = .now + .milliseconds(250 << min(failuresInARow, 5))
+                }
+            }
+            condition.broadcast()
+        }
+        persist()
+        if voided { try? library.deleteCachedMedia(episodeID) }
+        if let event { onEvent(event) }
+    }
+
+    // MARK: - Saving
+
+    /// Records what is written: snapshot, `fdatasync`, then the library row.
+    /// A crash can lose a record of bytes on disk, never record bytes that are not.
+    func persist() {
+        persistLock.lock()
+        defer { persistLock.unlock() }
+        let (media, unchanged, void) = locked { () -> (CachedMedia, Bool, Bool) in
+            var media = record
+            media.ranges = written.ranges
+            media.complete = written.contains(0..<length)
+            media.lastAccess = Date()
+            bytesSinceSave = 0
+            lastSave = .now
+            defer { recordDirty = false }
+            return (media, written == durable && !recordDirty, changed)
+        }
+        guard !void, !unchanged else { return }
+        do {
+            try file.sync()
+            try library.saveCachedMedia(media)
+        } catch {
+            return  // the ranges stay unrecorded; the bytes are fetched again next time
+        }
+        let justCompleted = locked {
+            durable = ByteRanges(media.ranges)
+            record.complete = media.complete
+            defer { completionReported = completionReported || media.complete }
+            return media.complete && !completionReported
+        }
+        if justCompleted { onEvent(.completed) }
+    }
+}

@@ -1,0 +1,301 @@
+import Foundation
+import PodsHTTP
+import PodsLibrary
+
+/// Every episode's range cache: opens one `EpisodeCache` per episode and
+/// shares it between playback and a download, turns finished caches into
+/// downloads, and keeps the partial ones within a storage budget.
+///
+/// Files live in `<cache directory>/media`, one per episode; what is in
+/// them lives in the library. At start, files that no record names are
+/// swept away.
+public actor MediaCache {
+    /// What clients of the cache hear about.
+    public enum Update: Sendable {
+        /// An episode's download started, finished, failed or was deleted.
+        case downloadsChanged(episodeID: Int64)
+        /// The server's file changed: the episode's cache was voided.
+        case changed(episodeID: Int64)
+        /// The bytes cannot come: a dead server, or a full disk (`.diskFull`).
+        case failed(episodeID: Int64, CacheError)
+    }
+
+    /// The default storage budget for partial caches: 2 GB.
+    public static let defaultBudget: Int64 = 2_000_000_000
+
+    public nonisolated let directory: URL
+    /// Updates, in order; ends at `shutdown()`.
+    public nonisolated let updates: AsyncStream<Update>
+    private let updateSink: AsyncStream<Update>.Continuation
+    private let library: Library
+    private let http: HTTPClient
+    private let tuning: EpisodeCache.Tuning
+    private let events: AsyncStream<(Int64, EpisodeCache.Event)>
+    private let eventSink: AsyncStream<(Int64, EpisodeCache.Event)>.Continuation
+    private var open: [Int64: Entry] = [:]
+    private var opening: [Int64: Task<Result<EpisodeCache, CacheError>, Never>] = [:]
+
+    private struct Entry {
+        var cache: EpisodeCache
+        var users = 0
+        /// Held by a download until it completes or fails.
+        var downloading = false
+    }
+
+    /// - Parameter directory: the cache directory (`media` is made inside).
+    public init(directory: URL, library: Library, http: HTTPClient = HTTPClient()) {
+        self.init(directory: directory, library: library, http: http, tuning: EpisodeCache.Tuning())
+    }
+
+    init(directory: URL, library: Library, http: HTTPClient, tuning: EpisodeCache.Tuning) {
+        self.directory = directory.appendingPathComponent("media")
+        self.library = library
+        self.http = http
+        self.tuning = tuning
+        (updates, updateSink) = AsyncStream.makeStream()
+        (events, eventSink) = AsyncStream.makeStream()
+    }
+
+    /// Handles the caches' events; run it for the service's lifetime.
+    public func run() async {
+        for await (episodeID, event) in events {
+            switch event {
+            case .completed:
+                if open[episodeID]?.downloading == true { finishDownload(episodeID) }
+            case .changed:
+                if let entry = open.removeValue(forKey: episodeID) { entry.cache.close() }
+                updateSink.yield(.changed(episodeID: episodeID))
+            case .failed(let error):
+                if open[episodeID]?.downloading == true { finishDownload(episodeID) }
+                updateSink.yield(.failed(episodeID: episodeID, error))
+            }
+        }
+    }
+
+    // MARK: - Opening and releasing
+
+    /// The cache of an episode for `url` (shared while open): from the
+    /// library when it has one, else made by a probe request. Release it
+    /// with `release(_:)`.
+    ///
+    /// - Throws: `.unknownLength` or `.diskFull` (stream instead), `.network`.
+    public func open(episodeID: Int64, url: String) async throws(CacheError) -> EpisodeCache {
+        let cache = try await acquire(episodeID: episodeID, url: url)
+        open[episodeID, default: Entry(cache: cache)].users += 1
+        return cache
+    }
+
+    /// Lets go of a cache from `open`; the last user closes it.
+    public func release(_ cache: EpisodeCache) {
+        guard var entry = open[cache.episodeID], entry.cache === cache else { return }
+        entry.users -= 1
+        if entry.users <= 0 {
+            open[cache.episodeID] = nil
+            cache.close()
+            enforceBudget()
+        } else {
+            open[cache.episodeID] = entry
+        }
+    }
+
+    private func acquire(episodeID: Int64, url: String) async throws(CacheError) -> EpisodeCache {
+        if let entry = open[episodeID], !entry.cache.isChanged { return entry.cache }
+        if let pending = opening[episodeID] { return try await pending.value.get() }
+        let task = Task { [directory, library, http, tuning, eventSink] in
+            await Self.onThread { () throws(CacheError) -> EpisodeCache in
+                try Self.openBlocking(episodeID: episodeID, url: url, directory: directory, library: library,
+                                      http: http, tuning: tuning) { eventSink.yield((episodeID, $0)) }
+            }
+        }
+        opening[episodeID] = task
+        let result = await task.value
+        opening[episodeID] = nil
+        let cache = try result.get()
+        if open[episodeID] == nil {
+            open[episodeID] = Entry(cache: cache)
+            enforceBudget()
+        }
+        return open[episodeID]?.cache ?? cache
+    }
+
+    private static func openBlocking(
+        episodeID: Int64, url: String, directory: URL, library: Library, http: HTTPClient, tuning: EpisodeCache.Tuning,
+        onEvent: @escaping @Sendable (EpisodeCache.Event) -> Void
+    ) throws(CacheError) -> EpisodeCache {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CacheError(.file, "cannot make \(directory.path): \(error.localizedDescription)")
+        }
+        let record: CachedMedia?
+        do { record = try library.cachedMedia(episodeID) } catch { throw CacheError(.library, error.message) }
+        if var record {
+            let path = directory.appendingPathComponent(record.fileName).path
+            if let file = try? ScratchFile(path: path, length: nil), file.size == record.length {
+                record.lastAccess = Date()
+                let cache = EpisodeCache(record: record, file: file, url: url, http: http, library: library,
+                                         tuning: tuning, onEvent: onEvent)
+                if !record.complete { cache.prefetchTail() }
+                return cache
+            }
+            try? library.deleteCachedMedia(episodeID)
+            unlink(path)
+        }
+        let cache = try EpisodeCache.create(
+            episodeID: episodeID, url: url, directory: directory, fileName: fileName(episodeID, url), http: http,
+            library: library, tuning: tuning, onEvent: onEvent)
+        cache.prefetchTail()
+        return cache
+    }
+
+    /// `episode-<id>.<extension of the URL>`.
+    static func fileName(_ episodeID: Int64, _ url: String) -> String {
+        let pathExtension = URL(string: url)?.pathExtension.lowercased() ?? ""
+        let safe = pathExtension.count <= 5 && !pathExtension.isEmpty && pathExtension.allSatisfy { $0.isLetter || $0.isNumber }
+        return "episode-\(episodeID).\(safe ? pathExtension : "audio")"
+    }
+
+    /// Runs blocking work on a thread of its own, never on the cooperative pool.
+    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws(CacheError) -> T) async -> Result<T, CacheError> {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                do throws(CacheError) {
+                    continuation.resume(returning: .success(try work()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = "pods.cache.open"
+            thread.start()
+        }
+    }
+
+    /// Closes every cache and waits for their downloads to save what they
+    /// wrote, then ends `run()` and `updates` (at shutdown).
+    public func shutdown() async {
+        let caches = open.values.map(\.cache)
+        open.removeAll()
+        _ = await Self.onThread { () throws(CacheError) in
+            for cache in caches { cache.closeAndWait() }
+        }
+        eventSink.finish()
+        updateSink.finish()
+    }
+
+    // MARK: - Downloads
+
+    /// Completes the episode's file (only the missing bytes) and keeps it
+    /// as a download, never evicted.
+    public func download(episodeID: Int64, url: String) async throws(CacheError) {
+        let cache = try await acquire(episodeID: episodeID, url: url)
+        cache.setPinned(true)
+        guard var entry = open[episodeID] else { return }
+        if !entry.downloading, !cache.isComplete {
+            entry.downloading = true
+            entry.users += 1
+            open[episodeID] = entry
+            cache.fillAll()
+        } else if entry.users == 0 {
+            open[episodeID] = nil
+            cache.close()
+        }
+        updateSink.yield(.downloadsChanged(episodeID: episodeID))
+    }
+
+    private func finishDownload(_ episodeID: Int64) {
+        guard var entry = open[episodeID] else { return }
+        entry.downloading = false
+        open[episodeID] = entry
+        release(entry.cache)
+        updateSink.yield(.downloadsChanged(episodeID: episodeID))
+    }
+
+    /// Deletes an episode's cached file and its record.
+    ///
+    /// - Throws: when the episode is open (playing or downloading).
+    public func delete(episodeID: Int64) throws(CacheError) {
+        if let entry = open[episodeID], entry.users > 0 {
+            throw CacheError(.file, "episode \(episodeID) is playing or downloading; stop it first")
+        }
+        try remove(episodeID)
+        updateSink.yield(.downloadsChanged(episodeID: episodeID))
+    }
+
+    /// The record goes first, then the file: a crash leaves an orphan file
+    /// (swept at start), never a record of missing bytes.
+    private func remove(_ episodeID: Int64) throws(CacheError) {
+        let record: CachedMedia?
+        do {
+            record = try library.cachedMedia(episodeID)
+            try library.deleteCachedMedia(episodeID)
+        } catch {
+            throw CacheError(.library, error.message)
+        }
+        if let record { unlink(directory.appendingPathComponent(record.fileName).path) }
+    }
+
+    /// Every cached episode, least recently used first, with what is open now.
+    public func entries() throws(CacheError) -> [CacheEntry] {
+        let records: [CachedMedia]
+        do { records = try library.allCachedMedia() } catch { throw CacheError(.library, error.message) }
+        return records.map { record in
+            let live = open[record.episodeId]?.cache
+            let media = live?.snapshot ?? record
+            return CacheEntry(
+                media: media, path: directory.appendingPathComponent(record.fileName).path,
+                downloading: open[record.episodeId]?.downloading == true, error: live?.error?.message)
+        }
+    }
+
+    /// The open cache of an episode, if it is open.
+    public func openCache(_ episodeID: Int64) -> EpisodeCache? { open[episodeID]?.cache }
+
+    // MARK: - Storage
+
+    /// Deletes files that no record names (left by a crash between the two
+    /// steps of a removal, or by an episode that left the library).
+    public func sweep() {
+        let names: Set<String>
+        do { names = Set(try library.allCachedMedia().map(\.fileName)) } catch { return }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for file in files where !names.contains(file) {
+            unlink(directory.appendingPathComponent(file).path)
+        }
+    }
+
+    /// Evicts partial caches, least recently used first, until the cached
+    /// bytes fit the budget. Never an open cache, a queued or playing
+    /// episode, or a download.
+    public func enforceBudget() {
+        do {
+            let budget = try library.cacheBudget() ?? Self.defaultBudget
+            let records = try library.allCachedMedia()
+            var total = records.reduce(0) { $0 + $1.cachedBytes }
+            guard total > budget else { return }
+            let inUse = try library.episodesInUse().union(open.keys)
+            for record in records where total > budget && !record.pinned && !inUse.contains(record.episodeId) {
+                try remove(record.episodeId)
+                total -= record.cachedBytes
+            }
+        } catch {
+            return  // eviction tries again on the next release
+        }
+    }
+}
+
+/// One cached episode, as `pods downloads` lists it.
+public struct CacheEntry: Sendable {
+    public var media: CachedMedia
+    /// The file on disk.
+    public var path: String
+    public var downloading: Bool
+    /// What stopped its downloads, if anything did.
+    public var error: String?
+
+    /// `downloaded`, `downloading`, `failed` or `partial`.
+    public var state: String {
+        if media.complete { return "downloaded" }
+        if error != nil { return "failed" }
+        return downloading ? "downloading" : "partial"
+    }
+}

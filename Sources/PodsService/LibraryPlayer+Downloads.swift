@@ -1,0 +1,123 @@
+import Foundation
+import PodsCache
+import PodsClient
+import PodsDBus
+import PodsLibrary
+
+/// One line of `pods downloads`.
+struct DownloadInfo: Encodable, Sendable {
+    var episodeId: Int64
+    var podcastId: Int64
+    var title: String
+    var podcastTitle: String
+    /// `downloaded`, `downloading`, `partial` (streamed in part) or `failed`.
+    var state: String
+    /// Bytes on disk, and the whole file's size.
+    var bytes: Int64
+    var size: Int64
+    /// Downloaded on purpose: kept until deleted.
+    var pinned: Bool
+    var path: String
+    var error: String?
+}
+
+/// How much the cache holds, and its budget.
+struct StorageInfo: Encodable, Sendable {
+    var bytes: Int64
+    var downloadedBytes: Int64
+    var budget: Int64
+    var episodes: Int
+}
+
+extension LibraryPlayer {
+    // MARK: - Downloads
+
+    /// Starts downloading an episode (only its missing bytes); returns at once.
+    func download(episodeID: Int64) async throws(DBusError) {
+        let mediaCache = try requireCache()
+        let episode = try Self.mapped { () throws(LibraryError) in try library.episode(episodeID) }
+        guard let url = episode.episode.enclosures.first?.url, url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            throw DBusError(name: LibraryNames.Error.failed, message: "episode \(episodeID) has no http(s) audio to download")
+        }
+        do throws(CacheError) {
+            try await mediaCache.download(episodeID: episodeID, url: url)
+        } catch {
+            throw DBusError(name: LibraryNames.Error.failed, message: "could not download episode \(episodeID): \(error.message)")
+        }
+    }
+
+    /// Every cached episode: downloads, downloads under way, and the partial
+    /// files streaming left.
+    func downloads() async throws(DBusError) -> [DownloadInfo] {
+        let mediaCache = try requireCache()
+        let entries: [CacheEntry]
+        do throws(CacheError) { entries = try await mediaCache.entries() } catch {
+            throw DBusError(name: LibraryNames.Error.failed, message: error.message)
+        }
+        return entries.compactMap { entry in
+            guard let episode = try? library.episode(entry.media.episodeId) else { return nil }
+            return DownloadInfo(
+                episodeId: episode.id, podcastId: episode.podcastId, title: episode.episode.title,
+                podcastTitle: episode.podcastTitle, state: entry.state, bytes: entry.media.cachedBytes,
+                size: entry.media.length, pinned: entry.media.pinned, path: entry.path, error: entry.error)
+        }
+    }
+
+    func deleteDownload(episodeID: Int64) async throws(DBusError) {
+        let mediaCache = try requireCache()
+        _ = try Self.mapped { () throws(LibraryError) in try library.episode(episodeID) }
+        do throws(CacheError) { try await mediaCache.delete(episodeID: episodeID) } catch {
+            throw DBusError(name: LibraryNames.Error.failed, message: error.message)
+        }
+    }
+
+    /// Downloads the newest episodes of every podcast that asks for them.
+    func autoDownload() async {
+        guard mediaCache != nil, let podcasts = try? library.podcasts() else { return }
+        for podcast in podcasts where podcast.autoDownload > 0 {
+            let newest = (try? library.episodes(podcastId: podcast.id, unplayedOnly: true, limit: podcast.autoDownload)) ?? []
+            for episode in newest {
+                do throws(DBusError) { try await download(episodeID: episode.id) } catch {
+                    logger.error("auto-download of episode \(episode.id): \(error.message)")
+                }
+            }
+        }
+    }
+
+    /// Fetches the artwork of every podcast that has none cached yet.
+    func prefetchArtwork() async {
+        guard let artwork, let podcasts = try? library.podcasts() else { return }
+        for podcast in podcasts {
+            if let url = podcast.artworkURL { _ = await artwork.localURI(for: url) }
+        }
+    }
+
+    // MARK: - Storage
+
+    func storage() async throws(DBusError) -> StorageInfo {
+        let mediaCache = try requireCache()
+        let entries: [CacheEntry]
+        do throws(CacheError) { entries = try await mediaCache.entries() } catch {
+            throw DBusError(name: LibraryNames.Error.failed, message: error.message)
+        }
+        let budget = try Self.mapped { () throws(LibraryError) in try library.cacheBudget() } ?? MediaCache.defaultBudget
+        return StorageInfo(
+            bytes: entries.reduce(0) { $0 + $1.media.cachedBytes },
+            downloadedBytes: entries.filter(\.media.complete).reduce(0) { $0 + $1.media.cachedBytes },
+            budget: budget, episodes: entries.count)
+    }
+
+    func setCacheBudget(_ bytes: Int64) async throws(DBusError) {
+        let mediaCache = try requireCache()
+        guard bytes >= 0 else { throw DBusError.invalidArgs("The budget must be 0 or more bytes") }
+        try Self.mapped { () throws(LibraryError) in try library.setCacheBudget(bytes) }
+        await mediaCache.enforceBudget()
+    }
+
+    private func requireCache() throws(DBusError) -> MediaCache {
+        guard let mediaCache else {
+            throw DBusError(name: LibraryNames.Error.failed, message: "podsd runs without a cache directory")
+        }
+        return mediaCache
+    }
+}
