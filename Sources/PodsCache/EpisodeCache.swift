@@ -50,8 +50,10 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
         var tailBytes: Int64 = 64 * 1024
         /// Job size while downloading the whole episode.
         var fillJobBytes: Int64 = 1024 * 1024
-        var saveEveryBytes: Int64 = 256 * 1024
-        var saveEvery: Duration = .seconds(2)
+        /// How often written bytes are made durable and recorded: a kill -9
+        /// loses the record of at most this much, which is fetched again.
+        var saveEveryBytes: Int64 = 128 * 1024
+        var saveEvery: Duration = .seconds(1)
         /// Failed requests in a row before reads fail.
         var maximumRetries = 4
     }

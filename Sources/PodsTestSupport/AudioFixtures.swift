@@ -24,9 +24,13 @@ public enum AudioFixtures {
         case .ogg: ["vorbisenc", "bitrate=64000", "!", "oggmux"]
         case .m4a: ["avenc_aac", "bitrate=64000", "!", "mp4mux", "faststart=false"]
         }
-        let result = await Subprocess.run("gst-launch-1.0", ["-q"] + source + encoder + ["!", "filesink", "location=\(url.path)"],
+        // Made under a name of its own and renamed whole, so a test running
+        // alongside never reads a file that is still being written.
+        let partial = url.path + ".\(UUID().uuidString).part"
+        let result = await Subprocess.run("gst-launch-1.0", ["-q"] + source + encoder + ["!", "filesink", "location=\(partial)"],
                                           timeout: .seconds(60))
-        guard result.status == 0, FileManager.default.fileExists(atPath: url.path) else {
+        guard result.status == 0, rename(partial, url.path) == 0 else {
+            unlink(partial)
             throw TestSupportError("gst-launch-1.0 could not make \(url.lastPathComponent): \(result)")
         }
         return url

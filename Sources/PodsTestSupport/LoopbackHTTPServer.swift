@@ -191,12 +191,11 @@ public final class LoopbackHTTPServer: Sendable {
            condition.dropFirst("if-range:".count).trimmingCharacters(in: .whitespaces) != etag {
             range = nil
         }
-        let pace = rates.withLock { $0[path] }
         if let range {
             let body = file.data.subdata(in: range).prefix(cutAfter ?? .max)
-            send(client, head: "HTTP/1.1 206 Partial Content\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Range: bytes \(range.lowerBound)-\(range.upperBound - 1)/\(file.data.count)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body, path: path, bytesPerSecond: pace)
+            send(client, head: "HTTP/1.1 206 Partial Content\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Range: bytes \(range.lowerBound)-\(range.upperBound - 1)/\(file.data.count)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body, path: path)
         } else {
-            send(client, head: "HTTP/1.1 200 OK\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Length: \(file.data.count)\r\nConnection: close\r\n\r\n", body: file.data.prefix(cutAfter ?? .max), path: path, bytesPerSecond: pace)
+            send(client, head: "HTTP/1.1 200 OK\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Length: \(file.data.count)\r\nConnection: close\r\n\r\n", body: file.data.prefix(cutAfter ?? .max), path: path)
         }
     }
 
@@ -207,12 +206,14 @@ public final class LoopbackHTTPServer: Sendable {
         return start < end ? start..<end : nil
     }
 
-    private func send(_ client: Int32, head: String, body: Data, path: String = "", bytesPerSecond: Int? = nil) {
+    private func send(_ client: Int32, head: String, body: Data, path: String = "") {
         guard writeAll(client, Data(head.utf8)) else { return }
-        // Paced bodies go in tenth-of-a-second slices.
-        let chunkSize = bytesPerSecond.map { max(1024, $0 / 10) } ?? 65536
         var offset = 0
         while offset < body.count {
+            // Paced bodies go in tenth-of-a-second slices; the pace is read
+            // again for each, so a change applies to answers under way.
+            let bytesPerSecond = rates.withLock { $0[path] }
+            let chunkSize = bytesPerSecond.map { max(1024, $0 / 10) } ?? 65536
             let chunk = body.subdata(in: offset..<min(offset + chunkSize, body.count))
             guard writeAll(client, chunk) else { return }
             sent.withLock { $0 += chunk.count }

@@ -59,6 +59,12 @@ public final class PodsdProcess: Sendable {
     }
 
     public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// What podsd wrote to stderr, once it has exited.
+    public func errorOutput() -> String {
+        guard !process.isRunning else { return "" }
+        return String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
     public var isRunning: Bool { process.isRunning }
 
     /// Runs a command-line tool against this bus (`playerctl`, `gdbus`, `pods`).

@@ -119,7 +119,7 @@ struct CacheFixture {
     }
 
     @Test func aFileReplacedOnTheServerResetsTheCacheAndPlaysTheNewOne() async throws {
-        let fixture = try await CacheFixture(seconds: 60)
+        let fixture = try await CacheFixture()
         let path = fixture.path(.mp3)
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -127,10 +127,10 @@ struct CacheFixture {
         do {
             let podsd = try await PodsdProcess.start(directory: directory)
             episode = try #require(try await fixture.subscribe(podsd)[.mp3])
-            try await podsd.client.setRate(3)
             try await LibraryClient(podsd.client).play(episode: episode)
-            try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 > 2 }
+            try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 > 1 }
             #expect(await podsd.signal(SIGTERM) != nil)
+            #expect(try #require(try libraryAt(directory).cachedMedia(episode)).complete == false)
         }
         let replacement = try Data(contentsOf: try await AudioFixtures.make(.mp3, seconds: 50, in: CacheFixture.audioDirectory))
         fixture.server.setFile(path, replacement, type: "audio/mpeg")
@@ -147,10 +147,10 @@ struct CacheFixture {
     }
 
     @Test func killNineInADownloadRecordsOnlyWhatIsOnDiskAndTheNextSessionFetchesTheRest() async throws {
-        let fixture = try await CacheFixture(seconds: 60)
+        let fixture = try await CacheFixture()
         let path = fixture.path(.ogg)
         let original = try #require(fixture.files[.ogg])
-        fixture.server.setRate(path, bytesPerSecond: 100_000)
+        fixture.server.setRate(path, bytesPerSecond: 300_000)
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let episode: Int64
@@ -171,8 +171,10 @@ struct CacheFixture {
         fixture.server.setRate(path, bytesPerSecond: nil)
         let podsd = try await PodsdProcess.start(directory: directory)
         #expect(await podsd.pods("download", String(episode)).status == 0)
-        let ratio = fixture.ratio(.ogg)
-        #expect(ratio <= 1.02, "\(ratio) of the file on the wire after kill -9 and resume")
+        // What was written but not yet recorded (at most one save: 128 KB or
+        // a second of download) is fetched again; nothing else is.
+        let extra = fixture.server.bytesSent(for: path) - original.count
+        #expect(extra >= 0 && extra <= 300_000, "\(extra) bytes fetched twice after kill -9 and resume")
     }
 
     @Test func aDownloadPlaysWithTheNetworkGoneAndArtworkIsFetchedOnce() async throws {
@@ -199,7 +201,12 @@ struct CacheFixture {
         fixture.server.stop()
         let podsd = try await PodsdProcess.start(directory: directory)
         try await podsd.client.play()
-        try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 > 0.5 }
+        do {
+            try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 > 0.5 }
+        } catch {
+            _ = await podsd.signal(SIGTERM)
+            Issue.record("podsd: \(podsd.errorOutput())")
+        }
         let status = try json(await podsd.pods("status", "--json").stdout) as? [String: Any] ?? [:]
         #expect(status["cached"] as? Double == 1)
     }
