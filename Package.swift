@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "pods", targets: ["pods"]),
         .executable(name: "pods-mpris-bench", targets: ["MPRISBench"]),
         .executable(name: "pods-refresh-bench", targets: ["RefreshBench"]),
+        .executable(name: "pods-cache-bench", targets: ["CacheBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -73,7 +74,13 @@ let package = Package(
             dependencies: ["PodsFeedParser", "PodsFeeds", "PodsLibrary", "PodsTestSupport"],
             path: "Benchmarks/RefreshBench"),
 
+        .executableTarget(
+            name: "CacheBench",
+            dependencies: ["PodsClient", "PodsTestSupport"],
+            path: "Benchmarks/CacheBench"),
+
         // MARK: - Tests
+        .testTarget(name: "PodsCacheTests", dependencies: ["PodsCache", "PodsLibrary", "PodsTestSupport"]),
         .testTarget(name: "PodsClientTests", dependencies: ["PodsClient"]),
         .testTarget(name: "PodsDBusTests", dependencies: ["PodsDBus", "PodsTestSupport"]),
         .testTarget(name: "PodsFeedParserTests", dependencies: ["PodsFeedParser", "PodsTestSupport"]),

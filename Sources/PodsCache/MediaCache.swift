@@ -34,6 +34,8 @@ public actor MediaCache {
     private let eventSink: AsyncStream<(Int64, EpisodeCache.Event)>.Continuation
     private var open: [Int64: Entry] = [:]
     private var opening: [Int64: Task<Result<EpisodeCache, CacheError>, Never>] = [:]
+    /// Caches whose downloads are stopping and saving; reopening waits for them.
+    private var closing: [Int64: Task<Void, Never>] = [:]
 
     private struct Entry {
         var cache: EpisodeCache
@@ -61,12 +63,12 @@ public actor MediaCache {
         for await (episodeID, event) in events {
             switch event {
             case .completed:
-                if open[episodeID]?.downloading == true { finishDownload(episodeID) }
+                if open[episodeID]?.downloading == true { await finishDownload(episodeID) }
             case .changed:
-                if let entry = open.removeValue(forKey: episodeID) { entry.cache.close() }
+                if let entry = open.removeValue(forKey: episodeID) { await closeAndWait(entry.cache) }
                 updateSink.yield(.changed(episodeID: episodeID))
             case .failed(let error):
-                if open[episodeID]?.downloading == true { finishDownload(episodeID) }
+                if open[episodeID]?.downloading == true { await finishDownload(episodeID) }
                 updateSink.yield(.failed(episodeID: episodeID, error))
             }
         }
@@ -85,21 +87,31 @@ public actor MediaCache {
         return cache
     }
 
-    /// Lets go of a cache from `open`; the last user closes it.
-    public func release(_ cache: EpisodeCache) {
+    /// Lets go of a cache from `open`; the last user closes it, and returns
+    /// once its downloads have saved what they wrote.
+    public func release(_ cache: EpisodeCache) async {
         guard var entry = open[cache.episodeID], entry.cache === cache else { return }
         entry.users -= 1
-        if entry.users <= 0 {
-            open[cache.episodeID] = nil
-            cache.close()
-            enforceBudget()
-        } else {
+        guard entry.users <= 0 else {
             open[cache.episodeID] = entry
+            return
         }
+        open[cache.episodeID] = nil
+        await closeAndWait(cache)
+        enforceBudget()
+    }
+
+    /// Closes `cache` and waits for its lanes, on a thread of their own.
+    private func closeAndWait(_ cache: EpisodeCache) async {
+        let task = Task { _ = await Self.onThread { () throws(CacheError) in cache.closeAndWait() } }
+        closing[cache.episodeID] = task
+        await task.value
+        if closing[cache.episodeID] == task { closing[cache.episodeID] = nil }
     }
 
     private func acquire(episodeID: Int64, url: String) async throws(CacheError) -> EpisodeCache {
         if let entry = open[episodeID], !entry.cache.isChanged { return entry.cache }
+        if let stopping = closing[episodeID] { await stopping.value }
         if let pending = opening[episodeID] { return try await pending.value.get() }
         let task = Task { [directory, library, http, tuning, eventSink] in
             await Self.onThread { () throws(CacheError) -> EpisodeCache in
@@ -197,26 +209,27 @@ public actor MediaCache {
             cache.fillAll()
         } else if entry.users == 0 {
             open[episodeID] = nil
-            cache.close()
+            await closeAndWait(cache)
         }
         updateSink.yield(.downloadsChanged(episodeID: episodeID))
     }
 
-    private func finishDownload(_ episodeID: Int64) {
+    private func finishDownload(_ episodeID: Int64) async {
         guard var entry = open[episodeID] else { return }
         entry.downloading = false
         open[episodeID] = entry
-        release(entry.cache)
+        await release(entry.cache)
         updateSink.yield(.downloadsChanged(episodeID: episodeID))
     }
 
     /// Deletes an episode's cached file and its record.
     ///
     /// - Throws: when the episode is open (playing or downloading).
-    public func delete(episodeID: Int64) throws(CacheError) {
+    public func delete(episodeID: Int64) async throws(CacheError) {
         if let entry = open[episodeID], entry.users > 0 {
             throw CacheError(.file, "episode \(episodeID) is playing or downloading; stop it first")
         }
+        if let stopping = closing[episodeID] { await stopping.value }
         try remove(episodeID)
         updateSink.yield(.downloadsChanged(episodeID: episodeID))
     }
@@ -272,7 +285,7 @@ public actor MediaCache {
             let records = try library.allCachedMedia()
             var total = records.reduce(0) { $0 + $1.cachedBytes }
             guard total > budget else { return }
-            let inUse = try library.episodesInUse().union(open.keys)
+            let inUse = try library.episodesInUse().union(open.keys).union(closing.keys)
             for record in records where total > budget && !record.pinned && !inUse.contains(record.episodeId) {
                 try remove(record.episodeId)
                 total -= record.cachedBytes

@@ -4,66 +4,12 @@ import PodsLibrary
 import PodsTestSupport
 import Testing
 
-/// A loopback server with three-minute episodes in each format and a feed
-/// listing them; the audio files are made once per test run.
-struct CacheFixture {
-    static let audioDirectory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pods-test-audio")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
-
-    let server: LoopbackHTTPServer
-    let files: [AudioFixtures.Format: Data]
-
-    init(seconds: Int = 180) async throws {
-        var urls: [String: URL] = [:]
-        var files: [AudioFixtures.Format: Data] = [:]
-        for format in AudioFixtures.Format.allCases {
-            let url = try await AudioFixtures.make(format, seconds: seconds, in: Self.audioDirectory)
-            urls["/\(format.rawValue)/episode.\(format.rawValue)"] = url
-            files[format] = try Data(contentsOf: url)
-        }
-        urls["/art.png"] = Fixtures.data("pods.desktop")  // any bytes will do for the cache
-        server = try LoopbackHTTPServer(files: urls)
-        self.files = files
-        let items = AudioFixtures.Format.allCases.enumerated().map { index, format in
-            (guid: format.rawValue, title: "Episode \(format.rawValue)", day: index + 1, file: server.url(path(format)))
-        }
-        var feed = String(decoding: sampleFeed(items), as: UTF8.self)
-        feed = feed.replacingOccurrences(of: "<itunes:author>", with: #"<itunes:image href="\#(server.url("/art.png"))"/><itunes:author>"#)
-        server.setFile("/feed.xml", Data(feed.utf8))
-    }
-
-    func path(_ format: AudioFixtures.Format) -> String { "/\(format.rawValue)/episode.\(format.rawValue)" }
-
-    /// Bytes of `format`'s episode sent so far ÷ its size.
-    func ratio(_ format: AudioFixtures.Format) -> Double {
-        Double(server.bytesSent(for: path(format))) / Double(files[format]?.count ?? 1)
-    }
-
-    /// Subscribes podsd and returns the episode id of each format.
-    func subscribe(_ podsd: PodsdProcess) async throws -> [AudioFixtures.Format: Int64] {
-        let reply = try await LibraryClient(podsd.client).subscribe(server.url("/feed.xml"))
-        let podcast = try #require(try json(reply) as? [String: Any])
-        let episodes = try json(try await LibraryClient(podsd.client).episodes(
-            podcast: String(podcast["id"] as? Int ?? 0), unplayedOnly: false, limit: nil)) as? [[String: Any]] ?? []
-        var ids: [AudioFixtures.Format: Int64] = [:]
-        for episode in episodes {
-            if let guid = episode["guid"] as? String, let format = AudioFixtures.Format(rawValue: guid), let id = episode["id"] as? Int {
-                ids[format] = Int64(id)
-            }
-        }
-        return ids
-    }
-}
-
 @Suite(.serialized) struct CacheServiceTests {
     /// The issue's scenario, per format: session one, restart, `pods download`.
     /// Every byte crosses the wire once (headers aside, ≤ 1.02).
     @Test(arguments: AudioFixtures.Format.allCases)
     func eachByteOnceAcrossSeeksAndARestart(format: AudioFixtures.Format) async throws {
-        let fixture = try await CacheFixture()
+        let fixture = try await EpisodeServer()
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let episode: Int64
@@ -101,8 +47,8 @@ struct CacheFixture {
     }
 
     @Test func aServerThatIgnoresRangeStillPlaysAndSeeksFromOneWholeDownload() async throws {
-        let fixture = try await CacheFixture(seconds: 60)
-        let path = fixture.path(.mp3)
+        let fixture = try await EpisodeServer(seconds: 60)
+        let path = EpisodeServer.path(.mp3)
         fixture.server.setIgnoresRange(path, true)
         let podsd = try await PodsdProcess.start()
         let episode = try #require(try await fixture.subscribe(podsd)[.mp3])
@@ -119,8 +65,8 @@ struct CacheFixture {
     }
 
     @Test func aFileReplacedOnTheServerResetsTheCacheAndPlaysTheNewOne() async throws {
-        let fixture = try await CacheFixture()
-        let path = fixture.path(.mp3)
+        let fixture = try await EpisodeServer()
+        let path = EpisodeServer.path(.mp3)
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let episode: Int64
@@ -132,7 +78,7 @@ struct CacheFixture {
             #expect(await podsd.signal(SIGTERM) != nil)
             #expect(try #require(try libraryAt(directory).cachedMedia(episode)).complete == false)
         }
-        let replacement = try Data(contentsOf: try await AudioFixtures.make(.mp3, seconds: 50, in: CacheFixture.audioDirectory))
+        let replacement = try Data(contentsOf: try await AudioFixtures.make(.mp3, seconds: 50, in: EpisodeServer.audioDirectory))
         fixture.server.setFile(path, replacement, type: "audio/mpeg")
         let podsd = try await PodsdProcess.start(directory: directory)
         let download = await podsd.pods("download", String(episode))
@@ -147,8 +93,8 @@ struct CacheFixture {
     }
 
     @Test func killNineInADownloadRecordsOnlyWhatIsOnDiskAndTheNextSessionFetchesTheRest() async throws {
-        let fixture = try await CacheFixture()
-        let path = fixture.path(.ogg)
+        let fixture = try await EpisodeServer()
+        let path = EpisodeServer.path(.ogg)
         let original = try #require(fixture.files[.ogg])
         fixture.server.setRate(path, bytesPerSecond: 300_000)
         let directory = try Fixtures.temporaryDirectory()
@@ -178,7 +124,7 @@ struct CacheFixture {
     }
 
     @Test func aDownloadPlaysWithTheNetworkGoneAndArtworkIsFetchedOnce() async throws {
-        let fixture = try await CacheFixture(seconds: 60)
+        let fixture = try await EpisodeServer(seconds: 60)
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let episode: Int64
@@ -212,8 +158,8 @@ struct CacheFixture {
     }
 
     @Test func droppedConnectionsAndServerErrorsAreRetriedOrReportedClearly() async throws {
-        let fixture = try await CacheFixture(seconds: 60)
-        let path = fixture.path(.mp3)
+        let fixture = try await EpisodeServer(seconds: 60)
+        let path = EpisodeServer.path(.mp3)
         let podsd = try await PodsdProcess.start()
         let episode = try #require(try await fixture.subscribe(podsd)[.mp3])
         // Every answer breaks off after 100 KB: the rest comes in later requests, each byte once.
@@ -225,17 +171,17 @@ struct CacheFixture {
         // A server that only fails: one clear line; once it recovers, the download completes.
         let ids = try json(await podsd.pods("episodes", "--json").stdout) as? [[String: Any]] ?? []
         let other = try #require(ids.first { $0["guid"] as? String == "ogg" }?["id"] as? Int)
-        fixture.server.setFault(fixture.path(.ogg), .status(503))
+        fixture.server.setFault(EpisodeServer.path(.ogg), .status(503))
         let failed = await podsd.pods("download", String(other))
         #expect(failed.status == 1 && failed.stderr.contains("503"), "\(failed)")
-        fixture.server.setFault(fixture.path(.ogg), nil)
+        fixture.server.setFault(EpisodeServer.path(.ogg), nil)
         #expect(await podsd.pods("download", String(other)).status == 0)
         #expect(fixture.ratio(.ogg) <= 1.02)
     }
 
     @Test func aSlowServerShowsBufferingWhilePlayingAndThePositionWaits() async throws {
-        let fixture = try await CacheFixture()
-        let path = fixture.path(.mp3)
+        let fixture = try await EpisodeServer()
+        let path = EpisodeServer.path(.mp3)
         let podsd = try await PodsdProcess.start()
         let episode = try #require(try await fixture.subscribe(podsd)[.mp3])
         try await LibraryClient(podsd.client).play(episode: episode)

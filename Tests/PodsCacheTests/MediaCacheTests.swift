@@ -1,0 +1,112 @@
+import Foundation
+@testable import PodsCache
+import PodsFeedParser
+import PodsLibrary
+import PodsTestSupport
+import Testing
+
+/// A library with one podcast of `count` episodes whose enclosures are `/N.mp3` on `server`.
+private func library(in directory: URL, server: LoopbackHTTPServer, count: Int) throws -> Library {
+    var xml = "<rss version=\"2.0\"><channel><title>T</title>"
+    for index in 1...count {
+        xml += "<item><title>E\(index)</title><guid>g\(index)</guid><enclosure url=\"\(server.url("/\(index).mp3"))\" type=\"audio/mpeg\"/></item>"
+    }
+    let feed = try FeedParser().parse(Data((xml + "</channel></rss>").utf8))
+    let library = try Library(directory: directory)
+    _ = try library.subscribe(feedURL: "http://example.invalid/feed", feed: feed, etag: nil, lastModified: nil)
+    return library
+}
+
+private func randomBytes(_ count: Int) -> Data {
+    var generator = SystemRandomNumberGenerator()
+    return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+}
+
+@Suite struct MediaCacheTests {
+    /// Readers on four threads at random offsets, as demuxers pull: every
+    /// read returns the file's bytes, and no byte crosses the wire twice.
+    @Test func randomReadsFromManyThreadsGetTheRightBytesAndFetchEachOnce() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = randomBytes(3_000_000)
+        let server = try LoopbackHTTPServer(files: [:])
+        defer { server.stop() }
+        server.setFile("/1.mp3", file, type: "audio/mpeg")
+        let library = try library(in: directory, server: server, count: 1)
+        let episodeID = try #require(try library.episodes().first?.id)
+        let cache = MediaCache(directory: directory, library: library)
+        let media = try await cache.open(episodeID: episodeID, url: server.url("/1.mp3"))
+        #expect(media.length == Int64(file.count) && media.supportsRandomAccess)
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for seed in 0..<4 {
+                group.addTask {
+                    await Task.detached {  // blocking reads: off the cooperative pool's shared threads
+                        var wrong = 0
+                        var buffer = [UInt8](repeating: 0, count: 70_000)
+                        for step in 0..<60 {
+                            let offset = Int64((seed * 7919 + step * 104_729) % (file.count - 1))
+                            let count = min(buffer.count, file.count - Int(offset), 1 + (step * 31 % buffer.count))
+                            let result = buffer.withUnsafeMutableBytes { raw in
+                                media.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<count])) { false }
+                            }
+                            if result != .bytes(count) || Data(buffer[0..<count]) != file[Int(offset)..<Int(offset) + count] {
+                                wrong += 1
+                            }
+                        }
+                        return wrong
+                    }.value
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+        #expect(server.bytesSent(for: "/1.mp3") <= file.count, "\(server.bytesSent(for: "/1.mp3")) bytes sent for \(file.count)")
+        await cache.release(media)
+        await cache.shutdown()
+        // Closing saved the ranges; they name only the file's true bytes.
+        let record = try #require(try library.cachedMedia(episodeID))
+        let scratch = try Data(contentsOf: directory.appendingPathComponent("media").appendingPathComponent(record.fileName))
+        for range in record.ranges {
+            #expect(scratch[Int(range.lowerBound)..<Int(range.upperBound)] == file[Int(range.lowerBound)..<Int(range.upperBound)])
+        }
+    }
+
+    @Test func concurrentOpensShareOneProbeAndDownloadsSurviveTheBudget() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try LoopbackHTTPServer(files: [:])
+        defer { server.stop() }
+        for index in 1...3 { server.setFile("/\(index).mp3", randomBytes(400_000), type: "audio/mpeg") }
+        let library = try library(in: directory, server: server, count: 3)
+        let ids = try library.episodes().map(\.id).sorted()
+        let cache = MediaCache(directory: directory, library: library)
+        async let first = cache.open(episodeID: ids[0], url: server.url("/1.mp3"))
+        async let second = cache.open(episodeID: ids[0], url: server.url("/1.mp3"))
+        let (a, b) = try await (first, second)
+        #expect(a === b)
+        #expect(server.requests(for: "/1.mp3") <= 2, "one probe (and the tail), not one per opener")
+        await cache.release(a)
+        await cache.release(b)
+
+        // Episode 2 is a download; episode 3 a partial cache, used last.
+        try await cache.download(episodeID: ids[1], url: server.url("/2.mp3"))
+        let runner = Task { await cache.run() }
+        for _ in 0..<100 where (try? library.cachedMedia(ids[1]))??.complete != true {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let third = try await cache.open(episodeID: ids[2], url: server.url("/3.mp3"))
+        await cache.release(third)
+        try library.setCacheBudget(1)
+        await cache.enforceBudget()
+        let left = try library.allCachedMedia().map(\.episodeId)
+        #expect(left == [ids[1]], "partial caches go; the download stays")
+        await cache.shutdown()
+        runner.cancel()
+        // Files without a record are swept at start.
+        let media = directory.appendingPathComponent("media")
+        #expect(FileManager.default.createFile(atPath: media.appendingPathComponent("episode-99.mp3").path, contents: Data([1])))
+        await MediaCache(directory: directory, library: library).sweep()
+        let files = try FileManager.default.contentsOfDirectory(atPath: media.path)
+        #expect(files == [try #require(try library.cachedMedia(ids[1])).fileName])
+    }
+}
