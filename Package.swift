@@ -39,7 +39,9 @@ let package = Package(
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
         .target(name: "PodsHTTP", dependencies: ["CCurl"]),
         .target(name: "PodsFeeds", dependencies: ["PodsFeedParser", "PodsHTTP", "PodsLibrary"]),
-        .target(name: "PodsCache", dependencies: ["PodsHTTP", "PodsLibrary", "PodsPlayback"]),
+        .target(
+            name: "PodsCache",
+            dependencies: ["PodsHTTP", "PodsLibrary", "PodsPlayback", .product(name: "Logging", package: "swift-log")]),
         .target(name: "PodsLibrary", dependencies: ["PodsFeedParser", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PodsService",

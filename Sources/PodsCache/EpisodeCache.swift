@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PodsHTTP
 import PodsLibrary
 import PodsPlayback
@@ -67,6 +68,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
     private let library: Library
     private let tuning: Tuning
     private let onEvent: @Sendable (Event) -> Void
+    private let logger: Logger
     private let condition = NSCondition()
     private let persistLock = NSLock()
 
@@ -94,7 +96,8 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
     private var recordDirty: Bool
 
     init(record: CachedMedia, file: ScratchFile, url: String, http: HTTPClient, library: Library, tuning: Tuning,
-         onEvent: @escaping @Sendable (Event) -> Void) {
+         logger: Logger, onEvent: @escaping @Sendable (Event) -> Void) {
+        self.logger = logger
         self.episodeID = record.episodeId
         self.length = record.length
         self.supportsRandomAccess = record.acceptsRanges
@@ -214,7 +217,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
     /// sending it, and that one transfer becomes the download.
     static func create(
         episodeID: Int64, url: String, directory: URL, fileName: String, http: HTTPClient, library: Library,
-        tuning: Tuning, onEvent: @escaping @Sendable (Event) -> Void
+        tuning: Tuning, logger: Logger, onEvent: @escaping @Sendable (Event) -> Void
     ) throws(CacheError) -> EpisodeCache {
         let path = directory.appendingPathComponent(fileName).path
         let handoff = Handoff()
@@ -239,7 +242,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
                                 episodeId: episodeID, url: url, finalURL: head.finalURL, length: length, etag: head.etag,
                                 lastModified: head.lastModified, acceptsRanges: ranged, fileName: fileName)
                             let made = EpisodeCache(record: record, file: file, url: url, http: http, library: library,
-                                                    tuning: tuning, onEvent: onEvent)
+                                                    tuning: tuning, logger: logger, onEvent: onEvent)
                             limit = ranged ? min(tuning.probeBytes, length) : length
                             made.locked { made.reserved.insert(0..<limit) }
                             cache = made
@@ -311,7 +314,12 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
         condition.lock()
         let sequential = isSequential(offset)
         lastReadEnd = end
+        var waits = 0
         while !written.contains(span) {
+            waits += 1
+            if waits == 40 {  // two seconds
+                logger.info("episode \(episodeID): waiting for bytes \(span) (on disk: \(written.ranges), fetching: \(reserved.ranges))")
+            }
             if closed || changed || shouldStop() {
                 condition.unlock()
                 return .interrupted
@@ -551,6 +559,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
                     failure = failed
                     event = .failed(failed)
                 } else {
+                    logger.warning("episode \(episodeID): \(error.message); trying again (\(failuresInARow))")
                     // Back off, then whoever still needs the bytes asks again.
                     retryAfter = .now + .milliseconds(250 << min(failuresInARow, 5))
                 }

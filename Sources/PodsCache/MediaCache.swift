@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PodsHTTP
 import PodsLibrary
 
@@ -30,6 +31,7 @@ public actor MediaCache {
     private let library: Library
     private let http: HTTPClient
     private let tuning: EpisodeCache.Tuning
+    private let logger: Logger
     private let events: AsyncStream<(Int64, EpisodeCache.Event)>
     private let eventSink: AsyncStream<(Int64, EpisodeCache.Event)>.Continuation
     private var open: [Int64: Entry] = [:]
@@ -45,11 +47,13 @@ public actor MediaCache {
     }
 
     /// - Parameter directory: the cache directory (`media` is made inside).
-    public init(directory: URL, library: Library, http: HTTPClient = HTTPClient()) {
-        self.init(directory: directory, library: library, http: http, tuning: EpisodeCache.Tuning())
+    public init(directory: URL, library: Library, http: HTTPClient = HTTPClient(),
+                logger: Logger = Logger(label: "pods.cache")) {
+        self.init(directory: directory, library: library, http: http, tuning: EpisodeCache.Tuning(), logger: logger)
     }
 
-    init(directory: URL, library: Library, http: HTTPClient, tuning: EpisodeCache.Tuning) {
+    init(directory: URL, library: Library, http: HTTPClient, tuning: EpisodeCache.Tuning, logger: Logger) {
+        self.logger = logger
         self.directory = directory.appendingPathComponent("media")
         self.library = library
         self.http = http
@@ -113,10 +117,10 @@ public actor MediaCache {
         if let entry = open[episodeID], !entry.cache.isChanged { return entry.cache }
         if let stopping = closing[episodeID] { await stopping.value }
         if let pending = opening[episodeID] { return try await pending.value.get() }
-        let task = Task { [directory, library, http, tuning, eventSink] in
+        let task = Task { [directory, library, http, tuning, logger, eventSink] in
             await Self.onThread { () throws(CacheError) -> EpisodeCache in
                 try Self.openBlocking(episodeID: episodeID, url: url, directory: directory, library: library,
-                                      http: http, tuning: tuning) { eventSink.yield((episodeID, $0)) }
+                                      http: http, tuning: tuning, logger: logger) { eventSink.yield((episodeID, $0)) }
             }
         }
         opening[episodeID] = task
@@ -132,7 +136,7 @@ public actor MediaCache {
 
     private static func openBlocking(
         episodeID: Int64, url: String, directory: URL, library: Library, http: HTTPClient, tuning: EpisodeCache.Tuning,
-        onEvent: @escaping @Sendable (EpisodeCache.Event) -> Void
+        logger: Logger, onEvent: @escaping @Sendable (EpisodeCache.Event) -> Void
     ) throws(CacheError) -> EpisodeCache {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -146,7 +150,7 @@ public actor MediaCache {
             if let file = try? ScratchFile(path: path, length: nil), file.size == record.length {
                 record.lastAccess = Date()
                 let cache = EpisodeCache(record: record, file: file, url: url, http: http, library: library,
-                                         tuning: tuning, onEvent: onEvent)
+                                         tuning: tuning, logger: logger, onEvent: onEvent)
                 if !record.complete { cache.prefetchTail() }
                 return cache
             }
@@ -155,7 +159,7 @@ public actor MediaCache {
         }
         let cache = try EpisodeCache.create(
             episodeID: episodeID, url: url, directory: directory, fileName: fileName(episodeID, url), http: http,
-            library: library, tuning: tuning, onEvent: onEvent)
+            library: library, tuning: tuning, logger: logger, onEvent: onEvent)
         cache.prefetchTail()
         return cache
     }

@@ -81,7 +81,7 @@ public struct PodsService: Service {
         let cacheDirectory = configuration.cacheDirectory
         let player = library.map { library in
             LibraryPlayer(library: library, controller: controller, signals: signals, logger: logger,
-                          mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library) },
+                          mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library, logger: logger) },
                           artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) },
                           autoNext: configuration.autoNext, completionStretch: configuration.completionStretch)
         }

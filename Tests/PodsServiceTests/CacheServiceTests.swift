@@ -146,6 +146,8 @@ import Testing
         #expect(fixture.server.requests(for: "/art.png") == 1)
         fixture.server.stop()
         let podsd = try await PodsdProcess.start(directory: directory)
+        let downloads = try json(await podsd.pods("downloads", "--json").stdout) as? [[String: Any]] ?? []
+        #expect(downloads.map { $0["state"] as? String } == ["downloaded"])
         try await podsd.client.play()
         do {
             try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 > 0.5 }
