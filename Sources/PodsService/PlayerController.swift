@@ -88,8 +88,12 @@ public actor PlayerController {
                      paused: Bool = false) async throws(PlaybackError) {
         reportProgress()
         loadCount += 1
-        finishLoadWaiters(.failure(PlaybackError(.other, "replaced by another track")))
         let trackID = episode?.trackID ?? MPRIS.trackPathPrefix.appending(escaping: String(loadCount))
+        // Reopening the same episode (its cache restarted) keeps the callers
+        // waiting for it; another track ends their wait.
+        if trackID != state.track?.trackID {
+            finishLoadWaiters(.failure(PlaybackError(.other, "replaced by another track")))
+        }
         state.track = TrackInfo(trackID: trackID, source: source, tags: MediaTags(), duration: nil, episode: episode)
         state.canSeek = false
         state.lastError = nil

@@ -202,4 +202,29 @@ import Testing
         fixture.server.setRate(path, bytesPerSecond: nil)
         try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(30)) { $0 > 152 }
     }
+
+    /// The cache directory on a 300 KB tmpfs (needs root, as CI has): the
+    /// disk fills mid-episode, and the episode goes on by plain streaming.
+    @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func aFullDiskFallsBackToPlainStreaming() async throws {
+        let fixture = try await EpisodeServer()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tiny = directory.appendingPathComponent("tiny")
+        try FileManager.default.createDirectory(at: tiny, withIntermediateDirectories: true)
+        let mount = await Subprocess.run("mount", ["-t", "tmpfs", "-o", "size=300k", "tmpfs", tiny.path])
+        try #require(mount.status == 0, "\(mount)")
+        defer { _ = umount2(tiny.path, Int32(MNT_DETACH)) }
+        let podsd = try await PodsdProcess.start(extraArguments: ["--cache-dir", tiny.path], directory: directory)
+        let episode = try #require(try await fixture.subscribe(podsd)[.mp3])
+        try await podsd.client.setRate(3)
+        try await LibraryClient(podsd.client).play(episode: episode)
+        // 60 s of 64 kbit/s is 480 KB: past what the disk holds.
+        try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(60)) { $0 > 60 }
+        let status = try json(await podsd.pods("status", "--json").stdout) as? [String: Any] ?? [:]
+        #expect(status["state"] as? String == "Playing")
+        #expect(status["cached"] is NSNull, "streaming plainly now")
+        _ = await podsd.signal(SIGTERM)
+        #expect(podsd.errorOutput().contains("No space left on device"))
+    }
 }
