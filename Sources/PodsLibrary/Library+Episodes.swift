@@ -72,6 +72,7 @@ extension Library {
             try db.execute(sql: """
                 DELETE FROM episode WHERE podcastId = ? AND guid = ? AND position = 0 AND NOT completed
                     AND NOT currentlyPlaying AND id NOT IN (SELECT episodeId FROM queueItem)
+                    AND id NOT IN (SELECT episodeId FROM cachedMedia WHERE pinned)
                 """, arguments: [podcastId, guid])
             if db.changesCount > 0 {
                 summary.removed += 1

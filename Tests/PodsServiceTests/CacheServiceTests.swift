@@ -227,4 +227,25 @@ import Testing
         _ = await podsd.signal(SIGTERM)
         #expect(podsd.errorOutput().contains("No space left on device"))
     }
+
+    @Test func autoDownloadFetchesTheNewestUnplayedEpisodes() async throws {
+        let fixture = try await EpisodeServer(seconds: 60)
+        let podsd = try await PodsdProcess.start()
+        let ids = try await fixture.subscribe(podsd)
+        #expect(await podsd.pods("auto-download", "Noise", "1").status == 0)
+        try await waitFor(timeout: .seconds(10)) {
+            let list = (try? json(await podsd.pods("downloads", "--json").stdout)) as? [[String: Any]] ?? []
+            return list.count == 1 && list[0]["state"] as? String == "downloaded"
+        }
+        let list = try json(await podsd.pods("downloads", "--json").stdout) as? [[String: Any]] ?? []
+        #expect(list.first?["episodeId"] as? Int == ids[.m4a].map(Int.init), "the newest (the m4a, day 3)")
+        #expect(list.first?["pinned"] as? Bool == true)
+        let podcasts = try json(await podsd.pods("podcasts", "--json").stdout) as? [[String: Any]] ?? []
+        #expect(podcasts.first?["autoDownload"] as? Int == 1)
+        // Deleting it frees the file.
+        let path = try #require(list.first?["path"] as? String)
+        #expect(await podsd.pods("delete-download", String(ids[.m4a] ?? 0)).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(await podsd.pods("delete-download", "999").status == 1)
+    }
 }
