@@ -83,8 +83,7 @@ public struct HTTPClient: Sendable {
         let ifModifiedSince: String?
         var body = Data()
         var tooLarge = false
-        var headers: [(String, String)] = []
-        var statuses: [Int] = []
+        let responseHeaders = ResponseHeaders()
         var locations: [String] = []
 
         init(url: String, options: Options, ifNoneMatch: String?, ifModifiedSince: String?) {
@@ -107,8 +106,7 @@ public struct HTTPClient: Sendable {
             pods_curl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
             pods_curl_set_write_function(handle, CURLOPT_WRITEFUNCTION, Self.write)
             pods_curl_set_pointer(handle, CURLOPT_WRITEDATA, me)
-            pods_curl_set_write_function(handle, CURLOPT_HEADERFUNCTION, Self.header)
-            pods_curl_set_pointer(handle, CURLOPT_HEADERDATA, me)
+            responseHeaders.install(on: handle)
             let code = curl_easy_perform(handle)
             if tooLarge { return .failure(HTTPError(.tooLarge, "\(url) is larger than \(options.maximumBytes / 1_048_576) MB")) }
             guard code == CURLE_OK else { return .failure(HTTPClient.error(code, url: url)) }
@@ -120,7 +118,7 @@ public struct HTTPClient: Sendable {
             guard (200..<300).contains(status) || status == 304 else {
                 return .failure(HTTPError(.status, "\(finalURL) answered HTTP \(status)", status: status))
             }
-            let redirects = statuses.dropLast()
+            let redirects = responseHeaders.statuses.dropLast()
             let permanent = !redirects.isEmpty && redirects.allSatisfy { $0 == 301 || $0 == 308 } ? finalURL : nil
             return .success(HTTPResponse(
                 status: status, body: body, finalURL: finalURL, permanentURL: permanent,
@@ -129,7 +127,7 @@ public struct HTTPClient: Sendable {
 
         /// Headers of the final response (each redirect starts a new block).
         private func lastHeader(_ name: String) -> String? {
-            headers.last { $0.0 == name }?.1
+            responseHeaders.field(name)
         }
 
         private static let write: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
@@ -141,22 +139,6 @@ public struct HTTPClient: Sendable {
                 return 0  // aborts the transfer
             }
             transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
-            return length
-        }
-
-        private static let header: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
-            guard let data, let context else { return 0 }
-            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-            let length = size * count
-            switch HeaderLine(UnsafeRawBufferPointer(start: data, count: length)) {
-            case .status(let status):
-                transfer.statuses.append(status)
-                transfer.headers.removeAll()
-            case .field(let name, let value):
-                transfer.headers.append((name, value))
-            case .other:
-                break
-            }
             return length
         }
     }
@@ -201,23 +183,42 @@ public struct HTTPClient: Sendable {
 
 }
 
-/// One line of a response head, as libcurl's header callback hands it over.
-enum HeaderLine {
-    /// `HTTP/1.1 206 Partial Content`: a new response starts (redirects give several).
-    case status(Int)
-    /// `name: value`, the name lowercased.
-    case field(String, String)
-    case other
+/// The head of the response a transfer is reading, filled by libcurl's
+/// header callback (each redirect starts a new head), on the transfer's thread.
+final class ResponseHeaders {
+    /// The status of every response so far, redirects first.
+    private(set) var statuses: [Int] = []
+    /// The fields of the latest response, names lowercased.
+    private(set) var fields: [(name: String, value: String)] = []
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    /// The latest response's status (0 before any).
+    var status: Int { statuses.last ?? 0 }
+
+    /// The latest response's last value for `name` (lowercase).
+    func field(_ name: String) -> String? { fields.last { $0.name == name }?.value }
+
+    /// Makes libcurl hand `handle`'s header lines to this object, which must
+    /// outlive the transfer.
+    func install(on handle: UnsafeMutableRawPointer) {
+        pods_curl_set_write_function(handle, CURLOPT_HEADERFUNCTION, Self.callback)
+        pods_curl_set_pointer(handle, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func receive(_ bytes: UnsafeRawBufferPointer) {
         let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if line.hasPrefix("HTTP/") {
             let parts = line.split(separator: " ")
-            self = parts.count > 1 ? Int(parts[1]).map(HeaderLine.status) ?? .other : .other
+            if parts.count > 1, let status = Int(parts[1]) { statuses.append(status) }
+            fields.removeAll()
         } else if let colon = line.firstIndex(of: ":") {
-            self = .field(line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        } else {
-            self = .other
+            fields.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
+    }
+
+    private static let callback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        Unmanaged<ResponseHeaders>.fromOpaque(context).takeUnretainedValue()
+            .receive(UnsafeRawBufferPointer(start: data, count: size * count))
+        return size * count
     }
 }

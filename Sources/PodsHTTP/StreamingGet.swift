@@ -67,8 +67,7 @@ private final class StreamingTransfer {
     let onHead: (HTTPResponseHead) -> Bool
     let onBody: (UnsafeRawBufferPointer) -> Bool
     let isCancelled: () -> Bool
-    var headers: [(String, String)] = []
-    var status = 0
+    let responseHeaders = ResponseHeaders()
     var handle: UnsafeMutableRawPointer?
     var responseHead: HTTPResponseHead?
     var stoppedByCaller = false
@@ -97,8 +96,7 @@ private final class StreamingTransfer {
         let me = Unmanaged.passUnretained(self).toOpaque()
         pods_curl_set_write_function(handle, CURLOPT_WRITEFUNCTION, Self.write)
         pods_curl_set_pointer(handle, CURLOPT_WRITEDATA, me)
-        pods_curl_set_write_function(handle, CURLOPT_HEADERFUNCTION, Self.header)
-        pods_curl_set_pointer(handle, CURLOPT_HEADERDATA, me)
+        responseHeaders.install(on: handle)
         pods_curl_set_xferinfo_function(handle, Self.progress)
         pods_curl_set_pointer(handle, CURLOPT_XFERINFODATA, me)
         pods_curl_set_long(handle, CURLOPT_NOPROGRESS, 0)
@@ -118,9 +116,9 @@ private final class StreamingTransfer {
     private func makeHead() -> HTTPResponseHead {
         var effective: UnsafeMutablePointer<CChar>?
         if let handle { pods_curl_get_string(handle, CURLINFO_EFFECTIVE_URL, &effective) }
-        func field(_ name: String) -> String? { headers.last { $0.0 == name }?.1 }
+        let field = responseHeaders.field
         var head = HTTPResponseHead(
-            status: status, finalURL: effective.map { String(cString: $0) } ?? url,
+            status: responseHeaders.status, finalURL: effective.map { String(cString: $0) } ?? url,
             etag: field("etag"), lastModified: field("last-modified"),
             contentLength: field("content-length").flatMap { Int64($0) })
         // Content-Range: bytes 0-65535/1440000 (or /*)
@@ -152,22 +150,6 @@ private final class StreamingTransfer {
         guard transfer.onBody(UnsafeRawBufferPointer(start: data, count: length)) else {
             transfer.stoppedByCaller = true
             return 0  // aborts the transfer
-        }
-        return length
-    }
-
-    private static let header: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let transfer = Unmanaged<StreamingTransfer>.fromOpaque(context).takeUnretainedValue()
-        let length = size * count
-        switch HeaderLine(UnsafeRawBufferPointer(start: data, count: length)) {
-        case .status(let status):
-            transfer.status = status
-            transfer.headers.removeAll()
-        case .field(let name, let value):
-            transfer.headers.append((name, value))
-        case .other:
-            break
         }
         return length
     }
