@@ -32,7 +32,8 @@ public struct EpisodeServer: Sendable {
         for (index, format) in AudioFixtures.Format.allCases.enumerated() {
             xml += "<item><title>Episode \(format.rawValue)</title><guid>\(format.rawValue)</guid>"
             xml += "<pubDate>0\(index + 1) Nov 2026 08:00:00 GMT</pubDate>"
-            xml += #"<enclosure url="\#(server.url(Self.path(format)))" type="audio/mpeg"/></item>"#
+            let type = ["mp3": "audio/mpeg", "ogg": "audio/ogg", "m4a": "audio/mp4"][format.rawValue] ?? "audio/mpeg"
+            xml += #"<enclosure url="\#(server.url(Self.path(format)))" type="\#(type)"/></item>"#
         }
         server.setFile("/feed.xml", Data((xml + "</channel></rss>").utf8))
     }
