@@ -280,9 +280,9 @@ public actor MediaCache {
         }
     }
 
-    /// Evicts partial caches, least recently used first, until the cached
-    /// bytes fit the budget. Never an open cache, a queued or playing
-    /// episode, or a download.
+    /// Evicts partial caches until the cached bytes fit the budget: played
+    /// episodes first, then the least recently used. Never an open cache, a
+    /// queued or playing episode, or a download.
     public func enforceBudget() {
         do {
             let budget = try library.cacheBudget() ?? Self.defaultBudget
@@ -290,7 +290,10 @@ public actor MediaCache {
             var total = records.reduce(0) { $0 + $1.cachedBytes }
             guard total > budget else { return }
             let inUse = try library.episodesInUse().union(open.keys).union(closing.keys)
-            for record in records where total > budget && !record.pinned && !inUse.contains(record.episodeId) {
+            let played = try library.completedEpisodes()
+            // Played episodes first, then the least recently used (records come oldest first).
+            let candidates = records.filter { played.contains($0.episodeId) } + records.filter { !played.contains($0.episodeId) }
+            for record in candidates where total > budget && !record.pinned && !inUse.contains(record.episodeId) {
                 try remove(record.episodeId)
                 total -= record.cachedBytes
             }

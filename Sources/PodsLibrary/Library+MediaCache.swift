@@ -195,6 +195,11 @@ extension Library {
         }
     }
 
+    /// Ids of the episodes the listener finished: what eviction takes first.
+    public func completedEpisodes() throws(LibraryError) -> Set<Int64> {
+        try reading { db in Set(try Int64.fetchAll(db, sql: "SELECT id FROM episode WHERE completed")) }
+    }
+
     /// Ids of the episodes in the queue or playing: what eviction must keep.
     public func episodesInUse() throws(LibraryError) -> Set<Int64> {
         try reading { db in
