@@ -32,9 +32,12 @@ public enum Subprocess {
         } catch {
             return CommandResult(status: -1, stdout: "", stderr: "cannot run \(executable): \(error)", timedOut: false)
         }
-        // Read both pipes while waiting, so a chatty child cannot block on a full pipe.
-        async let out = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
+        // Read both pipes while waiting, so a chatty child cannot block on a
+        // full pipe; on threads of their own, since a blocked read on the
+        // cooperative pool (two threads on two cores) would starve the very
+        // loop that enforces the timeout.
+        async let out = readToEnd(output.fileHandleForReading)
+        async let err = readToEnd(errors.fileHandleForReading)
         let deadline = ContinuousClock.now + timeout
         var timedOut = false
         while process.isRunning {
@@ -53,6 +56,14 @@ public enum Subprocess {
         return CommandResult(
             status: process.terminationStatus, stdout: String(decoding: await out, as: UTF8.self),
             stderr: String(decoding: await err, as: UTF8.self), timedOut: timedOut)
+    }
+
+    private static func readToEnd(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }
+            thread.name = "pods.test.pipe"
+            thread.start()
+        }
     }
 
     /// The full path of `name` from PATH (or `name` itself if it has a slash).

@@ -37,24 +37,27 @@ private func randomBytes(_ count: Int) -> Data {
         let cache = MediaCache(directory: directory, library: library)
         let media = try await cache.open(episodeID: episodeID, url: server.url("/1.mp3"))
         #expect(media.length == Int64(file.count) && media.supportsRandomAccess)
+        // Blocking reads, on threads of their own (never the cooperative pool).
         let mismatches = await withTaskGroup(of: Int.self) { group in
             for seed in 0..<4 {
                 group.addTask {
-                    await Task.detached {  // blocking reads: off the cooperative pool's shared threads
-                        var wrong = 0
-                        var buffer = [UInt8](repeating: 0, count: 70_000)
-                        for step in 0..<60 {
-                            let offset = Int64((seed * 7919 + step * 104_729) % (file.count - 1))
-                            let count = min(buffer.count, file.count - Int(offset), 1 + (step * 31 % buffer.count))
-                            let result = buffer.withUnsafeMutableBytes { raw in
-                                media.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<count])) { false }
+                    await withCheckedContinuation { continuation in
+                        Thread {
+                            var wrong = 0
+                            var buffer = [UInt8](repeating: 0, count: 70_000)
+                            for step in 0..<60 {
+                                let offset = Int64((seed * 7919 + step * 104_729) % (file.count - 1))
+                                let count = min(buffer.count, file.count - Int(offset), 1 + (step * 31 % buffer.count))
+                                let result = buffer.withUnsafeMutableBytes { raw in
+                                    media.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<count])) { false }
+                                }
+                                if result != .bytes(count) || Data(buffer[0..<count]) != file[Int(offset)..<Int(offset) + count] {
+                                    wrong += 1
+                                }
                             }
-                            if result != .bytes(count) || Data(buffer[0..<count]) != file[Int(offset)..<Int(offset) + count] {
-                                wrong += 1
-                            }
-                        }
-                        return wrong
-                    }.value
+                            continuation.resume(returning: wrong)
+                        }.start()
+                    }
                 }
             }
             return await group.reduce(0, +)
