@@ -122,13 +122,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
     /// The share of the file on disk, 0...1.
     public var cachedFraction: Double { locked { length > 0 ? Double(written.count) / Double(length) : 0 } }
 
-    /// The bytes on disk.
-    public var cachedBytes: Int64 { locked { written.count } }
-
     public var isComplete: Bool { locked { written.contains(0..<length) } }
-
-    /// Whether the download is still going (a `download` not yet done).
-    public var isFilling: Bool { locked { filling && failure == nil && !closed } }
 
     /// The error that stopped the downloads, if one did.
     public var error: CacheError? { locked { failure } }

@@ -49,15 +49,11 @@ public actor MediaCache {
     /// - Parameter directory: the cache directory (`media` is made inside).
     public init(directory: URL, library: Library, http: HTTPClient = HTTPClient(),
                 logger: Logger = Logger(label: "pods.cache")) {
-        self.init(directory: directory, library: library, http: http, tuning: EpisodeCache.Tuning(), logger: logger)
-    }
-
-    init(directory: URL, library: Library, http: HTTPClient, tuning: EpisodeCache.Tuning, logger: Logger) {
         self.logger = logger
         self.directory = directory.appendingPathComponent("media")
         self.library = library
         self.http = http
-        self.tuning = tuning
+        self.tuning = EpisodeCache.Tuning()
         (updates, updateSink) = AsyncStream.makeStream()
         (events, eventSink) = AsyncStream.makeStream()
     }
@@ -263,9 +259,6 @@ public actor MediaCache {
                 downloading: open[record.episodeId]?.downloading == true, error: live?.error?.message)
         }
     }
-
-    /// The open cache of an episode, if it is open.
-    public func openCache(_ episodeID: Int64) -> EpisodeCache? { open[episodeID]?.cache }
 
     // MARK: - Storage
 

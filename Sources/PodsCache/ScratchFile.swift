@@ -31,12 +31,6 @@ final class ScratchFile: Sendable {
         return fstat(descriptor, &info) == 0 ? Int64(info.st_size) : nil
     }
 
-    /// Bytes on disk (holes excluded).
-    var allocatedBytes: Int64 {
-        var info = stat()
-        return fstat(descriptor, &info) == 0 ? Int64(info.st_blocks) * 512 : 0
-    }
-
     /// Reads into `buffer` from `offset`; the count read.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(CacheError) -> Int {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
@@ -74,36 +68,4 @@ final class ScratchFile: Sendable {
             throw CacheError.system("cannot reset \(path)")
         }
     }
-}
-
-/// Why the cache could not do something; `description` is one line for the user.
-public struct CacheError: Error, Sendable, CustomStringConvertible {
-    public enum Code: Sendable, Hashable {
-        /// The disk is full: play this episode by streaming instead.
-        case diskFull
-        /// A file could not be opened, read or written.
-        case file
-        /// The server failed, or the network is gone.
-        case network
-        /// The server does not say how long the file is: stream it instead.
-        case unknownLength
-        case library
-    }
-
-    public var code: Code
-    public var message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// From `errno`: a full disk gets its own code.
-    static func system(_ what: String) -> CacheError {
-        let number = errno
-        let reason = String(cString: strerror(number))
-        return CacheError(number == ENOSPC || number == EDQUOT ? .diskFull : .file, "\(what): \(reason)")
-    }
-
-    public var description: String { message }
 }
