@@ -45,8 +45,13 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
         /// Reads at or after the previous one (or this far behind) are sequential.
         var sequentialWindow: Int64 = 256 * 1024
         var sequentialJobBytes: Int64 = 256 * 1024
-        /// How far ahead of the reader to keep the bytes cached.
+        /// How far ahead of the reader to keep the bytes cached, when the
+        /// episode's duration is not known (about a minute at 64 kbit/s).
         var readAheadBytes: Int64 = 512 * 1024
+        /// With a known duration: this much listening time ahead, within
+        /// `readAheadRange`.
+        var readAheadTime: Double = 90
+        var readAheadRange: ClosedRange<Int64> = 256 * 1024...8 * 1024 * 1024
         /// The end of the file is fetched whole: typefind, Ogg and MP4 read it first.
         var tailBytes: Int64 = 64 * 1024
         /// Job size while downloading the whole episode.
@@ -63,7 +68,8 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
     public let length: Int64
     public let supportsRandomAccess: Bool
     let file: ScratchFile
-    private let url: String
+    /// The enclosure URL it fetches from.
+    let url: String
     private let http: HTTPClient
     private let library: Library
     private let tuning: Tuning
@@ -92,6 +98,8 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
     private var failuresInARow = 0
     private var retryAfter: ContinuousClock.Instant?
     private var completionReported = false
+    /// `tuning.readAheadBytes`, or the bytes of `readAheadTime` once the duration is known.
+    private var readAheadBytes: Int64
     /// The record has news the library lacks (validators, final URL, a new cache).
     private var recordDirty: Bool
 
@@ -106,6 +114,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
         self.durable = written
         self.completionReported = record.complete
         self.recordDirty = record.ranges.isEmpty
+        self.readAheadBytes = tuning.readAheadBytes
         self.file = file
         self.url = url
         self.http = http
@@ -155,6 +164,14 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
             startLanes()
             condition.broadcast()
         }
+    }
+
+    /// Makes the read-ahead a span of listening time: `readAheadTime`
+    /// seconds at this episode's average bitrate.
+    func setDuration(_ seconds: Double) {
+        guard seconds.isFinite, seconds > 1 else { return }
+        let bytes = Int64(Double(length) / seconds * tuning.readAheadTime)
+        locked { readAheadBytes = min(max(bytes, tuning.readAheadRange.lowerBound), tuning.readAheadRange.upperBound) }
     }
 
     /// Marks the cache an explicit download (never evicted), or not.
@@ -376,8 +393,8 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
     private func scheduleReadAhead(after end: Int64, sequential: Bool) {
         guard sequential, record.acceptsRanges, readAheadJobs.isEmpty, end < length else { return }
         let covered = written.union(reserved)
-        guard covered.contiguousCount(from: end) < tuning.readAheadBytes / 2 else { return }
-        for gap in covered.gaps(in: end..<min(length, end + tuning.readAheadBytes)) {
+        guard covered.contiguousCount(from: end) < readAheadBytes / 2 else { return }
+        for gap in covered.gaps(in: end..<min(length, end + readAheadBytes)) {
             var start = gap.lowerBound
             while start < gap.upperBound {
                 let job = start..<min(gap.upperBound, start + tuning.sequentialJobBytes)

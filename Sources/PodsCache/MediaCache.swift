@@ -65,8 +65,14 @@ public actor MediaCache {
             case .completed:
                 if open[episodeID]?.downloading == true { await finishDownload(episodeID) }
             case .changed:
-                if let entry = open.removeValue(forKey: episodeID) { await closeAndWait(entry.cache) }
+                guard let entry = open.removeValue(forKey: episodeID) else { break }
+                await closeAndWait(entry.cache)
                 updateSink.yield(.changed(episodeID: episodeID))
+                if entry.downloading {  // the download starts over on the new file
+                    do throws(CacheError) { try await download(episodeID: episodeID, url: entry.cache.url) } catch {
+                        updateSink.yield(.failed(episodeID: episodeID, error))
+                    }
+                }
             case .failed(let error):
                 if open[episodeID]?.downloading == true { await finishDownload(episodeID) }
                 updateSink.yield(.failed(episodeID: episodeID, error))
@@ -80,9 +86,12 @@ public actor MediaCache {
     /// library when it has one, else made by a probe request. Release it
     /// with `release(_:)`.
     ///
+    /// - Parameter duration: the episode's length in seconds, if the feed
+    ///   says: the read-ahead then covers a span of listening time.
     /// - Throws: `.unknownLength` or `.diskFull` (stream instead), `.network`.
-    public func open(episodeID: Int64, url: String) async throws(CacheError) -> EpisodeCache {
+    public func open(episodeID: Int64, url: String, duration: Double? = nil) async throws(CacheError) -> EpisodeCache {
         let cache = try await acquire(episodeID: episodeID, url: url)
+        if let duration { cache.setDuration(duration) }
         open[episodeID, default: Entry(cache: cache)].users += 1
         return cache
     }

@@ -91,7 +91,7 @@ actor LibraryPlayer {
         guard let url = episode.episode.enclosures.first?.url else {
             throw DBusError(name: LibraryNames.Error.failed, message: "episode \(episode.id) has no audio to play")
         }
-        let source = try await source(for: episode.id, url: url, streaming: streaming)
+        let source = try await source(for: episode.id, url: url, duration: episode.episode.duration, streaming: streaming)
         loaded = episode
         let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
         let localArt = if let remoteArt, let artwork { await artwork.cachedURI(for: remoteArt) } else { String?.none }
@@ -110,7 +110,8 @@ actor LibraryPlayer {
 
     /// The episode's audio: through its range cache for http(s), plainly
     /// when the cache cannot serve it (unknown length, full disk).
-    private func source(for episodeID: Int64, url: String, streaming: Bool) async throws(DBusError) -> MediaSource {
+    private func source(for episodeID: Int64, url: String, duration: Double?,
+                        streaming: Bool) async throws(DBusError) -> MediaSource {
         let plain: MediaSource
         do throws(PlaybackError) { plain = try MediaSource(uri: url) } catch {
             throw DBusError(name: LibraryNames.Error.failed, message: error.message)
@@ -120,7 +121,7 @@ actor LibraryPlayer {
         defer { if let previous { Task { [mediaCache] in await mediaCache?.release(previous) } } }
         guard !streaming, let mediaCache, url.hasPrefix("http://") || url.hasPrefix("https://") else { return plain }
         do throws(CacheError) {
-            let cache = try await mediaCache.open(episodeID: episodeID, url: url)
+            let cache = try await mediaCache.open(episodeID: episodeID, url: url, duration: duration)
             playingCache = cache
             return MediaSource(uri: url, media: cache)
         } catch where error.code == .unknownLength || error.code == .diskFull || error.code == .file {

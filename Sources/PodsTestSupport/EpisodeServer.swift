@@ -31,7 +31,7 @@ public struct EpisodeServer: Sendable {
         xml += #"<title>Noise</title><itunes:image href="\#(server.url("/art.png"))"/>"#
         for (index, format) in AudioFixtures.Format.allCases.enumerated() {
             xml += "<item><title>Episode \(format.rawValue)</title><guid>\(format.rawValue)</guid>"
-            xml += "<pubDate>0\(index + 1) Nov 2026 08:00:00 GMT</pubDate>"
+            xml += "<pubDate>0\(index + 1) Nov 2026 08:00:00 GMT</pubDate><itunes:duration>\(seconds)</itunes:duration>"
             let type = ["mp3": "audio/mpeg", "ogg": "audio/ogg", "m4a": "audio/mp4"][format.rawValue] ?? "audio/mpeg"
             xml += #"<enclosure url="\#(server.url(Self.path(format)))" type="\#(type)"/></item>"#
         }

@@ -15,9 +15,16 @@ struct Download: AsyncParsableCommand {
             for episode in episodes { try await library.download(episode) }
             if noWait { return }
             var failed: [String] = []
+            let deadline = ContinuousClock.now + .seconds(30)
             while true {
                 let entries = decodeJSON(try await library.downloads()) as? [[String: Any]] ?? []
                 let mine = entries.filter { episodes.contains(Int64($0["episodeId"] as? Int ?? -1)) }
+                // An episode whose file changed on the server is briefly not listed while it starts over.
+                let listed = Set(mine.compactMap { $0["episodeId"] as? Int }.map(Int64.init))
+                if listed.count < Set(episodes).count, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(250))
+                    continue
+                }
                 let pending = mine.filter { $0["state"] as? String == "downloading" }
                 failed = mine.compactMap { $0["state"] as? String == "failed" ? "episode \($0["episodeId"] as? Int ?? 0): \($0["error"] as? String ?? "failed")" : nil }
                 if pending.isEmpty {
