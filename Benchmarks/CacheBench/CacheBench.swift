@@ -34,8 +34,16 @@ struct CacheBench {
         for format in AudioFixtures.Format.allCases {
             var ratio: [Bool: Double] = [:], startUp: [Bool: Double] = [:], seek: [Bool: Double] = [:]
             for cached in [true, false] {
+                FileHandle.standardError.write(Data("\(format.rawValue), \(cached ? "pods" : "plain playbin")…\n".utf8))
                 let before = episodes.server.bytesSent(for: EpisodeServer.path(format))
-                let timings = try await scenario(episodes, format: format, cached: cached, rate: rate)
+                let timings: ListeningScenario.Timings
+                do {
+                    timings = try await scenario(episodes, format: format, cached: cached, rate: rate)
+                } catch {
+                    FileHandle.standardError.write(Data("  the scenario failed: \(error)\n".utf8))
+                    ratio[cached] = .nan
+                    continue
+                }
                 let sent = episodes.server.bytesSent(for: EpisodeServer.path(format)) - before
                 ratio[cached] = Double(sent) / Double(episodes.files[format]?.count ?? 1)
                 seek[cached] = milliseconds(timings.cachedSeek)

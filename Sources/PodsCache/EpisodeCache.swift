@@ -485,7 +485,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
             return (strongETag ?? record.lastModified, record.etag, record.acceptsRanges)
         }
         var cursor = job.lowerBound
-        var limit = job.upperBound
+        var start = job.lowerBound, limit = job.upperBound
         var voided = false
         var writeError: CacheError?
         var outcome: HTTPError?
@@ -501,6 +501,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
                     case 200 where sameFile:
                         // No ranges here: the body is the whole file.
                         cursor = 0
+                        start = 0
                         limit = length
                         locked {
                             record.acceptsRanges = false
@@ -535,7 +536,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
         } catch {
             outcome = error
         }
-        finish(job: job.lowerBound..<limit, reached: cursor, voided: voided, writeError: writeError, error: outcome)
+        finish(job: start..<limit, reached: cursor, voided: voided, writeError: writeError, error: outcome)
     }
 
     /// Writes received bytes and makes them readable at once.
