@@ -218,104 +218,6 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
         }
     }
 
-    // MARK: - Creating (the probe)
-
-    /// Makes a new cache for `url`: a probe GET of the first bytes learns the
-    /// length and validators, and its bytes are kept (typefind reads them
-    /// first). Blocks until the probe's head is in; its body goes on arriving.
-    ///
-    /// A server that answers the probe with the whole file (200) keeps
-    /// sending it, and that one transfer becomes the download.
-    static func create(
-        episodeID: Int64, url: String, directory: URL, fileName: String, http: HTTPClient, library: Library,
-        tuning: Tuning, logger: Logger, onEvent: @escaping @Sendable (Event) -> Void
-    ) throws(CacheError) -> EpisodeCache {
-        let path = directory.appendingPathComponent(fileName).path
-        let handoff = Handoff()
-        let thread = Thread {
-            var cache: EpisodeCache?
-            var cursor: Int64 = 0, limit = tuning.probeBytes
-            var writeError: CacheError?
-            var outcome: HTTPError?
-            do throws(HTTPError) {
-                try http.streamingGet(
-                    url, range: 0..<tuning.probeBytes,
-                    head: { head in
-                        guard let length = head.totalLength, length > 0, head.status == 200 || head.rangeStart == 0 else {
-                            handoff.resolve(.failure(CacheError(.unknownLength, "\(url): the server does not say how long the file is")))
-                            return false
-                        }
-                        do throws(CacheError) {
-                            let file = try ScratchFile(path: path, length: nil)
-                            try file.reset(length: length)
-                            let ranged = head.status == 206
-                            let record = CachedMedia(
-                                episodeId: episodeID, url: url, finalURL: head.finalURL, length: length, etag: head.etag,
-                                lastModified: head.lastModified, acceptsRanges: ranged, fileName: fileName)
-                            let made = EpisodeCache(record: record, file: file, url: url, http: http, library: library,
-                                                    tuning: tuning, logger: logger, onEvent: onEvent)
-                            limit = ranged ? min(tuning.probeBytes, length) : length
-                            made.locked { made.reserved.insert(0..<limit) }
-                            cache = made
-                            handoff.resolve(.success(made))
-                            return true
-                        } catch {
-                            handoff.resolve(.failure(error))
-                            return false
-                        }
-                    },
-                    body: { bytes in
-                        guard let cache else { return false }
-                        let count = Int(min(Int64(bytes.count), limit - cursor))
-                        guard count > 0 else { return false }
-                        do throws(CacheError) {
-                            try cache.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: cursor)
-                        } catch {
-                            writeError = error
-                            return false
-                        }
-                        cursor += Int64(count)
-                        return cursor < limit && !cache.isStopping
-                    },
-                    isCancelled: { cache?.isStopping ?? false })
-            } catch {
-                outcome = error
-            }
-            if let cache {
-                cache.finish(job: 0..<limit, reached: cursor, voided: false, writeError: writeError, error: outcome)
-            } else {
-                handoff.resolve(.failure(CacheError(.network, outcome?.message ?? "\(url): no answer")))
-            }
-        }
-        thread.name = "pods.cache.probe"
-        thread.start()
-        return try handoff.wait().get()
-    }
-
-    /// The probe's first answer, handed from its thread to the opener.
-    private final class Handoff: @unchecked Sendable {
-        // @unchecked Sendable, proven: `result` is touched only with `condition` locked.
-        private let condition = NSCondition()
-        private var result: Result<EpisodeCache, CacheError>?
-
-        /// The first result wins.
-        func resolve(_ value: Result<EpisodeCache, CacheError>) {
-            condition.lock()
-            if result == nil { result = value }
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        func wait() -> Result<EpisodeCache, CacheError> {
-            condition.lock()
-            defer { condition.unlock() }
-            while true {
-                if let result { return result }
-                condition.wait()
-            }
-        }
-    }
-
     // MARK: - Reading (GStreamer's streaming threads)
 
     public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool) -> MediaReadResult {
@@ -475,7 +377,10 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
         }
     }
 
-    private var isStopping: Bool { locked { closed || changed } }
+    var isStopping: Bool { locked { closed || changed } }
+
+    /// Marks `range` as being fetched (the probe's span).
+    func reserve(_ range: Range<Int64>) { locked { reserved.insert(range) } }
 
     /// Fetches `job` into the file. A 200 from a server that ignores ranges
     /// is the whole file, kept; any sign of another version voids the cache.
@@ -484,10 +389,8 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
             let strongETag = record.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 }
             return (strongETag ?? record.lastModified, record.etag, record.acceptsRanges)
         }
-        var cursor = job.lowerBound
-        var start = job.lowerBound, limit = job.upperBound
+        var progress = JobProgress(span: job)
         var voided = false
-        var writeError: CacheError?
         var outcome: HTTPError?
         do throws(HTTPError) {
             try http.streamingGet(
@@ -500,9 +403,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
                         break
                     case 200 where sameFile:
                         // No ranges here: the body is the whole file.
-                        cursor = 0
-                        start = 0
-                        limit = length
+                        progress = JobProgress(span: 0..<length)
                         locked {
                             record.acceptsRanges = false
                             recordDirty = true
@@ -520,23 +421,42 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
                     }
                     return true
                 },
-                body: { bytes in
-                    let count = Int(min(Int64(bytes.count), limit - cursor))
-                    guard count > 0 else { return false }
-                    do throws(CacheError) {
-                        try receive(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: cursor)
-                    } catch {
-                        writeError = error
-                        return false
-                    }
-                    cursor += Int64(count)
-                    return cursor < limit && !isStopping
-                },
+                body: { bytes in write(bytes, &progress) },
                 isCancelled: { isStopping })
         } catch {
             outcome = error
         }
-        finish(job: start..<limit, reached: cursor, voided: voided, writeError: writeError, error: outcome)
+        finish(progress, voided: voided, error: outcome)
+    }
+
+    /// How far a transfer for a job has got.
+    struct JobProgress {
+        /// The bytes the job reserved (its body goes no further).
+        var span: Range<Int64>
+        /// Where the next byte of the body goes.
+        var cursor: Int64
+        /// Why writing stopped, if it failed.
+        var writeError: CacheError?
+
+        init(span: Range<Int64>) {
+            self.span = span
+            self.cursor = span.lowerBound
+        }
+    }
+
+    /// Writes a chunk of a job's body at its cursor, never past its span;
+    /// false ends the transfer (span done, a write failed, or closing).
+    func write(_ bytes: UnsafeRawBufferPointer, _ progress: inout JobProgress) -> Bool {
+        let count = Int(min(Int64(bytes.count), progress.span.upperBound - progress.cursor))
+        guard count > 0 else { return false }
+        do throws(CacheError) {
+            try receive(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: progress.cursor)
+        } catch {
+            progress.writeError = error
+            return false
+        }
+        progress.cursor += Int64(count)
+        return progress.cursor < progress.span.upperBound && !isStopping
     }
 
     /// Writes received bytes and makes them readable at once.
@@ -552,14 +472,17 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
         if saveNow { persist() }
     }
 
-    private func finish(job: Range<Int64>, reached: Int64, voided: Bool, writeError: CacheError?, error: HTTPError?) {
+    /// Ends a job: frees its span, and decides what its outcome means (a
+    /// void cache, a failure, or a retry after a back-off).
+    func finish(_ progress: JobProgress, voided: Bool, error: HTTPError?) {
+        let job = progress.span, reached = progress.cursor
         var event: Event?
         locked {
             reserved.remove(job)
             if voided {
                 changed = true
                 event = .changed
-            } else if let writeError {
+            } else if let writeError = progress.writeError {
                 failure = writeError
                 event = .failed(writeError)
             } else if let error, error.code != .cancelled, reached < job.upperBound {

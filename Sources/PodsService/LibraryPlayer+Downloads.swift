@@ -49,12 +49,7 @@ extension LibraryPlayer {
     /// Every cached episode: downloads, downloads under way, and the partial
     /// files streaming left.
     func downloads() async throws(DBusError) -> [DownloadInfo] {
-        let mediaCache = try requireCache()
-        let entries: [CacheEntry]
-        do throws(CacheError) { entries = try await mediaCache.entries() } catch {
-            throw DBusError(name: LibraryNames.Error.failed, message: error.message)
-        }
-        return entries.compactMap { entry in
+        return try await cacheEntries().compactMap { entry in
             guard let episode = try? library.episode(entry.media.episodeId) else { return nil }
             return DownloadInfo(
                 episodeId: episode.id, podcastId: episode.podcastId, title: episode.episode.title,
@@ -95,11 +90,7 @@ extension LibraryPlayer {
     // MARK: - Storage
 
     func storage() async throws(DBusError) -> StorageInfo {
-        let mediaCache = try requireCache()
-        let entries: [CacheEntry]
-        do throws(CacheError) { entries = try await mediaCache.entries() } catch {
-            throw DBusError(name: LibraryNames.Error.failed, message: error.message)
-        }
+        let entries = try await cacheEntries()
         let budget = try Self.mapped { () throws(LibraryError) in try library.cacheBudget() } ?? MediaCache.defaultBudget
         return StorageInfo(
             bytes: entries.reduce(0) { $0 + $1.media.cachedBytes },
@@ -112,6 +103,13 @@ extension LibraryPlayer {
         guard bytes >= 0 else { throw DBusError.invalidArgs("The budget must be 0 or more bytes") }
         try Self.mapped { () throws(LibraryError) in try library.setCacheBudget(bytes) }
         await mediaCache.enforceBudget()
+    }
+
+    private func cacheEntries() async throws(DBusError) -> [CacheEntry] {
+        let mediaCache = try requireCache()
+        do throws(CacheError) { return try await mediaCache.entries() } catch {
+            throw DBusError(name: LibraryNames.Error.failed, message: error.message)
+        }
     }
 
     private func requireCache() throws(DBusError) -> MediaCache {
