@@ -122,12 +122,7 @@ public struct HTTPClient: Sendable {
             let permanent = !redirects.isEmpty && redirects.allSatisfy { $0 == 301 || $0 == 308 } ? finalURL : nil
             return .success(HTTPResponse(
                 status: status, body: body, finalURL: finalURL, permanentURL: permanent,
-                etag: lastHeader("etag"), lastModified: lastHeader("last-modified")))
-        }
-
-        /// Headers of the final response (each redirect starts a new block).
-        private func lastHeader(_ name: String) -> String? {
-            responseHeaders.field(name)
+                etag: responseHeaders.field("etag"), lastModified: responseHeaders.field("last-modified")))
         }
 
         private static let write: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
