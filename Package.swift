@@ -35,7 +35,8 @@ let package = Package(
         // MARK: - Libraries
         .target(name: "PodsDBus", dependencies: ["CDBus"]),
         .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
-        .target(name: "PodsClient", dependencies: ["PodsDBus"]),
+        .target(name: "PodsProtocol", dependencies: ["PodsDBus"]),
+        .target(name: "PodsClient", dependencies: ["PodsDBus", "PodsFeedParser", "PodsProtocol"]),
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
         .target(name: "PodsHTTP", dependencies: ["CCurl"]),
         .target(name: "PodsFeeds", dependencies: ["PodsFeedParser", "PodsHTTP", "PodsLibrary"]),
@@ -46,11 +47,11 @@ let package = Package(
         .target(
             name: "PodsService",
             dependencies: [
-                "PodsCache", "PodsClient", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsLibrary", "PodsPlayback",
+                "PodsCache", "PodsClient", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsLibrary", "PodsPlayback", "PodsProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        .target(name: "PodsTestSupport", dependencies: ["PodsClient", "PodsDBus"]),
+        .target(name: "PodsTestSupport", dependencies: ["PodsClient", "PodsDBus", "PodsFeedParser", "PodsLibrary", "PodsProtocol"]),
 
         // MARK: - Executables
         .executableTarget(
@@ -64,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "pods",
             dependencies: [
-                "PodsClient", "PodsDBus", "PodsFeedParser", "PodsHTTP",
+                "PodsClient", "PodsDBus", "PodsFeedParser", "PodsHTTP", "PodsProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -83,7 +84,7 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "PodsCacheTests", dependencies: ["PodsCache", "PodsLibrary", "PodsTestSupport"]),
-        .testTarget(name: "PodsClientTests", dependencies: ["PodsClient"]),
+        .testTarget(name: "PodsClientTests", dependencies: ["PodsClient", "PodsProtocol"]),
         .testTarget(name: "PodsDBusTests", dependencies: ["PodsDBus", "PodsTestSupport"]),
         .testTarget(name: "PodsFeedParserTests", dependencies: ["PodsFeedParser", "PodsTestSupport"]),
         .testTarget(name: "PodsFeedsTests", dependencies: ["PodsFeeds", "PodsHTTP", "PodsLibrary", "PodsTestSupport"]),
@@ -92,7 +93,9 @@ let package = Package(
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
         .testTarget(
             name: "PodsServiceTests",
-            dependencies: ["PodsClient", "PodsLibrary", "PodsService", "PodsDBus", "PodsTestSupport", "podsd", "pods"]),
+            dependencies: [
+                "PodsClient", "PodsLibrary", "PodsProtocol", "PodsService", "PodsDBus", "PodsTestSupport", "podsd", "pods",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,128 +1,194 @@
 import PodsDBus
+import PodsProtocol
 
-/// Drives podsd's library interface (`org.pods.Library1`): what `pods`
-/// uses for subscriptions, episodes and the queue. Lists come back as the
-/// JSON text the README documents.
+/// Drives podsd's library interface (`org.pods.Library2`): what `pods`
+/// uses for subscriptions, episodes and the queue. Items come back as typed
+/// `a{sv}` values (keys in `LibraryItems`); lists are read page by page.
 public struct LibraryClient: Sendable {
     private let player: PlayerClient
 
     public init(_ player: PlayerClient) { self.player = player }
 
-    public func subscribe(_ url: String) async throws(PlayerClient.Failure) -> String {
-        try await json("Subscribe", [.string(url)], timeout: .seconds(120))
+    // MARK: - Podcasts
+
+    /// The new subscription.
+    public func subscribe(_ url: String) async throws(PlayerClient.Failure) -> DBusValue {
+        try await single(.subscribe, [.string(url)], timeout: .seconds(120))
     }
 
     public func unsubscribe(_ podcast: String) async throws(PlayerClient.Failure) {
-        _ = try await call("Unsubscribe", [.string(podcast)])
+        _ = try await call(.unsubscribe, [.string(podcast)])
     }
 
-    public func podcasts() async throws(PlayerClient.Failure) -> String { try await json("Podcasts") }
-
-    /// `podcast` is an id or a title prefix; nil lists every podcast's episodes.
-    public func episodes(podcast: String?, unplayedOnly: Bool, limit: Int?) async throws(PlayerClient.Failure) -> String {
-        try await json("Episodes", [.string(podcast ?? ""), .bool(unplayedOnly), .int32(Int32(clamping: limit ?? -1))])
+    /// A podcast by id or an unambiguous title prefix.
+    public func podcast(_ podcast: String) async throws(PlayerClient.Failure) -> DBusValue {
+        try await single(.podcast, [.string(podcast)])
     }
 
-    /// (done, total) from every refresh podsd runs, as it goes.
-    public func refreshProgress() async -> AsyncStream<(done: Int, total: Int)> {
-        let signals = try? await player.connection.signals(matching: DBusSignalMatch(
-            path: LibraryNames.objectPath, interface: LibraryNames.interface, member: "RefreshProgress"))
-        return AsyncStream { continuation in
-            let task = Task {
-                for await signal in signals ?? AsyncStream(unfolding: { nil }) {
-                    guard let done = signal.arguments.first?.int64Value, let total = signal.arguments.last?.int64Value else { continue }
-                    continuation.yield((Int(done), Int(total)))
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+    /// Every subscription, newest first, a page at a time.
+    public func podcasts(_ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        try await pages(.listPodcasts, [], limit: nil, page)
     }
 
-    public func refresh(podcast: String?) async throws(PlayerClient.Failure) -> String {
-        try await json("Refresh", [.string(podcast ?? "")], timeout: .seconds(600))
+    /// One result per podcast.
+    public func refresh(podcast: String?) async throws(PlayerClient.Failure) -> [DBusValue] {
+        try await single(.refresh, [.string(podcast ?? "")], timeout: .seconds(600)).arrayValue ?? []
     }
 
-    public func play(episode: Int64) async throws(PlayerClient.Failure) {
-        _ = try await call("PlayEpisode", [.int64(episode)], timeout: .seconds(20))
-    }
-
-    public func currentEpisode() async throws(PlayerClient.Failure) -> String { try await json("CurrentEpisode") }
-
-    public func mark(episode: Int64, played: Bool) async throws(PlayerClient.Failure) {
-        _ = try await call("Mark", [.int64(episode), .bool(played)])
-    }
-
-    public func queue() async throws(PlayerClient.Failure) -> String { try await json("Queue") }
-
-    public func enqueue(_ episodes: [Int64], at index: Int?) async throws(PlayerClient.Failure) {
-        _ = try await call("QueueAdd", [.array(.int64, episodes.map { .int64($0) }), .int32(Int32(clamping: index ?? -1))])
-    }
-
-    public func dequeue(_ episode: Int64) async throws(PlayerClient.Failure) { _ = try await call("QueueRemove", [.int64(episode)]) }
-
-    public func move(_ episode: Int64, to index: Int) async throws(PlayerClient.Failure) {
-        _ = try await call("QueueMove", [.int64(episode), .int32(Int32(clamping: index))])
-    }
-
-    public func clearQueue() async throws(PlayerClient.Failure) { _ = try await call("QueueClear") }
-
-    public func importOPML(_ text: String) async throws(PlayerClient.Failure) -> String {
-        try await json("ImportOPML", [.string(text)], timeout: .seconds(600))
-    }
-
-    public func exportOPML() async throws(PlayerClient.Failure) -> String { try await json("ExportOPML") }
-
-    // MARK: - Downloads and the cache
-
-    /// Starts downloading an episode's missing bytes; `downloadsChanged` tells when it is done.
-    public func download(_ episode: Int64) async throws(PlayerClient.Failure) { _ = try await call("Download", [.int64(episode)]) }
-
-    public func downloads() async throws(PlayerClient.Failure) -> String { try await json("Downloads") }
-
-    public func deleteDownload(_ episode: Int64) async throws(PlayerClient.Failure) {
-        _ = try await call("DeleteDownload", [.int64(episode)])
+    /// One result per outline, in the file's order.
+    public func importOPML(_ text: String) async throws(PlayerClient.Failure) -> [DBusValue] {
+        try await single(.importOPML, [.string(text)], timeout: .seconds(600)).arrayValue ?? []
     }
 
     /// Downloads the `count` newest unplayed episodes of `podcast` after each refresh (0: none).
     public func setAutoDownload(podcast: String, count: Int) async throws(PlayerClient.Failure) {
-        _ = try await call("SetAutoDownload", [.string(podcast), .uint32(UInt32(clamping: count))])
+        _ = try await call(.setAutoDownload, [.string(podcast), .uint32(UInt32(clamping: count))])
     }
 
-    public func storage() async throws(PlayerClient.Failure) -> String { try await json("Storage") }
+    /// (done, total) feeds from every refresh or import podsd runs, as it goes.
+    public func refreshProgress() async -> AsyncStream<(done: Int, total: Int)> {
+        await signals(LibrarySignal.refreshProgress) { arguments in
+            guard let done = arguments.first?.int64Value, let total = arguments.last?.int64Value else { return nil }
+            return (Int(done), Int(total))
+        }
+    }
+
+    // MARK: - Episodes
+
+    /// Episodes newest first, a page at a time: a podcast's (an id or title
+    /// prefix; every podcast's when nil), at most `limit` in all.
+    public func episodes(podcast: String?, unplayedOnly: Bool, limit: Int?,
+                         _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        let filter = DBusValue.variantDictionary(["podcast": .string(podcast ?? ""), "unplayed": .bool(unplayedOnly)])
+        try await pages(.listEpisodes, [filter], limit: limit, page)
+    }
+
+    /// One episode in full (description, chapters, people).
+    public func episode(_ id: Int64) async throws(PlayerClient.Failure) -> DBusValue {
+        try await single(.episode, [.int64(id)])
+    }
+
+    /// The loaded episode in full; nil when none is.
+    public func currentEpisode() async throws(PlayerClient.Failure) -> DBusValue? {
+        let item = try await single(.currentEpisode)
+        return item.stringKeyedDictionary?.isEmpty == false ? item : nil
+    }
+
+    public func play(episode: Int64) async throws(PlayerClient.Failure) {
+        _ = try await call(.playEpisode, [.int64(episode)], timeout: .seconds(20))
+    }
+
+    public func mark(episode: Int64, played: Bool) async throws(PlayerClient.Failure) {
+        _ = try await call(.mark, [.int64(episode), .bool(played)])
+    }
+
+    // MARK: - The queue
+
+    /// The queue, next first, a page at a time.
+    public func queue(_ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        try await pages(.listQueue, [], limit: nil, page)
+    }
+
+    public func enqueue(_ episodes: [Int64], at index: Int?) async throws(PlayerClient.Failure) {
+        _ = try await call(.queueAdd, [.array(.int64, episodes.map { .int64($0) }), .int32(Int32(clamping: index ?? -1))])
+    }
+
+    public func dequeue(_ episode: Int64) async throws(PlayerClient.Failure) { _ = try await call(.queueRemove, [.int64(episode)]) }
+
+    public func move(_ episode: Int64, to index: Int) async throws(PlayerClient.Failure) {
+        _ = try await call(.queueMove, [.int64(episode), .int32(Int32(clamping: index))])
+    }
+
+    public func clearQueue() async throws(PlayerClient.Failure) { _ = try await call(.queueClear) }
+
+    // MARK: - Downloads and the cache
+
+    /// Starts downloading an episode's missing bytes; `downloadsChanged` tells when it is done.
+    public func download(_ episode: Int64) async throws(PlayerClient.Failure) { _ = try await call(.download, [.int64(episode)]) }
+
+    /// Every cached episode, least recently used first.
+    public func downloads() async throws(PlayerClient.Failure) -> [DBusValue] {
+        var all: [DBusValue] = []
+        try await pages(.listDownloads, [], limit: nil) { all += $0 }
+        return all
+    }
+
+    public func deleteDownload(_ episode: Int64) async throws(PlayerClient.Failure) {
+        _ = try await call(.deleteDownload, [.int64(episode)])
+    }
+
+    public func storage() async throws(PlayerClient.Failure) -> DBusValue { try await single(.storage) }
 
     public func setCacheBudget(_ bytes: Int64) async throws(PlayerClient.Failure) {
-        _ = try await call("SetCacheBudget", [.int64(bytes)])
+        _ = try await call(.setCacheBudget, [.int64(bytes)])
     }
 
-    /// `{"episodeId", "buffering", "cached"}` for the loaded episode.
-    public func cacheStatus() async throws(PlayerClient.Failure) -> String { try await json("CacheStatus") }
+    /// `episodeId`, `buffering` and `cached` for the loaded episode.
+    public func cacheStatus() async throws(PlayerClient.Failure) -> DBusValue { try await single(.cacheStatus) }
 
     /// The episode ids of every `DownloadsChanged` signal from now on.
     public func downloadsChanged() async -> AsyncStream<Int64> {
-        let signals = try? await player.connection.signals(matching: DBusSignalMatch(
-            path: LibraryNames.objectPath, interface: LibraryNames.interface, member: "DownloadsChanged"))
+        await signals(LibrarySignal.downloadsChanged) { $0.first?.int64Value }
+    }
+
+    // MARK: - Calls
+
+    /// Reads every page of a paged method, asking for the next page before
+    /// handing this one to `page`, so podsd builds one while the caller
+    /// prints the other.
+    private func pages(_ method: LibraryMethod, _ leading: [DBusValue], limit: Int?,
+                       _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        var remaining = limit.map { max(0, $0) } ?? Int.max
+        func request(_ cursor: String) -> Task<Result<[DBusValue], PlayerClient.Failure>, Never> {
+            let size = UInt32(clamping: min(remaining, LibraryPaging.maxItems))
+            return Task {
+                do throws(PlayerClient.Failure) {
+                    return .success(try await call(method, leading + [.string(cursor), .uint32(size)]))
+                } catch { return .failure(error) }
+            }
+        }
+        guard remaining > 0 else { return }
+        var pending = request(LibraryPaging.start)
+        while true {
+            let reply = try await pending.value.get()
+            guard reply.count == 2, var items = reply[0].arrayValue, let next = reply[1].stringValue else {
+                throw PlayerClient.Failure("podsd sent a malformed page of \(method.name)")
+            }
+            if items.count > remaining { items.removeLast(items.count - remaining) }
+            remaining -= items.count
+            let more = next != LibraryPaging.start && remaining > 0 && !items.isEmpty
+            if more { pending = request(next) }
+            try page(items)
+            if !more { return }
+        }
+    }
+
+    private func single(_ method: LibraryMethod, _ arguments: [DBusValue] = [],
+                        timeout: Duration? = nil) async throws(PlayerClient.Failure) -> DBusValue {
+        guard let value = try await call(method, arguments, timeout: timeout).first else {
+            throw PlayerClient.Failure("podsd sent no answer to \(method.name)")
+        }
+        return value
+    }
+
+    private func call(_ method: LibraryMethod, _ arguments: [DBusValue] = [],
+                      timeout: Duration? = nil) async throws(PlayerClient.Failure) -> [DBusValue] {
+        try await player.call(path: LibraryNames.objectPath, interface: LibraryNames.interface, member: method.name, arguments,
+                              timeout: timeout)
+    }
+
+    private func signals<T: Sendable>(_ signal: DBusSignalDescription,
+                                      _ read: @escaping @Sendable ([DBusValue]) -> T?) async -> AsyncStream<T> {
+        let stream = try? await player.connection.signals(matching: DBusSignalMatch(
+            path: LibraryNames.objectPath, interface: LibraryNames.interface, member: signal.name))
         return AsyncStream { continuation in
             let task = Task {
-                for await signal in signals ?? AsyncStream(unfolding: { nil }) {
-                    if let id = signal.arguments.first?.int64Value { continuation.yield(id) }
+                for await received in stream ?? AsyncStream(unfolding: { nil }) {
+                    if let value = read(received.arguments) { continuation.yield(value) }
                 }
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
         }
-    }
-
-    // MARK: - Calls
-
-    private func json(_ member: String, _ arguments: [DBusValue] = [], timeout: Duration? = nil) async throws(PlayerClient.Failure) -> String {
-        let reply = try await call(member, arguments, timeout: timeout)
-        guard let text = reply.first?.stringValue else { throw PlayerClient.Failure("podsd sent no answer to \(member)") }
-        return text
-    }
-
-    private func call(_ member: String, _ arguments: [DBusValue] = [], timeout: Duration? = nil) async throws(PlayerClient.Failure) -> [DBusValue] {
-        try await player.call(path: LibraryNames.objectPath, interface: LibraryNames.interface, member: member, arguments,
-                              timeout: timeout)
     }
 }

@@ -2,10 +2,14 @@
 public struct DBusArgument: Sendable {
     public var name: String
     public var type: DBusType
+    /// Introspection annotations on the argument (name → value), such as
+    /// the keys an `a{sv}` carries.
+    public var annotations: [String: String]
 
-    public init(_ name: String, _ type: DBusType) {
+    public init(_ name: String, _ type: DBusType, annotations: [String: String] = [:]) {
         self.name = name
         self.type = type
+        self.annotations = annotations
     }
 }
 

@@ -42,7 +42,13 @@ enum DBusIntrospection {
 
     private static func argumentXML(_ argument: DBusArgument, direction: String?) -> String {
         let directionAttribute = direction.map { " direction=\"\($0)\"" } ?? ""
-        return "      <arg name=\"\(escape(argument.name))\" type=\"\(escape(argument.type.signature))\"\(directionAttribute)/>\n"
+        let open = "      <arg name=\"\(escape(argument.name))\" type=\"\(escape(argument.type.signature))\"\(directionAttribute)"
+        guard !argument.annotations.isEmpty else { return open + "/>\n" }
+        var out = open + ">\n"
+        for (name, value) in argument.annotations.sorted(by: { $0.key < $1.key }) {
+            out += "        <annotation name=\"\(escape(name))\" value=\"\(escape(value))\"/>\n"
+        }
+        return out + "      </arg>\n"
     }
 
     private static func escape(_ text: String) -> String {

@@ -145,10 +145,16 @@ final class DBusRouter {
         nextCallID += 1
         let callID = nextCallID
         callsInFlight[callID] = message
+        // The reply is made here but filled by the task: marshalling a large
+        // reply (a page of library items) never holds up this thread, which
+        // every other call and signal waits on.
+        let emptyReply = message.expectsReply ? message.methodReturn().map(MessageHandoff.init) : nil
         Task {
-            let result: Result<[DBusValue], DBusError>
+            let result: Result<MessageHandoff?, DBusError>
             do {
-                result = .success(try await work())
+                let values = try await work()
+                try emptyReply?.message.append(values)
+                result = .success(emptyReply)
             } catch let error as DBusError {
                 result = .failure(error)
             } catch {
@@ -158,9 +164,14 @@ final class DBusRouter {
         }
     }
 
-    private func finishCall(_ callID: UInt64, _ result: Result<[DBusValue], DBusError>, on loop: DBusEventLoop) {
+    private func finishCall(_ callID: UInt64, _ result: Result<MessageHandoff?, DBusError>, on loop: DBusEventLoop) {
         guard let message = callsInFlight.removeValue(forKey: callID) else { return }
-        reply(to: message, result, on: loop)
+        switch result {
+        case .success(let filled):
+            if let filled { loop.send(filled.message) }
+        case .failure(let error):
+            reply(to: message, .failure(error), on: loop)
+        }
     }
 
     private func findMethod(member: String, interface: String?, in interfaces: [DBusInterface]) -> Result<DBusMethod, DBusError> {

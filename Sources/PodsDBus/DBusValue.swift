@@ -138,3 +138,24 @@ extension DBusValue {
         return result
     }
 }
+
+// MARK: - Size
+
+extension DBusValue {
+    /// About how many bytes the value takes marshalled: exact for strings,
+    /// with alignment padding counted at its worst. Used to bound replies.
+    public var marshalledSizeEstimate: Int {
+        switch self {
+        case .byte: 1
+        case .bool, .int16, .uint16, .int32, .uint32: 4
+        case .int64, .uint64, .double: 8
+        case .string(let text), .signature(let text): text.utf8.count + 5
+        case .objectPath(let path): path.rawValue.utf8.count + 5
+        case .array(_, let items): 8 + items.reduce(0) { $0 + $1.marshalledSizeEstimate }
+        case .dictionary(_, _, let entries):
+            8 + entries.reduce(0) { $0 + 8 + $1.key.marshalledSizeEstimate + $1.value.marshalledSizeEstimate }
+        case .structure(let fields): 8 + fields.reduce(0) { $0 + $1.marshalledSizeEstimate }
+        case .variant(let inner): 4 + inner.type.signature.utf8.count + inner.marshalledSizeEstimate
+        }
+    }
+}

@@ -302,7 +302,8 @@ struct FeedBuilder {
             case ("itunes", "season"), ("podcast", "season"):
                 if draft?.episode.season == nil { draft?.episode.season = FeedValues.integer(value) }
             case ("itunes", "episode"), ("podcast", "episode"):
-                if draft?.episode.number == nil { draft?.episode.number = FeedValues.integer(value) }
+                // An episode number is a positive integer; "-1", "0" or "2a" are no number.
+                if draft?.episode.number == nil { draft?.episode.number = FeedValues.integer(value).flatMap { $0 > 0 ? $0 : nil } }
             case ("itunes", "episodeType"):
                 let kind = TextBytes.trim(value).lowercased()
                 if ["full", "trailer", "bonus"].contains(kind) { draft?.episode.episodeType = kind }

@@ -21,7 +21,10 @@ enum FeedDates {
 
     /// `2024-05-01T08:00:00Z`, as the JSON contract prints dates.
     static func iso8601(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        iso8601(unixSeconds: Int64(date.timeIntervalSince1970.rounded(.down)))
+    }
+
+    static func iso8601(unixSeconds seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let secondOfDay = seconds - days * 86400
         let (year, month, day) = civil(fromDays: days)
@@ -154,4 +157,10 @@ enum FeedDates {
         let month = mp < 10 ? mp + 3 : mp - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
+}
+
+/// Dates as every `--json` output prints them.
+public enum JSONDate {
+    /// `2024-05-01T08:00:00Z` for Unix seconds (UTC).
+    public static func string(unixSeconds: Int64) -> String { FeedDates.iso8601(unixSeconds: unixSeconds) }
 }

@@ -181,3 +181,9 @@ enum HTMLText {
     @inline(__always)
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 }
+
+/// Text conversions the library shares with the parser.
+public enum FeedText {
+    /// HTML as the parser reads it into an episode's plain-text description.
+    public static func plainText(fromHTML html: String) -> String { HTMLText.plainText(html) }
+}

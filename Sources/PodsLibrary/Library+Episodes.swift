@@ -18,7 +18,7 @@ extension Library {
             if unplayedOnly { conditions.append("NOT episode.completed") }
             var sql = Self.episodeSelect
             if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-            sql += " ORDER BY episode.published IS NULL, episode.published DESC, episode.feedOrder"
+            sql += " ORDER BY \(Self.episodeSortKey), episode.id"
             if let limit { sql += " LIMIT \(max(0, limit))" }
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.episode(from:))
         }
@@ -33,54 +33,76 @@ extension Library {
     /// Inserts new episodes and updates known ones (by guid), keeping the
     /// listener's status; drops episodes that left the feed unless they
     /// carry progress, are queued or are playing (those stay, marked not in the feed).
+    ///
+    /// An item whose content hash, place and presence are as stored costs
+    /// one comparison: nothing is read back or written for it.
     static func merge(_ episodes: [Episode], into podcastId: Int64, _ db: Database) throws -> RefreshSummary {
         var summary = RefreshSummary(podcastId: podcastId, title: "")
-        var known: [String: (episode: Episode, feedOrder: Int, inFeed: Bool)] = [:]
-        for row in try Row.fetchAll(db, sql: episodeSelect + " WHERE episode.podcastId = ?", arguments: [podcastId]) {
-            let stored = episode(from: row)
-            known[stored.episode.guid] = (stored.episode, row["feedOrder"], stored.inFeed)
+        var known: [String: (id: Int64, hash: Int64?, feedOrder: Int, inFeed: Bool)] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, guid, contentHash, feedOrder, inFeed FROM episode WHERE podcastId = ?",
+                                       arguments: [podcastId])
+        while let row = try rows.next() {
+            known[row["guid"]] = (row["id"], row["contentHash"], row["feedOrder"], row["inFeed"])
         }
         var seen = Set<String>()
         let encoder = JSONEncoder()
+        let columns = ["title", "link", "description", "descriptionHTML", "published", "duration", "artworkURL", "season",
+                       "number", "episodeType", "explicit", "author", "chaptersURL", "transcriptURL", "enclosures", "chapters",
+                       "persons", "contentHash", "feedOrder", "inFeed"]
+        let update = try db.cachedStatement(
+            sql: "UPDATE episode SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?")
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO episode (podcastId, guid, " + columns.joined(separator: ", ") + ") VALUES (?, ?, "
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+        let reorder = try db.cachedStatement(sql: "UPDATE episode SET feedOrder = ?, inFeed = 1 WHERE id = ?")
         for (order, episode) in episodes.enumerated() where seen.insert(episode.guid).inserted {
-            let values: [(String, (any DatabaseValueConvertible)?)] = [
-                ("title", episode.title), ("link", episode.link), ("description", episode.description),
-                ("descriptionHTML", episode.descriptionHTML), ("published", episode.published?.timeIntervalSince1970),
-                ("duration", episode.duration), ("artworkURL", episode.artworkURL), ("season", episode.season),
-                ("number", episode.number), ("episodeType", episode.episodeType), ("explicit", episode.explicit),
-                ("author", episode.author), ("chaptersURL", episode.chaptersURL), ("transcriptURL", episode.transcriptURL),
-                ("enclosures", String(decoding: try encoder.encode(episode.enclosures), as: UTF8.self)),
-                ("chapters", String(decoding: try encoder.encode(episode.chapters), as: UTF8.self)),
-                ("persons", String(decoding: try encoder.encode(episode.persons), as: UTF8.self)),
-                ("feedOrder", order), ("inFeed", true),
+            let hash = EpisodeContentHash.of(episode)
+            let stored = known[episode.guid]
+            if let stored, stored.hash == hash {
+                if stored.feedOrder != order || !stored.inFeed { try reorder.execute(arguments: [order, stored.id]) }
+                continue
+            }
+            let values: [(any DatabaseValueConvertible)?] = [
+                episode.title, episode.link, storedDescription(episode), episode.descriptionHTML,
+                episode.published?.timeIntervalSince1970, episode.duration, episode.artworkURL, episode.season,
+                episode.number, episode.episodeType, episode.explicit, episode.author, episode.chaptersURL, episode.transcriptURL,
+                String(decoding: try encoder.encode(episode.enclosures), as: UTF8.self),
+                String(decoding: try encoder.encode(episode.chapters), as: UTF8.self),
+                String(decoding: try encoder.encode(episode.persons), as: UTF8.self),
+                hash, order, true,
             ]
-            if let stored = known[episode.guid] {
-                guard stored.episode != episode || stored.feedOrder != order || !stored.inFeed else { continue }
-                try db.execute(
-                    sql: "UPDATE episode SET " + values.map { "\($0.0) = ?" }.joined(separator: ", ") + " WHERE podcastId = ? AND guid = ?",
-                    arguments: StatementArguments(values.map { $0.1 } + [podcastId, episode.guid]))
-                if stored.episode != episode { summary.updated += 1 }
+            if let stored {
+                try update.execute(arguments: StatementArguments(values + [stored.id]))
+                summary.updated += 1
             } else {
-                try db.execute(
-                    sql: "INSERT INTO episode (podcastId, guid, " + values.map(\.0).joined(separator: ", ") + ") VALUES (?, ?, "
-                        + Array(repeating: "?", count: values.count).joined(separator: ", ") + ")",
-                    arguments: StatementArguments([podcastId, episode.guid] + values.map { $0.1 }))
+                try insert.execute(arguments: StatementArguments([podcastId, episode.guid] + values))
                 summary.added += 1
             }
         }
-        for guid in Set(known.keys).subtracting(seen) {
-            try db.execute(sql: """
-                DELETE FROM episode WHERE podcastId = ? AND guid = ? AND position = 0 AND NOT completed
-                    AND NOT currentlyPlaying AND id NOT IN (SELECT episodeId FROM queueItem)
-                    AND id NOT IN (SELECT episodeId FROM cachedMedia WHERE pinned)
-                """, arguments: [podcastId, guid])
+        let remove = try db.cachedStatement(sql: """
+            DELETE FROM episode WHERE id = ? AND position = 0 AND NOT completed AND NOT currentlyPlaying
+                AND id NOT IN (SELECT episodeId FROM queueItem) AND id NOT IN (SELECT episodeId FROM cachedMedia WHERE pinned)
+            """)
+        let keep = try db.cachedStatement(sql: "UPDATE episode SET inFeed = 0 WHERE id = ?")
+        for (guid, stored) in known where !seen.contains(guid) {
+            try remove.execute(arguments: [stored.id])
             if db.changesCount > 0 {
                 summary.removed += 1
-            } else {
-                try db.execute(sql: "UPDATE episode SET inFeed = 0 WHERE podcastId = ? AND guid = ?", arguments: [podcastId, guid])
+            } else if stored.inFeed {
+                try keep.execute(arguments: [stored.id])
             }
         }
         return summary
+    }
+
+    /// The plain-text description as stored: empty when it is what the
+    /// HTML reads as, which is then derived on reading (each description is
+    /// stored once).
+    static func storedDescription(_ episode: Episode) -> String {
+        guard let html = episode.descriptionHTML, FeedText.plainText(fromHTML: html) == episode.description else {
+            return episode.description
+        }
+        return ""
     }
 
     // MARK: Rows
@@ -108,8 +130,9 @@ extension Library {
         episode.guid = row["guid"]
         episode.title = row["title"]
         episode.link = row["link"]
-        episode.description = row["description"]
         episode.descriptionHTML = row["descriptionHTML"]
+        episode.description = row["description"]
+        if episode.description.isEmpty, let html = episode.descriptionHTML { episode.description = FeedText.plainText(fromHTML: html) }
         episode.published = (row["published"] as Double?).map(Date.init(timeIntervalSince1970:))
         episode.duration = row["duration"]
         episode.enclosures = decoded("enclosures", as: [Enclosure].self)

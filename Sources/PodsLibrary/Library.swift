@@ -74,6 +74,20 @@ public final class Library: Sendable {
                 ALTER TABLE podcast ADD COLUMN autoDownload INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v4: list order indexes, content hashes, descriptions stored once") { db in
+            try db.execute(sql: """
+                ALTER TABLE episode ADD COLUMN contentHash INTEGER;
+                DROP INDEX episode_published;
+                CREATE INDEX episode_listOrder ON episode(\(indexedSortKey));
+                CREATE INDEX episode_podcastListOrder ON episode(podcastId, \(indexedSortKey));
+                """)
+            let rows = try Row.fetchAll(db, sql: episodeSelect)
+            let update = try db.makeStatement(sql: "UPDATE episode SET contentHash = ?, description = ? WHERE id = ?")
+            for row in rows {
+                let stored = episode(from: row)
+                try update.execute(arguments: [EpisodeContentHash.of(stored.episode), storedDescription(stored.episode), stored.id])
+            }
+        }
         return migrator
     }
 

@@ -1,28 +1,31 @@
 import Foundation
-import PodsClient
 import PodsDBus
 import PodsFeedParser
 import PodsLibrary
+import PodsProtocol
 
-/// `/org/pods/Library`: the `org.pods.Library1` interface, everything the
-/// CLI does with the library. Lists come back as JSON text (the README's
-/// schemas); changes are announced with signals.
+/// `/org/pods/Library`: the `org.pods.Library2` interface, everything the
+/// CLI does with the library. Items are typed `a{sv}` values (their keys in
+/// `LibraryItems`); every list is paged and bounded (`LibraryPaging`), so no
+/// reply grows with the library. Changes are announced with signals that
+/// carry ids.
 enum LibraryObject {
     static func make(_ player: LibraryPlayer, signals: LibrarySignals) -> DBusExportedObject {
         let library = player.library
-        func method(_ name: String, _ inputs: [DBusArgument] = [], returnsJSON: Bool = false,
-                    _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> DBusValue?) -> DBusMethod {
-            DBusMethod(name, inputs: inputs, outputs: returnsJSON ? [DBusArgument("json", .string)] : []) { arguments in
-                try await body(arguments).map { [$0] } ?? []
+        func method(_ description: LibraryMethod,
+                    _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
+            DBusMethod(description.name, inputs: description.inputs, outputs: description.outputs) { arguments in
+                try await body(arguments)
             }
         }
-        @Sendable func podcastID(_ value: DBusValue) throws(DBusError) -> Int64 {
-            try LibraryPlayer.mapped { () throws(LibraryError) in try library.podcast(matching: value.stringValue ?? "").id }
+        @Sendable func podcastID(_ text: String) async throws(DBusError) -> Int64 {
+            try await LibraryWork.run { () throws(LibraryError) in try library.podcast(matching: text).id }
         }
         return DBusExportedObject(path: LibraryNames.objectPath, interfaces: [DBusInterface(
             name: LibraryNames.interface,
             methods: [
-                method("Subscribe", [DBusArgument("url", .string)], returnsJSON: true) { arguments throws(DBusError) in
+                // MARK: Podcasts
+                method(.subscribe) { arguments throws(DBusError) in
                     let podcast: Podcast
                     do throws(LibraryError) { podcast = try await player.refresher.subscribe(arguments[0].stringValue ?? "") } catch {
                         throw LibraryPlayer.dbusError(error)
@@ -30,28 +33,28 @@ enum LibraryObject {
                     signals.podcastsChanged()
                     signals.episodesChanged(podcast.id)
                     Task { await player.prefetchArtwork() }
-                    return .string(json(podcast))
+                    return [LibraryItemEncoding.podcast(podcast)]
                 },
-                method("Unsubscribe", [DBusArgument("podcast", .string)]) { arguments throws(DBusError) in
-                    let id = try podcastID(arguments[0])
-                    try LibraryPlayer.mapped { () throws(LibraryError) in try library.unsubscribe(id) }
+                method(.unsubscribe) { arguments throws(DBusError) in
+                    let id = try await podcastID(arguments[0].stringValue ?? "")
+                    try await LibraryWork.run { () throws(LibraryError) in try library.unsubscribe(id) }
                     signals.podcastsChanged()
                     signals.queueChanged()
-                    return nil
+                    return []
                 },
-                method("Podcasts", returnsJSON: true) { _ throws(DBusError) in
-                    .string(json(try LibraryPlayer.mapped { () throws(LibraryError) in try library.podcasts() }))
+                method(.podcast) { arguments throws(DBusError) in
+                    let text = arguments[0].stringValue ?? ""
+                    let podcast = try await LibraryWork.run { () throws(LibraryError) in try library.podcast(matching: text) }
+                    return [LibraryItemEncoding.podcast(podcast)]
                 },
-                method("Episodes", [DBusArgument("podcast", .string), DBusArgument("unplayedOnly", .bool),
-                                    DBusArgument("limit", .int32)], returnsJSON: true) { arguments throws(DBusError) in
-                    let id = arguments[0].stringValue?.isEmpty == false ? try podcastID(arguments[0]) : nil
-                    let limit = arguments[2].int64Value.flatMap { $0 >= 0 ? Int($0) : nil }
-                    return .string(json(try LibraryPlayer.mapped { () throws(LibraryError) in
-                        try library.episodes(podcastId: id, unplayedOnly: arguments[1].boolValue ?? false, limit: limit)
-                    }))
+                method(.listPodcasts) { arguments throws(DBusError) in
+                    try await offsetPaged(arguments, of: .listPodcasts, item: LibraryItemEncoding.podcast) { offset, limit throws(DBusError) in
+                        try await LibraryWork.run { () throws(LibraryError) in try library.podcasts(offset: offset, limit: limit) }
+                    }
                 },
-                method("Refresh", [DBusArgument("podcast", .string)], returnsJSON: true) { arguments throws(DBusError) in
-                    let ids = arguments[0].stringValue?.isEmpty == false ? [try podcastID(arguments[0])] : nil
+                method(.refresh) { arguments throws(DBusError) in
+                    let text = arguments[0].stringValue ?? ""
+                    let ids = text.isEmpty ? nil : [try await podcastID(text)]
                     let summaries: [RefreshSummary]
                     do throws(LibraryError) {
                         summaries = try await player.refresher.refresh(ids) { done, total in signals.refreshProgress(done, total) }
@@ -64,150 +67,199 @@ enum LibraryObject {
                         await player.autoDownload()
                         await player.prefetchArtwork()
                     }
-                    return .string(json(summaries))
+                    return [boundedList(summaries, item: LibraryItemEncoding.refreshResult)]
                 },
-                method("PlayEpisode", [DBusArgument("episode", .int64)]) { arguments throws(DBusError) in
-                    try await player.play(episodeID: arguments[0].int64Value ?? -1)
-                    return nil
-                },
-                method("CurrentEpisode", returnsJSON: true) { _ throws(DBusError) in
-                    .string(json(try LibraryPlayer.mapped { () throws(LibraryError) in try library.currentEpisode() }))
-                },
-                method("Mark", [DBusArgument("episode", .int64), DBusArgument("played", .bool)]) { arguments throws(DBusError) in
-                    let id = arguments[0].int64Value ?? -1
-                    try LibraryPlayer.mapped { () throws(LibraryError) in try library.markCompleted(id, arguments[1].boolValue ?? true) }
-                    signals.statusChanged(id)
-                    return nil
-                },
-                method("Queue", returnsJSON: true) { _ throws(DBusError) in
-                    .string(json(try LibraryPlayer.mapped { () throws(LibraryError) in try library.queue() }))
-                },
-                method("QueueAdd", [DBusArgument("episodes", .array(.int64)), DBusArgument("index", .int32)]) { arguments throws(DBusError) in
-                    let ids = arguments[0].arrayValue?.compactMap(\.int64Value) ?? []
-                    let index = arguments[1].int64Value.flatMap { $0 >= 0 ? Int($0) : nil }
-                    try LibraryPlayer.mapped { () throws(LibraryError) in try library.enqueue(ids, at: index) }
-                    signals.queueChanged()
-                    return nil
-                },
-                method("QueueRemove", [DBusArgument("episode", .int64)]) { arguments throws(DBusError) in
-                    try LibraryPlayer.mapped { () throws(LibraryError) in try library.dequeue(arguments[0].int64Value ?? -1) }
-                    signals.queueChanged()
-                    return nil
-                },
-                method("QueueMove", [DBusArgument("episode", .int64), DBusArgument("index", .int32)]) { arguments throws(DBusError) in
-                    try LibraryPlayer.mapped { () throws(LibraryError) in
-                        try library.moveInQueue(arguments[0].int64Value ?? -1, to: Int(arguments[1].int64Value ?? 0))
-                    }
-                    signals.queueChanged()
-                    return nil
-                },
-                method("QueueClear") { _ throws(DBusError) in
-                    try LibraryPlayer.mapped { () throws(LibraryError) in try library.clearQueue() }
-                    signals.queueChanged()
-                    return nil
-                },
-                method("ImportOPML", [DBusArgument("opml", .string)], returnsJSON: true) { arguments throws(DBusError) in
+                method(.importOPML) { arguments throws(DBusError) in
                     let outlines: [OPML.Outline]
                     do throws(FeedError) { outlines = try OPML.parse(Data((arguments[0].stringValue ?? "").utf8)) } catch {
                         throw DBusError.invalidArgs(error.message)
                     }
-                    let results = await withTaskGroup(of: (Int, ImportResult).self) { group in
-                        for (index, outline) in outlines.enumerated() {
-                            group.addTask {
-                                do throws(LibraryError) {
-                                    let podcast = try await player.refresher.subscribe(outline.feedURL)
-                                    return (index, ImportResult(url: outline.feedURL, podcastId: podcast.id, error: nil))
-                                } catch {
-                                    return (index, ImportResult(url: outline.feedURL, podcastId: nil, error: error.message))
-                                }
-                            }
-                        }
-                        return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
-                    }
+                    let results = await importing(outlines, with: player, signals: signals)
                     signals.podcastsChanged()
-                    return .string(json(results.sorted { $0.key < $1.key }.map(\.value)))
+                    Task { await player.prefetchArtwork() }
+                    return [boundedList(results) { LibraryItemEncoding.importResult(url: $0.url, podcastId: $0.podcastId, error: $0.error) }]
                 },
-                method("Download", [DBusArgument("episode", .int64)]) { arguments throws(DBusError) in
-                    try await player.download(episodeID: arguments[0].int64Value ?? -1)
-                    return nil
-                },
-                method("Downloads", returnsJSON: true) { _ throws(DBusError) in
-                    .string(json(try await player.downloads()))
-                },
-                method("DeleteDownload", [DBusArgument("episode", .int64)]) { arguments throws(DBusError) in
-                    try await player.deleteDownload(episodeID: arguments[0].int64Value ?? -1)
-                    return nil
-                },
-                method("SetAutoDownload", [DBusArgument("podcast", .string), DBusArgument("count", .uint32)]) { arguments throws(DBusError) in
-                    let id = try podcastID(arguments[0])
+                method(.setAutoDownload) { arguments throws(DBusError) in
+                    let id = try await podcastID(arguments[0].stringValue ?? "")
                     let count = Int(arguments[1].int64Value ?? 0)
-                    try LibraryPlayer.mapped { () throws(LibraryError) in try library.setAutoDownload(id, count: count) }
+                    try await LibraryWork.run { () throws(LibraryError) in try library.setAutoDownload(id, count: count) }
                     signals.podcastsChanged()
                     await player.autoDownload()
-                    return nil
+                    return []
                 },
-                method("Storage", returnsJSON: true) { _ throws(DBusError) in
-                    .string(json(try await player.storage()))
+
+                // MARK: Episodes
+                method(.listEpisodes) { arguments throws(DBusError) in
+                    let filter = try await episodeFilter(arguments[0], podcastID: podcastID)
+                    let text = arguments[1].stringValue ?? ""
+                    let cursor = text == LibraryPaging.start ? nil : EpisodeCursor(text)
+                    guard text == LibraryPaging.start || cursor != nil else {
+                        throw DBusError.invalidArgs("'\(text.prefix(80))' is not a cursor of ListEpisodes")
+                    }
+                    let count = LibraryPaging.itemCount(for: UInt32(clamping: arguments[2].int64Value ?? 0))
+                    let rows = try await LibraryWork.run { () throws(LibraryError) in
+                        try library.episodes(filter, after: cursor, limit: count + 1)
+                    }
+                    return ReplyPage.make(rows, count: count, item: LibraryItemEncoding.summary) { row, _ in row.cursor.description }
                 },
-                method("SetCacheBudget", [DBusArgument("bytes", .int64)]) { arguments throws(DBusError) in
+                method(.episode) { arguments throws(DBusError) in
+                    let id = arguments[0].int64Value ?? -1
+                    return [LibraryItemEncoding.episode(try await LibraryWork.run { () throws(LibraryError) in try library.episode(id) })]
+                },
+                method(.currentEpisode) { _ throws(DBusError) in
+                    let current = try await LibraryWork.run { () throws(LibraryError) in try library.currentEpisode() }
+                    return [current.map(LibraryItemEncoding.episode) ?? ItemBuilder().value]
+                },
+                method(.playEpisode) { arguments throws(DBusError) in
+                    try await player.play(episodeID: arguments[0].int64Value ?? -1)
+                    return []
+                },
+                method(.mark) { arguments throws(DBusError) in
+                    let id = arguments[0].int64Value ?? -1
+                    let played = arguments[1].boolValue ?? true
+                    try await LibraryWork.run { () throws(LibraryError) in try library.markCompleted(id, played) }
+                    signals.statusChanged(id)
+                    return []
+                },
+
+                // MARK: The queue
+                method(.listQueue) { arguments throws(DBusError) in
+                    try await offsetPaged(arguments, of: .listQueue, item: LibraryItemEncoding.summary) { offset, limit throws(DBusError) in
+                        try await LibraryWork.run { () throws(LibraryError) in try library.queue(offset: offset, limit: limit) }
+                    }
+                },
+                method(.queueAdd) { arguments throws(DBusError) in
+                    let ids = arguments[0].arrayValue?.compactMap(\.int64Value) ?? []
+                    let index = arguments[1].int64Value.flatMap { $0 >= 0 ? Int($0) : nil }
+                    try await LibraryWork.run { () throws(LibraryError) in try library.enqueue(ids, at: index) }
+                    signals.queueChanged()
+                    return []
+                },
+                method(.queueRemove) { arguments throws(DBusError) in
+                    let id = arguments[0].int64Value ?? -1
+                    try await LibraryWork.run { () throws(LibraryError) in try library.dequeue(id) }
+                    signals.queueChanged()
+                    return []
+                },
+                method(.queueMove) { arguments throws(DBusError) in
+                    let id = arguments[0].int64Value ?? -1
+                    let index = Int(arguments[1].int64Value ?? 0)
+                    try await LibraryWork.run { () throws(LibraryError) in try library.moveInQueue(id, to: index) }
+                    signals.queueChanged()
+                    return []
+                },
+                method(.queueClear) { _ throws(DBusError) in
+                    try await LibraryWork.run { () throws(LibraryError) in try library.clearQueue() }
+                    signals.queueChanged()
+                    return []
+                },
+
+                // MARK: Downloads and the cache
+                method(.download) { arguments throws(DBusError) in
+                    try await player.download(episodeID: arguments[0].int64Value ?? -1)
+                    return []
+                },
+                method(.deleteDownload) { arguments throws(DBusError) in
+                    try await player.deleteDownload(episodeID: arguments[0].int64Value ?? -1)
+                    return []
+                },
+                method(.listDownloads) { arguments throws(DBusError) in
+                    try await offsetPaged(arguments, of: .listDownloads, item: LibraryItemEncoding.download) { offset, limit throws(DBusError) in
+                        Array(try await player.downloads().dropFirst(offset).prefix(limit))
+                    }
+                },
+                method(.storage) { _ throws(DBusError) in
+                    [LibraryItemEncoding.storage(try await player.storage())]
+                },
+                method(.setCacheBudget) { arguments throws(DBusError) in
                     try await player.setCacheBudget(arguments[0].int64Value ?? -1)
-                    return nil
+                    return []
                 },
-                method("CacheStatus", returnsJSON: true) { _ throws(DBusError) in
+                method(.cacheStatus) { _ throws(DBusError) in
                     let status = await player.cacheStatus()
-                    return .string(json(CacheStatus(episodeId: status.episodeID, buffering: status.buffering, cached: status.cached)))
-                },
-                method("ExportOPML", returnsJSON: true) { _ throws(DBusError) in
-                    let podcasts = try LibraryPlayer.mapped { () throws(LibraryError) in try library.podcasts() }
-                    return .string(OPML.document(podcasts.reversed().map { OPML.Outline(title: $0.title, feedURL: $0.feedURL, link: $0.link) }))
+                    return [LibraryItemEncoding.cacheStatus(episodeID: status.episodeID, buffering: status.buffering, cached: status.cached)]
                 },
             ],
-            signals: [
-                DBusSignalDescription("PodcastsChanged"),
-                DBusSignalDescription("EpisodesChanged", arguments: [DBusArgument("podcast", .int64)]),
-                DBusSignalDescription("EpisodeStatusChanged", arguments: [DBusArgument("episode", .int64)]),
-                DBusSignalDescription("QueueChanged"),
-                DBusSignalDescription("RefreshProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)]),
-                DBusSignalDescription("DownloadsChanged", arguments: [DBusArgument("episode", .int64)]),
-            ])])
+            signals: LibrarySignal.all)])
     }
 
-    fileprivate static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-    }
-}
+    // MARK: - Arguments
 
-/// The loaded episode's cache, for `pods status`.
-private struct CacheStatus: Encodable, Sendable {
-    var episodeId: Int64?
-    var buffering: Bool
-    /// The share of the file on disk (nil: not known, streaming plainly).
-    var cached: Double?
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(episodeId, forKey: .episodeId)
-        try c.encode(buffering, forKey: .buffering)
-        try c.encode(cached, forKey: .cached)
+    /// A page of a list paged by position, from its `(s cursor, u limit)`;
+    /// `rows(offset, limit)` reads up to `limit` rows from `offset`.
+    private static func offsetPaged<Row>(
+        _ arguments: [DBusValue], of method: LibraryMethod, item: (Row) -> DBusValue,
+        rows: (_ offset: Int, _ limit: Int) async throws(DBusError) -> [Row]
+    ) async throws(DBusError) -> [DBusValue] {
+        let text = arguments[0].stringValue ?? ""
+        guard let offset = ReplyPage.offset(from: text) else {
+            throw DBusError.invalidArgs("'\(text.prefix(80))' is not a cursor of \(method.name)")
+        }
+        let count = LibraryPaging.itemCount(for: UInt32(clamping: arguments[1].int64Value ?? 0))
+        return ReplyPage.make(try await rows(offset, count + 1), count: count, item: item) { _, index in
+            ReplyPage.offsetCursor(offset + index + 1)
+        }
     }
 
-    private enum Keys: String, CodingKey { case episodeId, buffering, cached }
-}
-
-/// One line of `pods import`'s answer.
-private struct ImportResult: Encodable, Sendable {
-    var url: String
-    var podcastId: Int64?
-    var error: String?
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(url, forKey: .url)
-        try c.encode(podcastId, forKey: .podcastId)
-        try c.encode(error, forKey: .error)
+    /// `ListEpisodes`' filter: `podcast` (`x` id, or `s` id or title prefix, `""` for all) and `unplayed` (`b`).
+    private static func episodeFilter(
+        _ value: DBusValue, podcastID: @Sendable (String) async throws(DBusError) -> Int64
+    ) async throws(DBusError) -> EpisodeFilter {
+        var filter = EpisodeFilter()
+        for (key, entry) in value.stringKeyedDictionary ?? [:] {
+            switch (key, entry) {
+            case ("podcast", .string(let text)):
+                if !text.isEmpty { filter.podcastId = try await podcastID(text) }
+            case ("podcast", _):
+                guard let id = entry.int64Value else { throw DBusError.invalidArgs("the filter's podcast is an id (x) or a title (s)") }
+                filter.podcastId = id
+            case ("unplayed", .bool(let flag)):
+                filter.unplayedOnly = flag
+            default:
+                throw DBusError.invalidArgs("ListEpisodes has no filter '\(key)' of type \(entry.type.signature) "
+                                            + "(it takes podcast: x or s, unplayed: b)")
+            }
+        }
+        return filter
     }
 
-    private enum Keys: String, CodingKey { case url, podcastId, error }
+    /// An `aa{sv}` of as many items as fit one reply.
+    private static func boundedList<T>(_ values: [T], item: (T) -> DBusValue) -> DBusValue {
+        .array(.dictionary(key: .string, value: .variant), ReplyPage.bounded(values, item: item).items)
+    }
+
+    // MARK: - Importing
+
+    private struct ImportResult: Sendable {
+        var url: String
+        var podcastId: Int64?
+        var error: String?
+    }
+
+    /// Subscribes to every outline (the refresher bounds how many fetch at
+    /// once), announcing progress as each is done; results in outline order.
+    private static func importing(_ outlines: [OPML.Outline], with player: LibraryPlayer,
+                                  signals: LibrarySignals) async -> [ImportResult] {
+        signals.refreshProgress(0, outlines.count)
+        return await withTaskGroup(of: (Int, ImportResult).self) { group in
+            for (index, outline) in outlines.enumerated() {
+                group.addTask {
+                    do throws(LibraryError) {
+                        let podcast = try await player.refresher.subscribe(outline.feedURL)
+                        return (index, ImportResult(url: outline.feedURL, podcastId: podcast.id, error: nil))
+                    } catch {
+                        return (index, ImportResult(url: outline.feedURL, podcastId: nil, error: error.message))
+                    }
+                }
+            }
+            var results: [ImportResult?] = Array(repeating: nil, count: outlines.count)
+            var done = 0
+            for await (index, result) in group {
+                results[index] = result
+                done += 1
+                signals.refreshProgress(done, outlines.count)
+            }
+            return results.compactMap { $0 }
+        }
+    }
 }

@@ -3,6 +3,7 @@ import PodsCache
 import PodsClient
 import PodsDBus
 import PodsLibrary
+import PodsProtocol
 
 /// One line of `pods downloads`.
 struct DownloadInfo: Encodable, Sendable {

@@ -5,6 +5,7 @@ import PodsClient
 import PodsDBus
 import PodsFeeds
 import PodsLibrary
+import PodsProtocol
 import PodsPlayback
 
 /// Joins the library to the player: plays episodes with their metadata,

@@ -48,10 +48,9 @@ public struct EpisodeServer: Sendable {
     /// Subscribes podsd to the feed; the episode id of each format.
     public func subscribe(_ podsd: PodsdProcess) async throws -> [AudioFixtures.Format: Int64] {
         let library = LibraryClient(podsd.client)
-        let podcast = try JSONSerialization.jsonObject(with: Data(try await library.subscribe(server.url("/feed.xml")).utf8))
-        let id = (podcast as? [String: Any])?["id"] as? Int ?? 0
-        let reply = try await library.episodes(podcast: String(id), unplayedOnly: false, limit: nil)
-        let episodes = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [[String: Any]] ?? []
+        let podcast = try await library.subscribeJSON(server.url("/feed.xml"))
+        let id = podcast["id"] as? Int ?? 0
+        let episodes = try await library.episodesJSON(podcast: String(id))
         var ids: [AudioFixtures.Format: Int64] = [:]
         for episode in episodes {
             if let guid = episode["guid"] as? String, let format = AudioFixtures.Format(rawValue: guid), let id = episode["id"] as? Int {

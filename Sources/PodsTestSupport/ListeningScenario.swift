@@ -47,8 +47,7 @@ public enum ListeningScenario {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(200))
-            let reply = try await LibraryClient(player).episodes(podcast: nil, unplayedOnly: false, limit: nil)
-            let episodes = (try? JSONSerialization.jsonObject(with: Data(reply.utf8))) as? [[String: Any]] ?? []
+            let episodes = try await LibraryClient(player).episodesJSON()
             if episodes.contains(where: { $0["id"] as? Int == Int(episode) && $0["completed"] as? Bool == true }) { return }
         }
         throw TestSupportError("episode \(episode) did not play to its end within \(timeout)")

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import PodsClient
+import PodsDBus
+import PodsProtocol
 
 struct Download: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,39 +13,43 @@ struct Download: AsyncParsableCommand {
     @Flag(help: "Print the downloads as JSON when done.") var json = false
 
     func run() async throws {
+        let terminal = isatty(STDERR_FILENO) == 1 && !json
         try await withLibrary { (library) throws(PlayerClient.Failure) in
             for episode in episodes { try await library.download(episode) }
             if noWait { return }
-            var failed: [String] = []
+            let wanted = Set(episodes)
             let deadline = ContinuousClock.now + .seconds(30)
+            var mine: [DBusValue] = []
             while true {
-                let entries = decodeJSON(try await library.downloads()) as? [[String: Any]] ?? []
-                let mine = entries.filter { episodes.contains(Int64($0["episodeId"] as? Int ?? -1)) }
+                mine = try await library.downloads().filter { wanted.contains($0["episodeId"]?.int64Value ?? -1) }
                 // An episode whose file changed on the server is briefly not listed while it starts over.
-                let listed = Set(mine.compactMap { $0["episodeId"] as? Int }.map(Int64.init))
-                if listed.count < Set(episodes).count, ContinuousClock.now < deadline {
-                    try? await Task.sleep(for: .milliseconds(250))
-                    continue
-                }
-                let pending = mine.filter { $0["state"] as? String == "downloading" }
-                failed = mine.compactMap { $0["state"] as? String == "failed" ? "episode \($0["episodeId"] as? Int ?? 0): \($0["error"] as? String ?? "failed")" : nil }
-                if pending.isEmpty {
-                    if json {
-                        let data = (try? JSONSerialization.data(withJSONObject: mine, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-                        print(String(decoding: data, as: UTF8.self))
-                    } else {
-                        for entry in mine where entry["state"] as? String == "downloaded" {
-                            print("✓ \(entry["title"] as? String ?? ""): \(Downloads.size(entry["size"] as? Int ?? 0))")
-                        }
-                    }
-                    break
-                }
+                let listed = Set(mine.compactMap { $0["episodeId"]?.int64Value })
+                let pending = mine.filter { $0["state"].text == "downloading" }
+                if listed.count == wanted.count || ContinuousClock.now >= deadline, pending.isEmpty { break }
+                if terminal { Self.drawProgress(mine) }
                 try? await Task.sleep(for: .milliseconds(250))
             }
-            if !failed.isEmpty {
-                throw PlayerClient.Failure(failed.joined(separator: "; "))
+            if terminal { FileHandle.standardError.write(Data("\u{1B}[2K\r".utf8)) }
+            let failed = mine.filter { $0["state"].text == "failed" }.map {
+                "episode \($0["episodeId"].int): \($0["error"]?.text ?? "failed")"
             }
+            if json {
+                ItemOutput.print(mine, LibraryItems.download)
+            } else {
+                for entry in mine where entry["state"].text == "downloaded" {
+                    print("✓ \(entry["title"].text): \(Downloads.size(entry["size"].int))")
+                }
+            }
+            if !failed.isEmpty { throw PlayerClient.Failure(failed.joined(separator: "; ")) }
         }
+    }
+
+    /// `[##########..........] 4.1 MB of 8.2 MB` on stderr, redrawn in place.
+    private static func drawProgress(_ entries: [DBusValue]) {
+        let bytes = entries.reduce(0) { $0 + $1["bytes"].int }
+        let size = entries.reduce(0) { $0 + $1["size"].int }
+        let line = FeedProgress.bar(bytes, of: size) + " \(Downloads.size(bytes)) of \(Downloads.size(size))"
+        FileHandle.standardError.write(Data((line + "\r").utf8))
     }
 }
 
@@ -51,17 +57,17 @@ struct Downloads: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List downloaded and cached episodes with their size and state.")
 
-    @Flag(help: "Print JSON (see the README for the schema).") var json = false
+    @Flag(help: "Print JSON (see docs/json.md for the schema).") var json = false
 
     func run() async throws {
         try await withLibrary { (library) throws(PlayerClient.Failure) in
-            let reply = try await library.downloads()
-            if json { return print(reply) }
-            for entry in decodeJSON(reply) as? [[String: Any]] ?? [] {
-                let bytes = entry["bytes"] as? Int ?? 0, size = entry["size"] as? Int ?? 0
+            let entries = try await library.downloads()
+            if json { return ItemOutput.print(entries, LibraryItems.download) }
+            for entry in entries {
+                let bytes = entry["bytes"].int, size = entry["size"].int
                 let share = size > 0 ? " \(100 * bytes / size)%" : ""
-                print(String(format: "%5d  %-11@ %9@%@  %@", entry["episodeId"] as? Int ?? 0, entry["state"] as? String ?? "",
-                             Self.size(size), share, entry["title"] as? String ?? ""))
+                print(String(format: "%5d  %-11@ %9@%@  %@", entry["episodeId"].int, entry["state"].text,
+                             Self.size(size), share, entry["title"].text))
             }
         }
     }
@@ -114,12 +120,10 @@ struct Storage: AsyncParsableCommand {
         }
         try await withLibrary { (library) throws(PlayerClient.Failure) in
             if let bytes { try await library.setCacheBudget(bytes) }
-            let reply = try await library.storage()
-            if json { return print(reply) }
-            let info = decodeJSON(reply) as? [String: Any] ?? [:]
-            print("\(Downloads.size(info["bytes"] as? Int ?? 0)) in \(info["episodes"] as? Int ?? 0) episodes "
-                  + "(\(Downloads.size(info["downloadedBytes"] as? Int ?? 0)) downloaded); "
-                  + "budget \(Downloads.size(info["budget"] as? Int ?? 0))")
+            let info = try await library.storage()
+            if json { return ItemOutput.print(info, LibraryItems.storage) }
+            print("\(Downloads.size(info["bytes"].int)) in \(info["episodes"].int) episodes "
+                  + "(\(Downloads.size(info["downloadedBytes"].int)) downloaded); budget \(Downloads.size(info["budget"].int))")
         }
     }
 

@@ -1,16 +1,14 @@
 import ArgumentParser
 import Foundation
 import PodsClient
+import PodsDBus
+import PodsFeedParser
+import PodsProtocol
 
 /// Runs `body` with podsd's library interface; a failure is one line on
 /// stderr and exit status 1.
 func withLibrary(_ body: (LibraryClient) async throws(PlayerClient.Failure) -> Void) async throws {
     try await withPlayer { (player) throws(PlayerClient.Failure) in try await body(LibraryClient(player)) }
-}
-
-/// JSON text from podsd as a value to print from.
-func decodeJSON(_ text: String) -> Any? {
-    try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
 }
 
 struct Subscribe: AsyncParsableCommand {
@@ -21,11 +19,9 @@ struct Subscribe: AsyncParsableCommand {
 
     func run() async throws {
         try await withLibrary { (library) throws(PlayerClient.Failure) in
-            let reply = try await library.subscribe(url)
-            if json { return print(reply) }
-            let podcast = decodeJSON(reply) as? [String: Any] ?? [:]
-            print("Subscribed to \(podcast["title"] as? String ?? url) (id \(podcast["id"] as? Int ?? 0), "
-                  + "\(podcast["episodeCount"] as? Int ?? 0) episodes)")
+            let podcast = try await library.subscribe(url)
+            if json { return ItemOutput.print(podcast, LibraryItems.podcast) }
+            print("Subscribed to \(podcast["title"]?.text ?? url) (id \(podcast["id"].int), \(podcast["episodeCount"].int) episodes)")
         }
     }
 }
@@ -43,18 +39,26 @@ struct Unsubscribe: AsyncParsableCommand {
 struct Podcasts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List subscriptions, newest first.")
 
-    @Flag(help: "Print JSON (see the README for the schema).") var json = false
+    @Flag(help: "Print JSON (see docs/json.md for the schema).") var json = false
 
     func run() async throws {
+        var output = ItemOutput.array()
         try await withLibrary { (library) throws(PlayerClient.Failure) in
-            let reply = try await library.podcasts()
-            if json { return print(reply) }
-            for podcast in decodeJSON(reply) as? [[String: Any]] ?? [] {
-                let error = (podcast["lastError"] as? String).map { "  [error: \($0)]" } ?? ""
-                print(String(format: "%4d  %@  (%d unplayed of %d)%@", podcast["id"] as? Int ?? 0, podcast["title"] as? String ?? "",
-                             podcast["unplayedCount"] as? Int ?? 0, podcast["episodeCount"] as? Int ?? 0, error))
+            try await library.podcasts { (page) throws(PlayerClient.Failure) in
+                if json { return output.page(page, LibraryItems.podcast) }
+                for podcast in page {
+                    let error = podcast["lastError"].map { "  [error: \($0.text)]" } ?? ""
+                    print("\(Self.padded(podcast["id"].int, 4))  \(podcast["title"].text)  "
+                          + "(\(podcast["unplayedCount"].int) unplayed of \(podcast["episodeCount"].int))\(error)")
+                }
             }
+            if json { output.finish() }
         }
+    }
+
+    static func padded(_ number: Int, _ width: Int) -> String {
+        let text = String(number)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
     }
 }
 
@@ -64,20 +68,51 @@ struct Episodes: AsyncParsableCommand {
     @Argument(help: "A podcast's id or title prefix; all podcasts when left out.") var podcast: String?
     @Flag(help: "Only episodes not played to the end.") var unplayed = false
     @Option(help: "At most this many.") var limit: Int?
-    @Flag(help: "Print JSON (see the README for the schema).") var json = false
+    @Flag(help: "Print JSON (see docs/json.md for the schema).") var json = false
+
+    func run() async throws {
+        var output = ItemOutput.array()
+        try await withLibrary { (library) throws(PlayerClient.Failure) in
+            try await library.episodes(podcast: podcast, unplayedOnly: unplayed, limit: limit) { (page) throws(PlayerClient.Failure) in
+                if json { return output.page(page, LibraryItems.episodeSummary) }
+                var lines = ""
+                for episode in page { lines += Self.line(episode) + "\n" }
+                print(lines, terminator: "")
+            }
+            if json { output.finish() }
+        }
+    }
+
+    /// `    42 ✓ 2024-05-01  Title` (`>` playing, `…` started, `✓` played).
+    static func line(_ episode: DBusValue) -> String {
+        let date = episode["published"]?.int64Value.map { String(JSONDate.string(unixSeconds: $0).prefix(10)) } ?? "          "
+        var mark = " "
+        if episode["currentlyPlaying"]?.boolValue == true { mark = ">" }
+        else if episode["completed"]?.boolValue == true { mark = "✓" }
+        else if (episode["position"]?.doubleValue ?? 0) > 0 { mark = "…" }
+        return "\(Podcasts.padded(episode["id"].int, 6)) \(mark) \(date)  \(episode["title"].text)"
+    }
+}
+
+struct ShowEpisode: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "episode", abstract: "Show one episode in full: description, enclosures, chapters, people.")
+
+    @Argument(help: "The episode's id.") var episode: Int64
+    @Flag(help: "Print JSON (see docs/json.md for the schema).") var json = false
 
     func run() async throws {
         try await withLibrary { (library) throws(PlayerClient.Failure) in
-            let reply = try await library.episodes(podcast: podcast, unplayedOnly: unplayed, limit: limit)
-            if json { return print(reply) }
-            for episode in decodeJSON(reply) as? [[String: Any]] ?? [] {
-                let date = (episode["published"] as? String).map { String($0.prefix(10)) } ?? "          "
-                var mark = " "
-                if episode["currentlyPlaying"] as? Bool == true { mark = ">" }
-                else if episode["completed"] as? Bool == true { mark = "✓" }
-                else if (episode["position"] as? Double ?? 0) > 0 { mark = "…" }
-                print(String(format: "%6d %@ %@  %@", episode["id"] as? Int ?? 0, mark, date, episode["title"] as? String ?? ""))
+            let item = try await library.episode(episode)
+            if json { return ItemOutput.print(item, LibraryItems.episode) }
+            print(Episodes.line(item))
+            print("  \(item["podcastTitle"].text)")
+            if let url = item["url"] { print("  \(url.text)") }
+            for chapter in item["chapters"]?.arrayValue ?? [] {
+                print("  \(Status.clock(chapter["start"]?.doubleValue ?? 0))  \(chapter["title"].text)")
             }
+            let description = item["description"].text
+            if !description.isEmpty { print("\n" + description) }
         }
     }
 }
@@ -89,40 +124,50 @@ struct Refresh: AsyncParsableCommand {
     @Flag(help: "Print one JSON result per podcast.") var json = false
 
     func run() async throws {
-        let terminal = isatty(STDERR_FILENO) == 1 && !json
         try await withLibrary { (library) throws(PlayerClient.Failure) in
-            let bar = terminal ? Task { await Self.drawProgress(await library.refreshProgress()) } : nil
-            defer { bar?.cancel() }
-            let reply = try await library.refresh(podcast: podcast)
-            bar?.cancel()
-            await bar?.value
-            if terminal { FileHandle.standardError.write(Data("\u{1B}[2K\r".utf8)) }
-            if json { return print(reply) }
-            for result in decodeJSON(reply) as? [[String: Any]] ?? [] {
-                let title = result["title"] as? String ?? ""
-                if let error = result["error"] as? String {
-                    print("✗ \(title): \(error)")
-                } else if result["notModified"] as? Bool == true {
+            let results = try await FeedProgress.showing(library, unless: json, unit: "feeds") { () throws(PlayerClient.Failure) in
+                try await library.refresh(podcast: podcast)
+            }
+            if json { return ItemOutput.print(results, LibraryItems.refreshResult) }
+            for result in results {
+                let title = result["title"].text
+                if let error = result["error"] {
+                    print("✗ \(title): \(error.text)")
+                } else if result["notModified"]?.boolValue == true {
                     print("= \(title): not modified")
                 } else {
-                    print("✓ \(title): \(result["added"] as? Int ?? 0) new, \(result["updated"] as? Int ?? 0) updated, "
-                          + "\(result["removed"] as? Int ?? 0) removed")
+                    print("✓ \(title): \(result["added"].int) new, \(result["updated"].int) updated, \(result["removed"].int) removed")
                 }
             }
         }
     }
 }
 
-extension Refresh {
-    /// `[#########...........]  9/20 feeds` on stderr, redrawn in place.
-    static func drawProgress(_ progress: AsyncStream<(done: Int, total: Int)>) async {
-        FileHandle.standardError.write(Data("Refreshing…\r".utf8))
-        for await (done, total) in progress where total > 0 {
-            let width = 30
-            let filled = width * done / total
-            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            FileHandle.standardError.write(Data("[\(bar)] \(done)/\(total) feeds\r".utf8))
+/// `[#########...........]  9/20 feeds` on stderr while a refresh or an
+/// import runs, redrawn in place; only on a terminal.
+enum FeedProgress {
+    static func showing<T>(_ library: LibraryClient, unless quiet: Bool, unit: String,
+                           _ work: () async throws(PlayerClient.Failure) -> T) async throws(PlayerClient.Failure) -> T {
+        guard isatty(STDERR_FILENO) == 1, !quiet else { return try await work() }
+        let progress = await library.refreshProgress()
+        let bar = Task { await draw(progress, unit: unit) }
+        defer {
+            bar.cancel()
+            FileHandle.standardError.write(Data("\u{1B}[2K\r".utf8))
         }
+        return try await work()
+    }
+
+    static func draw(_ progress: AsyncStream<(done: Int, total: Int)>, unit: String) async {
+        FileHandle.standardError.write(Data("Working…\r".utf8))
+        for await (done, total) in progress where total > 0 {
+            FileHandle.standardError.write(Data((bar(done, of: total) + " \(done)/\(total) \(unit)\r").utf8))
+        }
+    }
+
+    static func bar(_ done: Int, of total: Int, width: Int = 30) -> String {
+        let filled = total > 0 ? min(width, width * done / total) : 0
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
     }
 }
 
@@ -153,10 +198,12 @@ struct Import: AsyncParsableCommand {
             throw ExitCode.failure
         }
         try await withLibrary { (library) throws(PlayerClient.Failure) in
-            let reply = try await library.importOPML(String(decoding: data, as: UTF8.self))
-            if json { return print(reply) }
-            for result in decodeJSON(reply) as? [[String: Any]] ?? [] {
-                print(result["error"] as? String ?? "✓ \(result["url"] as? String ?? "")")
+            let results = try await FeedProgress.showing(library, unless: json, unit: "feeds") { () throws(PlayerClient.Failure) in
+                try await library.importOPML(String(decoding: data, as: UTF8.self))
+            }
+            if json { return ItemOutput.print(results, LibraryItems.importResult) }
+            for result in results {
+                print(result["error"]?.text ?? "✓ \(result["url"].text)")
             }
         }
     }
@@ -169,7 +216,11 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         try await withLibrary { (library) throws(PlayerClient.Failure) in
-            let opml = try await library.exportOPML()
+            var outlines: [OPML.Outline] = []
+            try await library.podcasts { page in
+                outlines += page.map { OPML.Outline(title: $0["title"].text, feedURL: $0["feedURL"].text, link: $0["link"]?.stringValue) }
+            }
+            let opml = OPML.document(outlines.reversed())
             if let file {
                 guard FileManager.default.createFile(atPath: file, contents: Data(opml.utf8)) else {
                     throw PlayerClient.Failure("cannot write \(file)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PodsClient
+import PodsProtocol
 
 struct Queue: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,15 +9,20 @@ struct Queue: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the queue, next first.")
-        @Flag(help: "Print JSON (episodes, as `pods episodes --json`).") var json = false
+        @Flag(help: "Print JSON (episodes as `pods episodes --json` lists them).") var json = false
 
         func run() async throws {
+            var output = ItemOutput.array()
+            var position = 0
             try await withLibrary { (library) throws(PlayerClient.Failure) in
-                let reply = try await library.queue()
-                if json { return print(reply) }
-                for (index, episode) in (decodeJSON(reply) as? [[String: Any]] ?? []).enumerated() {
-                    print("\(index + 1). \(episode["id"] as? Int ?? 0)  \(episode["title"] as? String ?? "")")
+                try await library.queue { page in
+                    if json { return output.page(page, LibraryItems.episodeSummary) }
+                    for episode in page {
+                        position += 1
+                        print("\(position). \(episode["id"].int)  \(episode["title"].text)")
+                    }
                 }
+                if json { output.finish() }
             }
         }
     }

@@ -11,11 +11,10 @@ struct Status: AsyncParsableCommand {
     func run() async throws {
         try await withPlayer { (player) throws(PlayerClient.Failure) in
             var status = try await player.status()
-            if let episodeID = status.episodeId,
-               let cache = try? await decodeJSON(LibraryClient(player).cacheStatus()) as? [String: Any],
-               cache["episodeId"] as? Int == Int(episodeID) {
-                status.buffering = cache["buffering"] as? Bool ?? false
-                status.cached = cache["cached"] as? Double
+            if let episodeID = status.episodeId, let cache = try? await LibraryClient(player).cacheStatus(),
+               cache["episodeId"]?.int64Value == episodeID {
+                status.buffering = cache["buffering"]?.boolValue ?? false
+                status.cached = cache["cached"]?.doubleValue
             }
             print(json ? Self.json(status) : Self.text(status))
         }

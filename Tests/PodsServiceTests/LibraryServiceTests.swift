@@ -2,6 +2,7 @@ import Foundation
 import PodsClient
 import PodsDBus
 import PodsLibrary
+import PodsProtocol
 import PodsTestSupport
 import Testing
 
@@ -36,7 +37,7 @@ func libraryAt(_ directory: URL) throws -> Library { try Library(directory: dire
         #expect(duplicate.status == 1 && duplicate.stderr.trimmed.hasPrefix("pods: already subscribed to Test Show"))
 
         // Unchanged: a 304, nothing parsed.
-        let unchanged = try json(await library.refresh(podcast: nil)) as? [[String: Any]] ?? []
+        let unchanged = try await library.refreshJSON()
         #expect(unchanged.first?["notModified"] as? Bool == true)
         #expect(server.notModifiedCount == 1)
 
@@ -44,16 +45,16 @@ func libraryAt(_ directory: URL) throws -> Library { try Library(directory: dire
         try await library.play(episode: 1)  // newest first: id 1 is g1 (inserted first)
         try await podsd.client.pause()
         server.setFile("/feed.xml", sampleFeed([("g1", "One (edited)", 1, audio), ("g4", "Four", 4, audio)]))
-        let refreshed = try json(await library.refresh(podcast: "Test")) as? [[String: Any]] ?? []
+        let refreshed = try await library.refreshJSON(podcast: "Test")
         #expect(refreshed.first?["added"] as? Int == 1)
         #expect(refreshed.first?["updated"] as? Int == 1)
         #expect(refreshed.first?["removed"] as? Int == 2)
-        let episodes = try json(await library.episodes(podcast: "1", unplayedOnly: false, limit: nil)) as? [[String: Any]] ?? []
+        let episodes = try await library.episodesJSON(podcast: "1")
         #expect(episodes.compactMap { $0["guid"] as? String } == ["g4", "g1"])
         #expect(episodes.last?["title"] as? String == "One (edited)")
         #expect(episodes.last?["currentlyPlaying"] as? Bool == true)
 
-        let podcasts = try json(await library.podcasts()) as? [[String: Any]] ?? []
+        let podcasts = try await library.podcastsJSON()
         #expect(podcasts.count == 1)
         #expect(Set(podcasts.first?.keys.map { $0 } ?? []) == [
             "id", "title", "author", "feedURL", "link", "artworkURL", "episodeCount", "unplayedCount", "subscribedAt",
@@ -134,10 +135,10 @@ func libraryAt(_ directory: URL) throws -> Library { try Library(directory: dire
         try await waitFor(timeout: .seconds(10)) {
             (try? await podsd.client.status().episodeId) == 3
         }
-        let episodes = try json(await library.episodes(podcast: nil, unplayedOnly: false, limit: nil)) as? [[String: Any]] ?? []
+        let episodes = try await library.episodesJSON()
         let oldest = episodes.first { $0["id"] as? Int == 1 }
         #expect(oldest?["completed"] as? Bool == true)
-        #expect((try json(await library.queue()) as? [Any])?.isEmpty == true)
+        #expect(try await library.queueJSON().isEmpty)
         #expect(await podsd.playerctl("status").stdout.trimmed == "Playing")
 
         // Playing a completed episode again starts from 0.
@@ -236,7 +237,7 @@ func waitFor(timeout: Duration = .seconds(5), _ condition: () async -> Bool) asy
         try await podsd.client.setPosition(.seconds(70))  // 20 s left of 90: within the last 30
         try await podsd.client.pause()
         let library = LibraryClient(podsd.client)
-        let episode = (try json(await library.currentEpisode()) as? [String: Any]) ?? [:]
+        let episode = try LibraryClient.object(try #require(await library.currentEpisode()), LibraryItems.episode)
         #expect(episode["completed"] as? Bool == true)
         #expect((episode["position"] as? Double ?? 0) >= 69)
         try await podsd.client.setPosition(.seconds(88))

@@ -3,7 +3,9 @@ import PodsDBus
 /// Names of Pods' own library interface, next to MPRIS on the same bus name.
 public enum LibraryNames {
     public static let objectPath = DBusObjectPath(validLiteral: "/org/pods/Library")
-    public static let interface = "org.pods.Library1"
+    /// Typed and paged; replaces `org.pods.Library1`, whose lists were one
+    /// JSON string each and grew with the library.
+    public static let interface = "org.pods.Library2"
 
     /// Error names the library interface replies with.
     public enum Error {

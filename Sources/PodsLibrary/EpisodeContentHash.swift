@@ -1,0 +1,79 @@
+import Foundation
+import PodsFeedParser
+
+/// A stable 64-bit FNV-1a hash of everything a feed says about an episode,
+/// stored beside it so that a refresh skips an unchanged item with one
+/// integer comparison instead of reading and decoding the stored row.
+/// (Swift's `Hasher` is seeded per process, so it cannot be stored.)
+struct EpisodeContentHash {
+    private var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    static func of(_ episode: Episode) -> Int64 {
+        var hash = EpisodeContentHash()
+        hash.add(episode.title)
+        hash.add(episode.link)
+        hash.add(episode.description)
+        hash.add(episode.descriptionHTML)
+        hash.add(episode.published?.timeIntervalSince1970)
+        hash.add(episode.duration)
+        hash.add(episode.enclosures.count)
+        for enclosure in episode.enclosures {
+            hash.add(enclosure.url)
+            hash.add(enclosure.type)
+            hash.add(enclosure.length)
+        }
+        hash.add(episode.artworkURL)
+        hash.add(episode.season)
+        hash.add(episode.number)
+        hash.add(episode.episodeType)
+        hash.add(episode.explicit.map { $0 ? 1 : 0 })
+        hash.add(episode.author)
+        hash.add(episode.chapters.count)
+        for chapter in episode.chapters {
+            hash.add(chapter.start)
+            hash.add(chapter.title)
+            hash.add(chapter.url)
+            hash.add(chapter.image)
+        }
+        hash.add(episode.chaptersURL)
+        hash.add(episode.transcriptURL)
+        hash.add(episode.persons.count)
+        for person in episode.persons {
+            hash.add(person.name)
+            hash.add(person.role)
+            hash.add(person.group)
+            hash.add(person.url)
+            hash.add(person.image)
+        }
+        return Int64(bitPattern: hash.state)
+    }
+
+    private mutating func byte(_ value: UInt8) {
+        state = (state ^ UInt64(value)) &* 0x100_0000_01b3
+    }
+
+    private mutating func add(_ text: String?) {
+        guard let text else { return byte(0) }
+        byte(1)
+        for value in text.utf8 { byte(value) }
+        byte(0xFF)  // never inside UTF-8: ends the field
+    }
+
+    private mutating func add(_ number: Double?) {
+        add(number.map { Int64(bitPattern: $0.bitPattern) })
+    }
+
+    private mutating func add(_ number: Int?) {
+        add(number.map(Int64.init))
+    }
+
+    private mutating func add(_ number: Int64?) {
+        guard let number else { return byte(0) }
+        byte(2)
+        var bits = UInt64(bitPattern: number)
+        for _ in 0..<8 {
+            byte(UInt8(truncatingIfNeeded: bits))
+            bits >>= 8
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import GRDB
+
+/// An episode as a list shows it: no description, chapters or people.
+public struct EpisodeSummary: Sendable, Equatable, Identifiable {
+    public var id: Int64
+    public var podcastId: Int64
+    public var podcastTitle: String
+    public var guid: String
+    public var title: String
+    public var published: Date?
+    public var duration: Double?
+    public var position: Double
+    public var completed: Bool
+    public var lastPlayedAt: Date?
+    public var currentlyPlaying: Bool
+    public var inFeed: Bool
+    public var season: Int?
+    public var number: Int?
+    public var episodeType: String?
+    /// The first enclosure's URL.
+    public var url: String?
+    /// Where the next page starts when this is the last item of one.
+    public var cursor: EpisodeCursor
+}
+
+extension LibraryEpisode {
+    /// What a list shows of it.
+    public var summary: EpisodeSummary {
+        EpisodeSummary(
+            id: id, podcastId: podcastId, podcastTitle: podcastTitle, guid: episode.guid, title: episode.title,
+            published: episode.published, duration: episode.duration, position: position, completed: completed,
+            lastPlayedAt: lastPlayedAt, currentlyPlaying: currentlyPlaying, inFeed: inFeed, season: episode.season,
+            number: episode.number, episodeType: episode.episodeType, url: episode.enclosures.first?.url,
+            cursor: EpisodeCursor(sortKey: -(episode.published?.timeIntervalSince1970 ?? -EpisodeCursor.undated), id: id))
+    }
+}
+
+/// Which episodes a listing holds.
+public struct EpisodeFilter: Sendable, Equatable {
+    /// One podcast's episodes; every podcast's when nil.
+    public var podcastId: Int64?
+    /// Only episodes not played to the end.
+    public var unplayedOnly: Bool
+
+    public init(podcastId: Int64? = nil, unplayedOnly: Bool = false) {
+        self.podcastId = podcastId
+        self.unplayedOnly = unplayedOnly
+    }
+}
+
+/// A position in the episode order (newest first: published descending,
+/// undated last, then by id, which follows the feed's order among
+/// episodes it adds together), so that a page after it is one index range
+/// scan however deep it is, and episodes added or removed meanwhile never
+/// make a listing repeat or skip the others. (Feed order is no part of it:
+/// a new item shifts every other item's place in the feed.)
+public struct EpisodeCursor: Sendable, Hashable, LosslessStringConvertible {
+    /// `-published`, undated episodes at `undated`.
+    var sortKey: Double
+    var id: Int64
+
+    static let undated = 1e300
+
+    /// `e1.<sort key's bits in hex>.<id>`.
+    public var description: String {
+        "e1.\(String(sortKey.bitPattern, radix: 16)).\(id)"
+    }
+
+    /// nil for text that no cursor gives.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "e1", let bits = UInt64(parts[1], radix: 16), let id = Int64(parts[2]) else {
+            return nil
+        }
+        let sortKey = Double(bitPattern: bits)
+        guard sortKey.isFinite else { return nil }
+        self.init(sortKey: sortKey, id: id)
+    }
+
+    init(sortKey: Double, id: Int64) {
+        self.sortKey = sortKey
+        self.id = id
+    }
+}
+
+// MARK: - Pages
+
+extension Library {
+    /// The SQL of the episode order (then by id); two indexes (v4) cover it.
+    static let episodeSortKey = "-coalesce(episode.published, -\(EpisodeCursor.undated))"
+    /// The same in an index definition, where columns go unqualified.
+    static let indexedSortKey = "-coalesce(published, -\(EpisodeCursor.undated))"
+
+    /// Up to `limit` episodes after `cursor` (from the newest when nil), in
+    /// the list order. Fails with `.notFound` for an unknown podcast.
+    public func episodes(_ filter: EpisodeFilter, after cursor: EpisodeCursor?, limit: Int) throws(LibraryError) -> [EpisodeSummary] {
+        try reading { db in
+            var conditions: [String] = []
+            var arguments: StatementArguments = []
+            if let podcastId = filter.podcastId {
+                _ = try Self.podcast(podcastId, db)
+                conditions.append("episode.podcastId = ?")
+                arguments += [podcastId]
+            }
+            if filter.unplayedOnly { conditions.append("NOT episode.completed") }
+            if let cursor {
+                // Spelled out rather than as a row value, which SQLite scans instead of seeking.
+                conditions.append("\(Self.episodeSortKey) >= ? AND (\(Self.episodeSortKey) > ? OR episode.id > ?)")
+                arguments += [cursor.sortKey, cursor.sortKey, cursor.id]
+            }
+            var sql = Self.summarySelect
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+            sql += " ORDER BY \(Self.episodeSortKey), episode.id LIMIT ?"
+            arguments += [max(0, limit)]
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.summary(from:))
+        }
+    }
+
+    /// Up to `limit` queued episodes from the `offset`th (0 is next).
+    public func queue(offset: Int, limit: Int) throws(LibraryError) -> [EpisodeSummary] {
+        try reading { db in
+            try Row.fetchAll(db, sql: Self.summarySelect + " JOIN queueItem ON queueItem.episodeId = episode.id "
+                             + "ORDER BY queueItem.rank LIMIT ? OFFSET ?", arguments: [max(0, limit), max(0, offset)])
+                .map(Self.summary(from:))
+        }
+    }
+
+    /// Up to `limit` subscriptions from the `offset`th, newest first, with episode counts.
+    public func podcasts(offset: Int, limit: Int) throws(LibraryError) -> [Podcast] {
+        try reading { db in
+            try Row.fetchAll(db, sql: Self.podcastSelect + " ORDER BY subscribedAt DESC, id DESC LIMIT ? OFFSET ?",
+                             arguments: [max(0, limit), max(0, offset)]).map(Self.podcast(from:))
+        }
+    }
+
+    // MARK: Rows
+
+    private static let summarySelect = """
+        SELECT episode.id, episode.podcastId, podcast.title AS podcastTitle, episode.guid, episode.title,
+            episode.published, episode.duration, episode.position, episode.completed, episode.lastPlayedAt,
+            episode.currentlyPlaying, episode.inFeed, episode.season, episode.number, episode.episodeType,
+            json_extract(episode.enclosures, '$[0].url') AS url,
+            \(episodeSortKey) AS sortKey
+        FROM episode JOIN podcast ON podcast.id = episode.podcastId
+        """
+
+    private static func summary(from row: Row) -> EpisodeSummary {
+        EpisodeSummary(
+            id: row["id"], podcastId: row["podcastId"], podcastTitle: row["podcastTitle"] ?? "", guid: row["guid"],
+            title: row["title"], published: (row["published"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            duration: row["duration"], position: row["position"], completed: row["completed"],
+            lastPlayedAt: (row["lastPlayedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            currentlyPlaying: row["currentlyPlaying"], inFeed: row["inFeed"], season: row["season"], number: row["number"],
+            episodeType: row["episodeType"], url: row["url"],
+            cursor: EpisodeCursor(sortKey: row["sortKey"], id: row["id"]))
+    }
+}

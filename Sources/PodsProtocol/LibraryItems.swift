@@ -1,0 +1,98 @@
+import PodsDBus
+
+/// Every kind of item `org.pods.Library2` sends (see docs/dbus-library.md).
+public enum LibraryItems {
+    /// A subscription (`ListPodcasts`, `Subscribe`, `Podcast`).
+    public static let podcast = ItemSchema("podcast", [
+        ItemField("id", .int64), ItemField("title", .string), .maybe("author", .string), ItemField("feedURL", .string),
+        .maybe("link", .string), .maybe("artworkURL", .string), ItemField("episodeCount", .int64),
+        ItemField("unplayedCount", .int64), ItemField("subscribedAt", .int64, .date), .maybe("lastRefreshedAt", .int64, .date),
+        .maybe("lastError", .string), ItemField("autoDownload", .int32),
+    ])
+
+    /// What a list of episodes shows (`ListEpisodes`, `ListQueue`): no
+    /// descriptions, chapters or people; `Episode` gives those.
+    public static let episodeSummary = ItemSchema("episodeSummary", summaryFields)
+
+    /// One episode in full (`Episode`, `CurrentEpisode`).
+    public static let episode = ItemSchema("episode", summaryFields + [
+        .maybe("link", .string), .maybe("author", .string), ItemField("description", .string),
+        .maybe("descriptionHTML", .string), .maybe("artworkURL", .string), .maybe("explicit", .bool),
+        ItemField("enclosures", .array(variantDictionary), .items(enclosure)),
+        ItemField("chapters", .array(variantDictionary), .items(chapter)), .maybe("chaptersURL", .string),
+        .maybe("transcriptURL", .string), ItemField("persons", .array(variantDictionary), .items(person)),
+    ])
+
+    private static let summaryFields: [ItemField] = [
+        ItemField("id", .int64), ItemField("podcastId", .int64), ItemField("podcastTitle", .string), ItemField("guid", .string),
+        ItemField("title", .string), .maybe("published", .int64, .date), .maybe("duration", .double),
+        ItemField("position", .double), ItemField("completed", .bool), .maybe("lastPlayedAt", .int64, .date),
+        ItemField("currentlyPlaying", .bool), ItemField("inFeed", .bool), .maybe("season", .int32), .maybe("number", .int32),
+        .maybe("episodeType", .string), .maybe("url", .string),
+    ]
+
+    public static let enclosure = ItemSchema("enclosure", [
+        ItemField("url", .string), .maybe("type", .string), .maybe("length", .int64),
+    ])
+
+    public static let chapter = ItemSchema("chapter", [
+        ItemField("start", .double), ItemField("title", .string), .maybe("url", .string), .maybe("image", .string),
+    ])
+
+    public static let person = ItemSchema("person", [
+        ItemField("name", .string), .maybe("role", .string), .maybe("group", .string), .maybe("url", .string),
+        .maybe("image", .string),
+    ])
+
+    /// What a refresh did to one podcast.
+    public static let refreshResult = ItemSchema("refreshResult", [
+        ItemField("podcastId", .int64), ItemField("title", .string), ItemField("added", .int32), ItemField("updated", .int32),
+        ItemField("removed", .int32), ItemField("notModified", .bool), .maybe("error", .string),
+    ])
+
+    /// What importing one OPML outline did.
+    public static let importResult = ItemSchema("importResult", [
+        ItemField("url", .string), .maybe("podcastId", .int64), .maybe("error", .string),
+    ])
+
+    /// A cached or downloaded episode (`ListDownloads`).
+    public static let download = ItemSchema("download", [
+        ItemField("episodeId", .int64), ItemField("podcastId", .int64), ItemField("title", .string),
+        ItemField("podcastTitle", .string), ItemField("state", .string), ItemField("bytes", .int64), ItemField("size", .int64),
+        ItemField("pinned", .bool), ItemField("path", .string), .maybe("error", .string),
+    ])
+
+    /// The cache's size and budget (`Storage`).
+    public static let storage = ItemSchema("storage", [
+        ItemField("bytes", .int64), ItemField("downloadedBytes", .int64), ItemField("budget", .int64),
+        ItemField("episodes", .int64),
+    ])
+
+    /// The loaded episode's cache (`CacheStatus`).
+    public static let cacheStatus = ItemSchema("cacheStatus", [
+        .maybe("episodeId", .int64), ItemField("buffering", .bool), .maybe("cached", .double),
+    ])
+
+    static let variantDictionary = DBusType.dictionary(key: .string, value: .variant)
+}
+
+/// The bounds on every list reply, whatever the library holds.
+public enum LibraryPaging {
+    /// Items in one page when the caller asks for 0.
+    public static let defaultItems = 200
+    /// The most items one page holds; a larger limit is lowered to this.
+    public static let maxItems = 1000
+    /// A page stops growing once its items reach this many bytes (estimated
+    /// as marshalled); so does a reply that is not paged, such as a refresh's results.
+    public static let maxBytes = 1 << 20
+    /// Longer strings inside an item are cut to this many bytes (a hostile
+    /// feed's megabyte title cannot blow a page up).
+    public static let maxStringBytes = 64 << 10
+    /// The cursor of the first page, and the `next` of the last one.
+    public static let start = ""
+
+    /// The item count to fetch for a requested `limit`.
+    public static func itemCount(for limit: UInt32) -> Int {
+        limit == 0 ? defaultItems : min(Int(limit), maxItems)
+    }
+}

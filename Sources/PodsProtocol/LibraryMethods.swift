@@ -1,0 +1,108 @@
+import PodsDBus
+
+/// A library method's name and typed arguments: podsd attaches a handler
+/// to each, `pods` calls them by these names, and introspection is written
+/// from them.
+public struct LibraryMethod: Sendable {
+    public let name: String
+    public let inputs: [DBusArgument]
+    public let outputs: [DBusArgument]
+
+    init(_ name: String, _ inputs: [DBusArgument] = [], _ outputs: [DBusArgument] = []) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+    }
+}
+
+extension LibraryMethod {
+    // MARK: - Podcasts
+
+    public static let subscribe = LibraryMethod("Subscribe", [DBusArgument("url", .string)], [item("podcast", LibraryItems.podcast)])
+    public static let unsubscribe = LibraryMethod("Unsubscribe", [DBusArgument("podcast", .string)])
+    /// A podcast by id or an unambiguous title prefix.
+    public static let podcast = LibraryMethod("Podcast", [DBusArgument("podcast", .string)], [item("podcast", LibraryItems.podcast)])
+    public static let listPodcasts = LibraryMethod("ListPodcasts", pageInputs, page("podcasts", LibraryItems.podcast))
+    public static let refresh = LibraryMethod(
+        "Refresh", [DBusArgument("podcast", .string)], [items("results", LibraryItems.refreshResult)])
+    public static let importOPML = LibraryMethod(
+        "ImportOPML", [DBusArgument("opml", .string)], [items("results", LibraryItems.importResult)])
+    public static let setAutoDownload = LibraryMethod(
+        "SetAutoDownload", [DBusArgument("podcast", .string), DBusArgument("count", .uint32)])
+
+    // MARK: - Episodes
+
+    /// `filter` keys: `podcast` (an id as `x`, or an id or title prefix as
+    /// `s`) and `unplayed` (`b`); others are refused.
+    public static let listEpisodes = LibraryMethod(
+        "ListEpisodes", [DBusArgument("filter", .dictionary(key: .string, value: .variant))] + pageInputs,
+        page("episodes", LibraryItems.episodeSummary))
+    public static let episode = LibraryMethod("Episode", [DBusArgument("episode", .int64)], [item("episode", LibraryItems.episode)])
+    /// The loaded episode in full; an empty dictionary when none is.
+    public static let currentEpisode = LibraryMethod("CurrentEpisode", [], [item("episode", LibraryItems.episode)])
+    public static let playEpisode = LibraryMethod("PlayEpisode", [DBusArgument("episode", .int64)])
+    public static let mark = LibraryMethod("Mark", [DBusArgument("episode", .int64), DBusArgument("played", .bool)])
+
+    // MARK: - The queue
+
+    public static let listQueue = LibraryMethod("ListQueue", pageInputs, page("episodes", LibraryItems.episodeSummary))
+    public static let queueAdd = LibraryMethod("QueueAdd", [DBusArgument("episodes", .array(.int64)), DBusArgument("index", .int32)])
+    public static let queueRemove = LibraryMethod("QueueRemove", [DBusArgument("episode", .int64)])
+    public static let queueMove = LibraryMethod("QueueMove", [DBusArgument("episode", .int64), DBusArgument("index", .int32)])
+    public static let queueClear = LibraryMethod("QueueClear")
+
+    // MARK: - Downloads and the cache
+
+    public static let download = LibraryMethod("Download", [DBusArgument("episode", .int64)])
+    public static let deleteDownload = LibraryMethod("DeleteDownload", [DBusArgument("episode", .int64)])
+    public static let listDownloads = LibraryMethod("ListDownloads", pageInputs, page("downloads", LibraryItems.download))
+    public static let storage = LibraryMethod("Storage", [], [item("storage", LibraryItems.storage)])
+    public static let setCacheBudget = LibraryMethod("SetCacheBudget", [DBusArgument("bytes", .int64)])
+    public static let cacheStatus = LibraryMethod("CacheStatus", [], [item("status", LibraryItems.cacheStatus)])
+
+    /// Every method, in introspection order.
+    public static let all: [LibraryMethod] = [
+        subscribe, unsubscribe, podcast, listPodcasts, refresh, importOPML, setAutoDownload,
+        listEpisodes, episode, currentEpisode, playEpisode, mark,
+        listQueue, queueAdd, queueRemove, queueMove, queueClear,
+        download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,
+    ]
+
+    // MARK: - Argument shapes
+
+    /// `s cursor` (`""` for the first page) and `u limit` (0: the default; capped).
+    private static let pageInputs = [DBusArgument("cursor", .string), DBusArgument("limit", .uint32)]
+
+    /// `aa{sv}` items and `s next`, the cursor of the following page (`""` after the last).
+    private static func page(_ name: String, _ schema: ItemSchema) -> [DBusArgument] {
+        [items(name, schema), DBusArgument("next", .string)]
+    }
+
+    private static func items(_ name: String, _ schema: ItemSchema) -> DBusArgument {
+        DBusArgument(name, .array(LibraryItems.variantDictionary), annotations: [ItemSchema.annotation: schema.keySummary])
+    }
+
+    private static func item(_ name: String, _ schema: ItemSchema) -> DBusArgument {
+        DBusArgument(name, LibraryItems.variantDictionary, annotations: [ItemSchema.annotation: schema.keySummary])
+    }
+}
+
+/// The library interface's signals; they carry ids, never payloads.
+public enum LibrarySignal {
+    public static let podcastsChanged = DBusSignalDescription("PodcastsChanged")
+    public static let episodesChanged = DBusSignalDescription("EpisodesChanged", arguments: [DBusArgument("podcast", .int64)])
+    public static let episodeStatusChanged = DBusSignalDescription(
+        "EpisodeStatusChanged", arguments: [DBusArgument("episode", .int64)])
+    public static let queueChanged = DBusSignalDescription("QueueChanged")
+    /// (done, total) feeds of a refresh or an OPML import under way.
+    public static let refreshProgress = DBusSignalDescription(
+        "RefreshProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)])
+    public static let downloadsChanged = DBusSignalDescription("DownloadsChanged", arguments: [DBusArgument("episode", .int64)])
+
+    public static let all = [podcastsChanged, episodesChanged, episodeStatusChanged, queueChanged, refreshProgress, downloadsChanged]
+}
+
+extension ItemSchema {
+    /// The introspection annotation that lists an argument's item keys.
+    public static let annotation = "org.pods.ItemKeys"
+}

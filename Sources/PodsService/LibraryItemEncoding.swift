@@ -1,0 +1,228 @@
+import Foundation
+import PodsDBus
+import PodsFeedParser
+import PodsLibrary
+import PodsProtocol
+
+/// Builds one `a{sv}` item of the library interface: keys in the schema's
+/// order, unknown values left out, long strings cut to
+/// `LibraryPaging.maxStringBytes`.
+struct ItemBuilder {
+    private var entries: [DBusDictionaryEntry] = []
+
+    init() { entries.reserveCapacity(24) }
+
+    mutating func set(_ key: String, _ value: DBusValue?) {
+        guard let value else { return }
+        entries.append(DBusDictionaryEntry(.string(key), .variant(value)))
+    }
+
+    mutating func set(_ key: String, _ text: String?) {
+        set(key, text.map { DBusValue.string(Self.bounded($0)) })
+    }
+
+    mutating func set(_ key: String, _ number: Int64?) { set(key, number.map(DBusValue.int64)) }
+    mutating func set(_ key: String, _ number: Int?) { set(key, number.map { DBusValue.int32(Int32(clamping: $0)) }) }
+    mutating func set(_ key: String, _ number: Double?) { set(key, number.flatMap { $0.isFinite ? DBusValue.double($0) : nil }) }
+    mutating func set(_ key: String, _ flag: Bool?) { set(key, flag.map(DBusValue.bool)) }
+    /// Unix seconds.
+    mutating func set(_ key: String, date: Date?) {
+        set(key, date.map { DBusValue.int64(Int64(clamping: Int64(exactly: $0.timeIntervalSince1970.rounded(.down)) ?? 0)) })
+    }
+
+    mutating func set(_ key: String, items: [DBusValue]) {
+        set(key, DBusValue.array(.dictionary(key: .string, value: .variant), items))
+    }
+
+    var value: DBusValue { .dictionary(key: .string, value: .variant, entries) }
+
+    /// Cut at a character boundary to at most `maxStringBytes` UTF-8 bytes.
+    private static func bounded(_ text: String) -> String {
+        guard text.utf8.count > LibraryPaging.maxStringBytes else { return text }
+        let utf8 = Array(text.utf8.prefix(LibraryPaging.maxStringBytes + 1))
+        var end = LibraryPaging.maxStringBytes
+        while end > 0, utf8[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a character's bytes
+        return String(decoding: utf8[..<end], as: UTF8.self)
+    }
+}
+
+/// Turns a list of items into one reply that stays within
+/// `LibraryPaging.maxBytes`, with the cursor of what follows.
+enum ReplyPage {
+    /// `rows` holds up to `count + 1` rows (one more tells whether a page
+    /// follows). Returns `[aa{sv}, s next]`.
+    static func make<Row>(_ rows: [Row], count: Int, item: (Row) -> DBusValue,
+                          cursor: (_ row: Row, _ index: Int) -> String) -> [DBusValue] {
+        let (items, included) = bounded(rows.prefix(count), item: item)
+        let more = included < rows.count
+        let next = more && included > 0 ? cursor(rows[included - 1], included - 1) : LibraryPaging.start
+        return [.array(.dictionary(key: .string, value: .variant), items), .string(next)]
+    }
+
+    /// As many items as fit the byte bound (at least one), and how many rows they took.
+    static func bounded<Rows: Collection>(_ rows: Rows, item: (Rows.Element) -> DBusValue) -> (items: [DBusValue], count: Int) {
+        var items: [DBusValue] = []
+        var bytes = 0
+        for row in rows {
+            let value = item(row)
+            let size = value.marshalledSizeEstimate
+            if !items.isEmpty, bytes + size > LibraryPaging.maxBytes { break }
+            items.append(value)
+            bytes += size
+        }
+        return (items, items.count)
+    }
+
+    /// `o.<offset>`: the cursor of lists paged by position (podcasts, the queue, downloads).
+    static func offsetCursor(_ offset: Int) -> String { "o.\(offset)" }
+
+    /// The offset an `o.` cursor names; 0 for the first page, nil for anything else.
+    static func offset(from cursor: String) -> Int? {
+        if cursor == LibraryPaging.start { return 0 }
+        guard cursor.hasPrefix("o."), let offset = Int(cursor.dropFirst(2)), offset >= 0 else { return nil }
+        return offset
+    }
+}
+
+// MARK: - Items
+
+enum LibraryItemEncoding {
+    static func podcast(_ podcast: Podcast) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("id", podcast.id)
+        item.set("title", podcast.title)
+        item.set("author", podcast.author)
+        item.set("feedURL", podcast.feedURL)
+        item.set("link", podcast.link)
+        item.set("artworkURL", podcast.artworkURL)
+        item.set("episodeCount", Int64(podcast.episodeCount))
+        item.set("unplayedCount", Int64(podcast.unplayedCount))
+        item.set("subscribedAt", date: podcast.subscribedAt)
+        item.set("lastRefreshedAt", date: podcast.lastRefreshedAt)
+        item.set("lastError", podcast.lastError)
+        item.set("autoDownload", podcast.autoDownload)
+        return item.value
+    }
+
+    static func summary(_ episode: EpisodeSummary) -> DBusValue {
+        var item = ItemBuilder()
+        summaryFields(&item, episode)
+        return item.value
+    }
+
+    static func episode(_ stored: LibraryEpisode) -> DBusValue {
+        var item = ItemBuilder()
+        summaryFields(&item, stored.summary)
+        let episode = stored.episode
+        item.set("link", episode.link)
+        item.set("author", episode.author)
+        item.set("description", episode.description)
+        item.set("descriptionHTML", episode.descriptionHTML)
+        item.set("artworkURL", episode.artworkURL)
+        item.set("explicit", episode.explicit)
+        item.set("enclosures", items: nested(episode.enclosures) { enclosure, sub in
+            sub.set("url", enclosure.url)
+            sub.set("type", enclosure.type)
+            sub.set("length", enclosure.length.map(Int64.init))
+        })
+        item.set("chapters", items: nested(episode.chapters) { chapter, sub in
+            sub.set("start", chapter.start)
+            sub.set("title", chapter.title)
+            sub.set("url", chapter.url)
+            sub.set("image", chapter.image)
+        })
+        item.set("chaptersURL", episode.chaptersURL)
+        item.set("transcriptURL", episode.transcriptURL)
+        item.set("persons", items: nested(episode.persons) { person, sub in
+            sub.set("name", person.name)
+            sub.set("role", person.role)
+            sub.set("group", person.group)
+            sub.set("url", person.url)
+            sub.set("image", person.image)
+        })
+        return item.value
+    }
+
+    static func refreshResult(_ summary: RefreshSummary) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("podcastId", summary.podcastId)
+        item.set("title", summary.title)
+        item.set("added", summary.added)
+        item.set("updated", summary.updated)
+        item.set("removed", summary.removed)
+        item.set("notModified", summary.notModified)
+        item.set("error", summary.error)
+        return item.value
+    }
+
+    static func importResult(url: String, podcastId: Int64?, error: String?) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("url", url)
+        item.set("podcastId", podcastId)
+        item.set("error", error)
+        return item.value
+    }
+
+    static func download(_ info: DownloadInfo) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("episodeId", info.episodeId)
+        item.set("podcastId", info.podcastId)
+        item.set("title", info.title)
+        item.set("podcastTitle", info.podcastTitle)
+        item.set("state", info.state)
+        item.set("bytes", info.bytes)
+        item.set("size", info.size)
+        item.set("pinned", info.pinned)
+        item.set("path", info.path)
+        item.set("error", info.error)
+        return item.value
+    }
+
+    static func storage(_ info: StorageInfo) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("bytes", info.bytes)
+        item.set("downloadedBytes", info.downloadedBytes)
+        item.set("budget", info.budget)
+        item.set("episodes", Int64(info.episodes))
+        return item.value
+    }
+
+    static func cacheStatus(episodeID: Int64?, buffering: Bool, cached: Double?) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("episodeId", episodeID)
+        item.set("buffering", buffering)
+        item.set("cached", cached)
+        return item.value
+    }
+
+    // MARK: Helpers
+
+    private static func summaryFields(_ item: inout ItemBuilder, _ episode: EpisodeSummary) {
+        item.set("id", episode.id)
+        item.set("podcastId", episode.podcastId)
+        item.set("podcastTitle", episode.podcastTitle)
+        item.set("guid", episode.guid)
+        item.set("title", episode.title)
+        item.set("published", date: episode.published)
+        item.set("duration", episode.duration)
+        item.set("position", episode.position)
+        item.set("completed", episode.completed)
+        item.set("lastPlayedAt", date: episode.lastPlayedAt)
+        item.set("currentlyPlaying", episode.currentlyPlaying)
+        item.set("inFeed", episode.inFeed)
+        item.set("season", episode.season)
+        item.set("number", episode.number)
+        item.set("episodeType", episode.episodeType)
+        item.set("url", episode.url)
+    }
+
+    /// Nested items, as many as one page would hold (an episode with
+    /// thousands of chapters stays one bounded reply).
+    private static func nested<T>(_ values: [T], _ fill: (T, inout ItemBuilder) -> Void) -> [DBusValue] {
+        ReplyPage.bounded(values.prefix(LibraryPaging.maxItems)) { value in
+            var sub = ItemBuilder()
+            fill(value, &sub)
+            return sub.value
+        }.items
+    }
+}
