@@ -1,7 +1,7 @@
 import Foundation
 import PodsFeedParser
 
-/// A subscription, as `pods podcasts --json` prints it.
+/// A subscription.
 public struct Podcast: Sendable, Equatable, Identifiable {
     public var id: Int64
     public var feedURL: String
@@ -63,59 +63,5 @@ public struct RefreshSummary: Sendable, Equatable {
         self.removed = removed
         self.notModified = notModified
         self.error = error
-    }
-}
-
-// MARK: - JSON
-
-extension Podcast: Encodable {
-    private enum Keys: String, CodingKey {
-        case id, title, author, feedURL, link, artworkURL, episodeCount, unplayedCount, subscribedAt, lastRefreshedAt, lastError,
-             autoDownload
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(title, forKey: .title)
-        try c.encode(author, forKey: .author)
-        try c.encode(feedURL, forKey: .feedURL)
-        try c.encode(link, forKey: .link)
-        try c.encode(artworkURL, forKey: .artworkURL)
-        try c.encode(episodeCount, forKey: .episodeCount)
-        try c.encode(unplayedCount, forKey: .unplayedCount)
-        try c.encode(JSONDates.string(subscribedAt), forKey: .subscribedAt)
-        try c.encode(lastRefreshedAt.map(JSONDates.string), forKey: .lastRefreshedAt)
-        try c.encode(lastError, forKey: .lastError)
-        try c.encode(autoDownload, forKey: .autoDownload)
-    }
-}
-
-extension LibraryEpisode: Encodable {
-    private enum Keys: String, CodingKey {
-        case id, podcastId, position, completed, lastPlayedAt, currentlyPlaying
-    }
-
-    /// The feed contract's keys plus the library's own.
-    public func encode(to encoder: any Encoder) throws {
-        try episode.encode(to: encoder)
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(podcastId, forKey: .podcastId)
-        try c.encode(position, forKey: .position)
-        try c.encode(completed, forKey: .completed)
-        try c.encode(lastPlayedAt.map(JSONDates.string), forKey: .lastPlayedAt)
-        try c.encode(currentlyPlaying, forKey: .currentlyPlaying)
-    }
-}
-
-extension RefreshSummary: Encodable {}
-
-/// Dates in JSON as `2024-05-01T08:00:00Z`, like the feed contract.
-public enum JSONDates {
-    public static func string(_ date: Date) -> String {
-        var formatter = Date.ISO8601FormatStyle()
-        formatter.timeZone = TimeZone(identifier: "UTC") ?? .gmt
-        return date.formatted(formatter)
     }
 }

@@ -6,7 +6,7 @@ import PodsLibrary
 import PodsProtocol
 
 /// One line of `pods downloads`.
-struct DownloadInfo: Encodable, Sendable {
+struct DownloadInfo: Sendable {
     var episodeId: Int64
     var podcastId: Int64
     var title: String
@@ -23,7 +23,7 @@ struct DownloadInfo: Encodable, Sendable {
 }
 
 /// How much the cache holds, and its budget.
-struct StorageInfo: Encodable, Sendable {
+struct StorageInfo: Sendable {
     var bytes: Int64
     var downloadedBytes: Int64
     var budget: Int64

@@ -11,16 +11,16 @@ public enum GeneratedLibrary {
     /// HTML description of about `descriptionBytes`.
     @discardableResult
     public static func populate(_ library: Library, podcasts: Int, episodesEach: Int, descriptionBytes: Int = 200,
-                                titleBytes: Int = 0) throws -> [Podcast] {
+                                titleBytes: Int = 0, named name: String = "Show") throws -> [Podcast] {
         var made: [Podcast] = []
         let filler = String(repeating: "Lorem ipsum dolor sit amet. ", count: max(1, descriptionBytes / 28))
         for show in 0..<podcasts {
             var feed = Feed()
-            feed.title = "Show \(show)"
+            feed.title = "\(name) \(show)"
             feed.author = "Host \(show)"
             feed.episodes = (0..<episodesEach).map { index in
                 var episode = Episode()
-                episode.guid = "show\(show)-episode\(index)"
+                episode.guid = "\(name)\(show)-episode\(index)"
                 let longTitle = titleBytes > 0 ? " " + String(repeating: "t", count: titleBytes) : ""
                 episode.title = "Episode \(episodesEach - index) of show \(show)\(longTitle)"
                 let day = 20_000 - index - (index % 7 == 6 ? 1 : 0) + show % 5
@@ -31,7 +31,7 @@ public enum GeneratedLibrary {
                 episode.enclosures = [Enclosure(url: "http://127.0.0.1:1/show\(show)/\(index).mp3", type: "audio/mpeg", length: 1000)]
                 return episode
             }
-            made.append(try library.subscribe(feedURL: "http://127.0.0.1:1/show\(show).xml", feed: feed, etag: nil, lastModified: nil))
+            made.append(try library.subscribe(feedURL: "http://127.0.0.1:1/\(name)/\(show).xml", feed: feed, etag: nil, lastModified: nil))
         }
         return made
     }

@@ -1,0 +1,176 @@
+import Foundation
+import PodsClient
+import PodsDBus
+import PodsLibrary
+import PodsProtocol
+import PodsTestSupport
+import Testing
+
+/// The library interface with a library of a real listener's size, on a
+/// private bus with the real podsd and the real `pods`.
+@Suite struct LibraryScaleTests {
+    @Test func listing50kEpisodesStreamsValidJSONWhileMPRISStaysFastAndPodsdStaysSmall() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try GeneratedLibrary.populate(try libraryAt(directory), podcasts: 25, episodesEach: 2000, descriptionBytes: 2000)
+        let podsd = try await PodsdProcess.start(directory: directory)
+        let peakBefore = try #require(Self.kibibytes("VmHWM", of: podsd.processIdentifier))
+
+        let probe = Task { () -> [Duration] in
+            var latencies: [Duration] = []
+            while !Task.isCancelled {
+                let start = ContinuousClock.now
+                _ = try? await podsd.client.property("Position")
+                latencies.append(ContinuousClock.now - start)
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+            return latencies
+        }
+        let started = ContinuousClock.now
+        let listing = await podsd.run(Fixtures.executable("pods"), ["episodes", "--json"], timeout: .seconds(180))
+        let took = ContinuousClock.now - started
+        probe.cancel()
+        let latencies = await probe.value.sorted()
+
+        #expect(listing.status == 0, "\(listing.stderr)")
+        let episodes = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [[String: Any]])
+        #expect(episodes.count == 50_000)
+        #expect(Set(episodes.compactMap { $0["id"] as? Int }).count == 50_000)
+        #expect(Set(episodes.first?.keys.map { $0 } ?? []) == Set(LibraryItems.episodeSummary.fields.map(\.name)))
+        #expect(episodes.allSatisfy { $0["description"] == nil })
+
+        let p99 = try #require(latencies.isEmpty ? nil : latencies[latencies.count * 99 / 100])
+        let p50 = latencies[latencies.count / 2]
+        print("50k listing: \(took), \(listing.stdout.utf8.count) bytes; Get(Position) during it: \(latencies.count) calls, p50 \(p50), p99 \(p99)")
+        #expect(latencies.count >= 20)
+        #expect(p99 < .milliseconds(50), "Get(Position) p99 \(p99) while listing (debug build)")
+
+        #expect(podsd.isRunning)
+        let peakAfter = try #require(Self.kibibytes("VmHWM", of: podsd.processIdentifier))
+        #expect(peakAfter - peakBefore < 20 * 1024, "podsd's peak RSS grew by \(peakAfter - peakBefore) KiB")
+        #expect(try await podsd.client.property("PlaybackStatus").stringValue == "Stopped")
+    }
+
+    @Test func pagesStayWithinTheirBoundsWhateverIsAsked() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Titles of 100 KB: cut to 64 KB each, and a page stops at 1 MiB.
+        try GeneratedLibrary.populate(try libraryAt(directory), podcasts: 1, episodesEach: 60, titleBytes: 100_000)
+        try GeneratedLibrary.populate(try libraryAt(directory), podcasts: 2, episodesEach: 1500, named: "Other")
+        let podsd = try await PodsdProcess.start(directory: directory)
+        let library = LibraryClient(podsd.client)
+
+        let huge = try await listEpisodes(podsd, ["podcast": .string("Other 0")], cursor: "", limit: .max)
+        #expect(huge.items.count == LibraryPaging.maxItems)
+        let all = try await library.episodesJSON()
+        #expect(all.count == 3060 && Set(all.compactMap { $0["id"] as? Int }).count == 3060)
+
+        let podcast = try await library.podcastsJSON().first { ($0["title"] as? String) == "Show 0" && ($0["episodeCount"] as? Int) == 60 }
+        let podcastID = Int64(try #require(podcast?["id"] as? Int))
+        var cursor = "", pages = 0, titles: [String] = []
+        repeat {
+            let page = try await listEpisodes(podsd, ["podcast": .int64(podcastID)], cursor: cursor, limit: 0)
+            #expect(DBusValue.array(.dictionary(key: .string, value: .variant), page.items).marshalledSizeEstimate <= LibraryPaging.maxBytes)
+            titles += page.items.compactMap { Self.value($0, "title")?.stringValue }
+            cursor = page.next
+            pages += 1
+        } while !cursor.isEmpty && pages < 100
+        #expect(titles.count == 60 && pages >= 4, "\(titles.count) in \(pages) pages")
+        #expect(titles.allSatisfy { $0.utf8.count <= LibraryPaging.maxStringBytes && $0.utf8.count > 60_000 })
+
+        // Beyond the end, and filters that match nothing: empty pages.
+        let last = try await listEpisodes(podsd, [:], cursor: "e1.7fefffffffffffff.1", limit: 10)  // after the largest sort key
+        #expect(last.items.isEmpty && last.next.isEmpty)
+        #expect(try await listPage(podsd, LibraryMethod.listPodcasts, cursor: "o.5000").items.isEmpty)
+        #expect(try await listPage(podsd, LibraryMethod.listQueue, cursor: "").items.isEmpty)
+        for id in try await library.episodesJSON(podcast: String(podcastID)).compactMap({ $0["id"] as? Int }) {
+            try await library.mark(episode: Int64(id), played: true)
+        }
+        #expect(try await listEpisodes(podsd, ["podcast": .int64(podcastID), "unplayed": .bool(true)], cursor: "", limit: 5).items.isEmpty)
+
+        // Wrong input: one clear error each, and podsd goes on.
+        for (arguments, errorName, words) in [
+            (["cursor": DBusValue.string("page 2")], DBusError.Name.invalidArgs, "not a cursor"),
+            (["filter": .variantDictionary(["podcast": .int64(999)])], LibraryNames.Error.notFound, "no podcast has id 999"),
+            (["filter": .variantDictionary(["podcast": .string("Nothing")])], LibraryNames.Error.notFound, "no podcast is called Nothing"),
+            (["filter": .variantDictionary(["sort": .string("title")])], DBusError.Name.invalidArgs, "no filter 'sort'"),
+            (["filter": .variantDictionary(["unplayed": .string("yes")])], DBusError.Name.invalidArgs, "no filter 'unplayed' of type s"),
+        ] as [([String: DBusValue], String, String)] {
+            let filter = arguments["filter"] ?? .variantDictionary([:])
+            let cursor = arguments["cursor"] ?? .string("")
+            await #expect(throws: DBusError.self) {
+                _ = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath,
+                                                    interface: LibraryNames.interface, member: LibraryMethod.listEpisodes.name,
+                                                    arguments: [filter, cursor, .uint32(10)])
+            }
+            do {
+                _ = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath,
+                                                    interface: LibraryNames.interface, member: LibraryMethod.listEpisodes.name,
+                                                    arguments: [filter, cursor, .uint32(10)])
+            } catch {
+                #expect(error.name == errorName && error.message.contains(words), "\(error.name): \(error.message)")
+            }
+        }
+        for (member, arguments) in [
+            (LibraryMethod.listPodcasts.name, [DBusValue.string("o.-1"), .uint32(1)]),
+            (LibraryMethod.listQueue.name, [.string("e1.0.1"), .uint32(1)]),
+            (LibraryMethod.listEpisodes.name, [.string(""), .uint32(1)]),  // the filter left out: a wrong signature
+            (LibraryMethod.episode.name, [.int64(-5)]),
+        ] {
+            await #expect(throws: DBusError.self, "\(member)") {
+                _ = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath,
+                                                    interface: LibraryNames.interface, member: member, arguments: arguments)
+            }
+        }
+        let missing = await podsd.pods("episode", "424242")
+        #expect(missing.status == 1 && missing.stderr.contains("no episode has id 424242"))
+        #expect(podsd.isRunning)
+        #expect(try await library.episodesJSON(limit: 3).count == 3)
+    }
+
+    @Test func anEpisodesDetailCarriesWhatTheListLeavesOut() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try GeneratedLibrary.populate(try libraryAt(directory), podcasts: 1, episodesEach: 3, descriptionBytes: 300)
+        let podsd = try await PodsdProcess.start(directory: directory)
+        let shown = await podsd.pods("episode", "2", "--json")
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let episode = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+        #expect(Set(episode.keys) == Set(LibraryItems.episode.fields.map(\.name)))
+        #expect((episode["description"] as? String)?.hasPrefix("Lorem ipsum") == true)
+        #expect((episode["descriptionHTML"] as? String)?.hasPrefix("<p>Lorem ipsum") == true)
+        #expect((episode["enclosures"] as? [[String: Any]])?.first?["type"] as? String == "audio/mpeg")
+        #expect(episode["chapters"] as? [Any] != nil && episode["link"] is NSNull)
+        let text = await podsd.pods("episode", "2")
+        #expect(text.stdout.contains("Episode 2 of show 0") && text.stdout.contains("Lorem ipsum"))
+
+        // Introspection names every item's keys.
+        let xml = await podsd.run("gdbus", ["introspect", "--session", "--dest", MPRIS.busName, "--object-path", "/org/pods/Library", "--xml"])
+        #expect(xml.stdout.contains("org.pods.Library2") && xml.stdout.contains("org.pods.ItemKeys"))
+        #expect(xml.stdout.contains("id:x title:s author:s?"))
+    }
+
+    // MARK: - Helpers
+
+    private func listEpisodes(_ podsd: PodsdProcess, _ filter: [String: DBusValue], cursor: String,
+                              limit: UInt32) async throws -> (items: [DBusValue], next: String) {
+        try await listPage(podsd, .listEpisodes, leading: [.variantDictionary(filter)], cursor: cursor, limit: limit)
+    }
+
+    private func listPage(_ podsd: PodsdProcess, _ method: LibraryMethod, leading: [DBusValue] = [], cursor: String,
+                          limit: UInt32 = 0) async throws -> (items: [DBusValue], next: String) {
+        let reply = try await podsd.connection.call(
+            destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+            member: method.name, arguments: leading + [.string(cursor), .uint32(limit)])
+        return (reply.first?.arrayValue ?? [], reply.last?.stringValue ?? "?")
+    }
+
+    private static func value(_ item: DBusValue, _ key: String) -> DBusValue? { item.stringKeyedDictionary?[key] }
+
+    /// A `/proc/PID/status` figure such as VmHWM (peak RSS), in KiB.
+    static func kibibytes(_ field: String, of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+        return line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
+}
