@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "pods-mpris-bench", targets: ["MPRISBench"]),
         .executable(name: "pods-refresh-bench", targets: ["RefreshBench"]),
         .executable(name: "pods-cache-bench", targets: ["CacheBench"]),
+        .executable(name: "pods-scale-bench", targets: ["ScaleBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -82,9 +83,14 @@ let package = Package(
             dependencies: ["PodsClient", "PodsTestSupport"],
             path: "Benchmarks/CacheBench"),
 
+        .executableTarget(
+            name: "ScaleBench",
+            dependencies: ["PodsClient", "PodsDBus", "PodsTestSupport"],
+            path: "Benchmarks/ScaleBench"),
+
         // MARK: - Tests
         .testTarget(name: "PodsCacheTests", dependencies: ["PodsCache", "PodsLibrary", "PodsTestSupport"]),
-        .testTarget(name: "PodsClientTests", dependencies: ["PodsClient", "PodsProtocol"]),
+        .testTarget(name: "PodsClientTests", dependencies: ["PodsClient", "PodsDBus", "PodsProtocol"]),
         .testTarget(name: "PodsDBusTests", dependencies: ["PodsDBus", "PodsTestSupport"]),
         .testTarget(name: "PodsFeedParserTests", dependencies: ["PodsFeedParser", "PodsTestSupport"]),
         .testTarget(name: "PodsFeedsTests", dependencies: ["PodsFeeds", "PodsHTTP", "PodsLibrary", "PodsTestSupport"]),

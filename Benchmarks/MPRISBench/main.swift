@@ -50,44 +50,8 @@ func startMPV(bus: PrivateBus) async throws -> (Player, Process)? {
 
 // MARK: - Measurements
 
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    guard !sorted.isEmpty else { return .nan }
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
-}
-
-func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-}
-
-func getPosition(_ connection: DBusConnection, _ player: Player) async throws -> Duration {
-    let start = ContinuousClock.now
-    _ = try await connection.call(destination: player.busName, path: MPRIS.objectPath,
-                                  interface: "org.freedesktop.DBus.Properties", member: "Get",
-                                  arguments: [.string(MPRIS.playerInterface), .string("Position")])
-    return ContinuousClock.now - start
-}
-
-/// PlayPause, then the time until a PropertiesChanged with PlaybackStatus arrives.
-func toggleLatencies(_ connection: DBusConnection, _ player: Player, count: Int) async throws -> [Double] {
-    let signals = try await connection.signals(matching: DBusSignalMatch(
-        sender: player.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties",
-        member: "PropertiesChanged"))
-    var iterator = signals.makeAsyncIterator()
-    var latencies: [Double] = []
-    for _ in 0..<count {
-        let start = ContinuousClock.now
-        _ = try await connection.call(destination: player.busName, path: MPRIS.objectPath,
-                                      interface: MPRIS.playerInterface, member: "PlayPause")
-        while let signal = await iterator.next() {
-            if signal.arguments.count > 1, signal.arguments[1].stringKeyedDictionary?["PlaybackStatus"] != nil {
-                latencies.append(milliseconds(signal.receivedAt - start))
-                break
-            }
-        }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return latencies.sorted()
-}
+func percentile(_ sorted: [Double], _ p: Double) -> Double { MPRISTiming.percentile(sorted, p) }
+func milliseconds(_ duration: Duration) -> Double { MPRISTiming.milliseconds(duration) }
 
 /// Per-thread CPU time (ns, from schedstat) and context switches, and the RSS, of a process.
 struct ProcessSample {
@@ -160,7 +124,7 @@ print("Get(Position): \(calls) calls each, interleaved…")
 var roundTrips = Array(repeating: [Double](), count: players.count)
 for _ in 0..<calls {
     for (index, player) in players.enumerated() {
-        roundTrips[index].append(milliseconds(try await getPosition(connection, player)))
+        roundTrips[index].append(milliseconds(try await MPRISTiming.getPosition(connection, busName: player.busName)))
     }
 }
 roundTrips = roundTrips.map { $0.sorted() }
@@ -168,7 +132,7 @@ roundTrips = roundTrips.map { $0.sorted() }
 print("PlayPause → PropertiesChanged: \(toggles) toggles each…")
 var toggleTimes: [[Double]] = []
 for player in players {
-    toggleTimes.append(try await toggleLatencies(connection, player, count: toggles))
+    toggleTimes.append(try await MPRISTiming.toggleLatencies(connection, busName: player.busName, count: toggles))
     try await setPaused(connection, player, false)
 }
 

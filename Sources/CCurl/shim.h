@@ -38,4 +38,23 @@ static inline CURLcode pods_curl_get_long(CURL *handle, CURLINFO info, long *val
 static inline CURLcode pods_curl_get_string(CURL *handle, CURLINFO info, char **value) {
     return curl_easy_getinfo(handle, info, value);
 }
+/// `curl_share_setopt` is variadic, which Swift cannot call.
+static inline CURLSHcode pods_curl_share_set_long(CURLSH *share, CURLSHoption option, long value) {
+    return curl_share_setopt(share, option, value);
+}
+
+/// `curl_share_setopt` with the lock callback (variadic).
+static inline CURLSHcode pods_curl_share_set_lock(CURLSH *share, curl_lock_function function) {
+    return curl_share_setopt(share, CURLSHOPT_LOCKFUNC, function);
+}
+
+/// `curl_share_setopt` with the unlock callback (variadic).
+static inline CURLSHcode pods_curl_share_set_unlock(CURLSH *share, curl_unlock_function function) {
+    return curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, function);
+}
+
+/// `curl_share_setopt` with the callbacks' user data (variadic).
+static inline CURLSHcode pods_curl_share_set_pointer(CURLSH *share, CURLSHoption option, void *value) {
+    return curl_share_setopt(share, option, value);
+}
 #endif

@@ -18,28 +18,38 @@ public struct ItemJSON {
     public mutating func item(_ value: DBusValue, _ schema: ItemSchema) {
         guard case .dictionary(_, _, let entries) = value.unwrapped else { return raw("null") }
         bytes.append(UInt8(ascii: "{"))
-        // podsd sends keys in schema order, so one pass matches them; any other order falls back to a lookup.
-        var next = 0
-        var lookup: [String: DBusValue]?
+        let values = Self.values(entries, in: schema)
         for (index, field) in schema.fields.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             string(field.name)
             bytes.append(UInt8(ascii: ":"))
-            var found: DBusValue?
-            if next < entries.count, entries[next].key.stringValue == field.name {
-                found = entries[next].value.unwrapped
-                next += 1
-            } else {
-                if lookup == nil { lookup = value.stringKeyedDictionary ?? [:] }
-                found = lookup?[field.name]
-            }
-            guard let found else {
+            guard let found = values[index] else {
                 raw(field.form.isList ? "[]" : "null")
                 continue
             }
             self.value(found, field.form)
         }
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Each schema field's value (nil: left out). podsd sends the keys it
+    /// has in schema order, so one walk places them; keys in another order,
+    /// or keys the schema does not know, fall back to a lookup.
+    private static func values(_ entries: [DBusDictionaryEntry], in schema: ItemSchema) -> [DBusValue?] {
+        var values = [DBusValue?](repeating: nil, count: schema.fields.count)
+        var field = 0
+        for entry in entries {
+            let key = entry.key.stringValue
+            while field < schema.fields.count, schema.fields[field].name != key { field += 1 }
+            guard field < schema.fields.count else {
+                var lookup: [String: DBusValue] = [:]
+                for entry in entries { if let key = entry.key.stringValue { lookup[key] = entry.value.unwrapped } }
+                return schema.fields.map { lookup[$0.name] }
+            }
+            values[field] = entry.value.unwrapped
+            field += 1
+        }
+        return values
     }
 
     /// Items as an array.
@@ -68,18 +78,24 @@ public struct ItemJSON {
     /// A JSON string, escaped as RFC 8259 asks (and no more: `/` and non-ASCII stay as they are).
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+                case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+                case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                }
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }

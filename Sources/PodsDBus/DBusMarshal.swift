@@ -63,13 +63,13 @@ enum DBusMarshal {
         }
     }
 
-    private static func appendBasic<T: BitwiseCopyable>(_ value: T, code: Character, _ iter: inout DBusMessageIter) -> Bool {
+    private static func appendBasic<T: BitwiseCopyable>(_ value: T, code: Unicode.Scalar, _ iter: inout DBusMessageIter) -> Bool {
         var copy = value
         return dbus_message_iter_append_basic(&iter, typeCode(code), &copy) != 0
     }
 
     /// libdbus takes a `const char **`; a string with an embedded NUL is cut there.
-    private static func appendString(_ text: String, code: Character, _ iter: inout DBusMessageIter) -> Bool {
+    private static func appendString(_ text: String, code: Unicode.Scalar, _ iter: inout DBusMessageIter) -> Bool {
         text.withCString { cString in
             var pointer: UnsafePointer<CChar>? = cString
             return dbus_message_iter_append_basic(&iter, typeCode(code), &pointer) != 0
@@ -77,7 +77,7 @@ enum DBusMarshal {
     }
 
     private static func container(
-        code: Character, signature: String?, _ iter: inout DBusMessageIter,
+        code: Unicode.Scalar, signature: String?, _ iter: inout DBusMessageIter,
         _ body: (inout DBusMessageIter) throws(DBusError) -> Void
     ) throws(DBusError) {
         var sub = DBusMessageIter()
@@ -196,7 +196,9 @@ enum DBusMarshal {
         return String(cString: raw)
     }
 
-    static func typeCode(_ character: Character) -> Int32 {
-        Int32(character.asciiValue ?? 0)
+    /// A type code as libdbus takes it (a literal such as `"y"`, folded at compile time).
+    @inline(__always)
+    static func typeCode(_ scalar: Unicode.Scalar) -> Int32 {
+        Int32(scalar.value)
     }
 }

@@ -155,7 +155,8 @@ extension DBusValue {
         case .dictionary(_, _, let entries):
             8 + entries.reduce(0) { $0 + 8 + $1.key.marshalledSizeEstimate + $1.value.marshalledSizeEstimate }
         case .structure(let fields): 8 + fields.reduce(0) { $0 + $1.marshalledSizeEstimate }
-        case .variant(let inner): 4 + inner.type.signature.utf8.count + inner.marshalledSizeEstimate
+        // The signature of a basic type takes 3 bytes, of a container a few more; 16 covers those Pods sends.
+        case .variant(let inner): (inner.type.isBasic ? 8 : 16) + inner.marshalledSizeEstimate
         }
     }
 }

@@ -7,7 +7,12 @@ import PodsLibrary
 /// refresh.
 ///
 /// Feeds are fetched in parallel, at most `globalLimit` at once and
-/// `perHostLimit` per host; a slow or dead feed holds up only itself.
+/// `perHostLimit` per host, on one libcurl transfer loop that keeps
+/// connections alive; a slow or dead feed holds up only itself. Fetched
+/// feeds are parsed on as many threads as there are cores while others are
+/// still fetched, and each is stored in one transaction. At most
+/// `pipelineLimit` feeds are between their request and their store at
+/// once, which bounds the memory a refresh takes whatever the library holds.
 /// Concurrent refreshes of the same podcast, and concurrent subscriptions to
 /// the same URL, share one fetch. A 304 costs no
 /// parse; a permanent redirect or `itunes:new-feed-url` moves the stored URL.
@@ -22,11 +27,15 @@ public actor FeedRefresher {
     private var inFlight: [Int64: Task<RefreshSummary, Never>] = [:]
     private var subscribing: [String: Task<Result<Podcast, LibraryError>, Never>] = [:]
 
-    public init(library: Library, http: HTTPClient = HTTPClient(), globalLimit: Int = 16, perHostLimit: Int = 4) {
+    private let pipeline: AsyncGate
+
+    public init(library: Library, http: HTTPClient = HTTPClient(), globalLimit: Int = 16, perHostLimit: Int = 6,
+                pipelineLimit: Int = 8) {
         self.library = library
         self.http = http
         self.globalLimit = max(1, globalLimit)
         self.perHostLimit = max(1, perHostLimit)
+        self.pipeline = AsyncGate(width: max(pipelineLimit, min(globalLimit, 4)))
     }
 
     // MARK: - Subscribing
@@ -38,7 +47,9 @@ public actor FeedRefresher {
         let feedURL = Self.normalized(url)
         if let shared = subscribing[feedURL] { return try await shared.value.get() }
         let task = Task { () -> Result<Podcast, LibraryError> in
-            do throws(LibraryError) { return .success(try await self.subscribeOnce(feedURL)) } catch { return .failure(error) }
+            await self.pipeline.through {
+                do throws(LibraryError) { return .success(try await self.subscribeOnce(feedURL)) } catch { return .failure(error) }
+            }
         }
         subscribing[feedURL] = task
         defer { subscribing[feedURL] = nil }
@@ -46,7 +57,8 @@ public actor FeedRefresher {
     }
 
     private func subscribeOnce(_ feedURL: String) async throws(LibraryError) -> Podcast {
-        if let existing = try library.podcasts().first(where: { $0.feedURL == feedURL }) {
+        let library = library
+        if let existing = try await Self.storing.run({ () throws(LibraryError) in try library.podcast(feedURL: feedURL) }) {
             throw LibraryError(.duplicate, "already subscribed to \(existing.title) (\(feedURL))")
         }
         let fetched: Fetched
@@ -56,14 +68,43 @@ public actor FeedRefresher {
             throw LibraryError(.feed, "cannot fetch \(feedURL): \(error.message)")
         }
         guard let body = fetched.body else { throw LibraryError(.feed, "cannot fetch \(feedURL): no content") }
-        let feed: Feed
-        do {
-            feed = try FeedParser(baseURL: URL(string: fetched.finalURL)).parse(body)
-        } catch {
-            throw LibraryError(.feed, "\(feedURL): \(error.message)")
+        let prepared: PreparedFeed
+        switch await prepare(body, baseURL: fetched.finalURL, for: nil) {
+        case .success(let made): prepared = made.0
+        case .failure(.parse(let error)): throw LibraryError(.feed, "\(feedURL): \(error.message)")
+        case .failure(.library(let error)): throw error
         }
-        return try library.subscribe(feedURL: fetched.permanentURL ?? feedURL, feed: feed, etag: fetched.etag,
-                                     lastModified: fetched.lastModified)
+        return try await Self.storing.run { () throws(LibraryError) in
+            try library.subscribe(feedURL: fetched.permanentURL ?? feedURL, prepared: prepared, etag: fetched.etag,
+                                  lastModified: fetched.lastModified)
+        }
+    }
+
+    // MARK: - Parsing and storing
+
+    /// Feeds are parsed on threads of their own, as many at once as there
+    /// are cores, while other feeds are still being fetched.
+    private static let parsing = BlockingLane("pods.parse", width: ProcessInfo.processInfo.activeProcessorCount)
+    /// Library writes, one at a time (SQLite has one writer anyway).
+    private static let storing = BlockingLane("pods.store", width: 1)
+
+    private enum PrepareFailure: Error {
+        case parse(FeedError)
+        case library(LibraryError)
+    }
+
+    /// Parses a feed and prepares it for the library (for `podcastId`, nil
+    /// for a new subscription) on the parsing lane.
+    private nonisolated func prepare(_ body: Data, baseURL: String,
+                                     for podcastId: Int64?) async -> Result<(PreparedFeed, newFeedURL: String?), PrepareFailure> {
+        let library = library
+        return await Self.parsing.run { () -> Result<(PreparedFeed, newFeedURL: String?), PrepareFailure> in
+            let feed: Feed
+            do throws(FeedError) { feed = try FeedParser(baseURL: URL(string: baseURL)).parse(body) } catch { return .failure(.parse(error)) }
+            do throws(LibraryError) { return .success((try library.prepare(feed, for: podcastId), feed.newFeedURL)) } catch {
+                return .failure(.library(error))
+            }
+        }
     }
 
     // MARK: - Refreshing
@@ -73,8 +114,9 @@ public actor FeedRefresher {
     /// `progress` hears (finished, total) each time a feed is done.
     public func refresh(_ ids: [Int64]? = nil,
                         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws(LibraryError) -> [RefreshSummary] {
+        let library = library
         var targets = ids ?? []
-        if ids == nil { targets = try library.podcasts().map(\.id) }
+        if ids == nil { targets = try await Self.storing.run { () throws(LibraryError) in try library.podcastIDs() } }
         var tasks: [Task<RefreshSummary, Never>] = []
         for id in targets { tasks.append(refreshTask(id)) }
         let total = tasks.count
@@ -93,7 +135,7 @@ public actor FeedRefresher {
 
     private func refreshTask(_ id: Int64) -> Task<RefreshSummary, Never> {
         if let shared = inFlight[id] { return shared }
-        let task = Task { await self.refreshOne(id) }
+        let task = Task { await self.pipeline.through { await self.refreshOne(id) } }
         inFlight[id] = task
         Task {
             _ = await task.value
@@ -104,10 +146,17 @@ public actor FeedRefresher {
 
     private func finished(_ id: Int64) { inFlight[id] = nil }
 
-    private func refreshOne(_ id: Int64) async -> RefreshSummary {
+    /// Fetches (within the limits), parses and stores one podcast; the
+    /// actor only counts the limits, so parsing and writing never queue
+    /// behind each other on it.
+    private nonisolated func refreshOne(_ id: Int64) async -> RefreshSummary {
+        let library = library
+        func store(_ body: @escaping @Sendable () throws(LibraryError) -> RefreshSummary) async throws(LibraryError) -> RefreshSummary {
+            try await Self.storing.run(body)
+        }
         let podcast: Podcast
         do {
-            podcast = try library.podcast(id)
+            podcast = try await Self.storing.run { () throws(LibraryError) in try library.podcast(id) }
         } catch {
             return RefreshSummary(podcastId: id, title: "", error: error.message)
         }
@@ -116,17 +165,25 @@ public actor FeedRefresher {
             do {
                 fetched = try await fetch(podcast.feedURL, etag: podcast.etag, lastModified: podcast.lastModified)
             } catch {
-                return try library.markRefreshFailed(id, error: error.message)
+                let message = error.message
+                return try await store { () throws(LibraryError) in try library.markRefreshFailed(id, error: message) }
             }
-            guard let body = fetched.body else { return try library.markNotModified(id, movedTo: fetched.permanentURL) }
-            let feed: Feed
-            do {
-                feed = try FeedParser(baseURL: URL(string: fetched.finalURL)).parse(body)
-            } catch {
-                return try library.markRefreshFailed(id, error: error.message)
+            guard let body = fetched.body else {
+                return try await store { () throws(LibraryError) in try library.markNotModified(id, movedTo: fetched.permanentURL) }
             }
-            let moved = fetched.permanentURL ?? feed.newFeedURL.map(Self.normalized)
-            return try library.applyRefresh(id, feed: feed, etag: fetched.etag, lastModified: fetched.lastModified, movedTo: moved)
+            let prepared: PreparedFeed
+            let newFeedURL: String?
+            switch await prepare(body, baseURL: fetched.finalURL, for: id) {
+            case .success(let made): (prepared, newFeedURL) = made
+            case .failure(.parse(let error)):
+                let message = error.message
+                return try await store { () throws(LibraryError) in try library.markRefreshFailed(id, error: message) }
+            case .failure(.library(let error)): throw error
+            }
+            let moved = fetched.permanentURL ?? newFeedURL.map(Self.normalized)
+            return try await store { () throws(LibraryError) in
+                try library.applyRefresh(id, prepared: prepared, etag: fetched.etag, lastModified: fetched.lastModified, movedTo: moved)
+            }
         } catch {
             return RefreshSummary(podcastId: id, title: podcast.title, error: error.message)
         }

@@ -63,20 +63,19 @@ public struct HTTPClient: Sendable {
               parsed.host?.isEmpty == false else {
             throw HTTPError(.invalidURL, "not an http(s) URL: \(url)")
         }
-        let request = Transfer(url: url, options: options, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince)
+        let transfer = Transfer(url: url, options: options, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince)
         let result: Result<HTTPResponse, HTTPError> = await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: request.perform()) }
-            thread.name = "pods.http"
-            thread.start()
+            transfer.completion = { continuation.resume(returning: $0) }
+            TransferLoop.shared.submit(transfer)
         }
         return try result.get()
     }
 
-    /// One transfer: its handle, callbacks and results, on the thread that performs it.
-    private final class Transfer: @unchecked Sendable {
-        // @unchecked Sendable, proven: built on the caller's thread and then
-        // used only by the one thread that runs `perform()`; the caller waits
-        // for the continuation and never touches it again.
+    /// One transfer: its handle, callbacks and results, on the transfer loop's thread.
+    final class Transfer: @unchecked Sendable {
+        // @unchecked Sendable, proven: built on the caller's thread and handed
+        // whole to the transfer loop, whose one thread alone touches it from
+        // then on; the caller only waits for `completion`.
         let url: String
         let options: Options
         let ifNoneMatch: String?
@@ -84,7 +83,8 @@ public struct HTTPClient: Sendable {
         var body = Data()
         var tooLarge = false
         let responseHeaders = ResponseHeaders()
-        var locations: [String] = []
+        private var headerList: UnsafeMutablePointer<curl_slist>?
+        var completion: (Result<HTTPResponse, HTTPError>) -> Void = { _ in }
 
         init(url: String, options: Options, ifNoneMatch: String?, ifModifiedSince: String?) {
             self.url = url
@@ -93,21 +93,24 @@ public struct HTTPClient: Sendable {
             self.ifModifiedSince = ifModifiedSince
         }
 
-        func perform() -> Result<HTTPResponse, HTTPError> {
-            guard let handle = HTTPClient.makeHandle() else { return .failure(HTTPError(.other, "libcurl could not start")) }
-            defer { curl_easy_cleanup(handle) }
-            var list: UnsafeMutablePointer<curl_slist>?
-            if let ifNoneMatch { list = curl_slist_append(list, "If-None-Match: \(ifNoneMatch)") }
-            if let ifModifiedSince { list = curl_slist_append(list, "If-Modified-Since: \(ifModifiedSince)") }
-            defer { curl_slist_free_all(list) }
-            let me = Unmanaged.passUnretained(self).toOpaque()
+        deinit { curl_slist_free_all(headerList) }
+
+        /// A configured easy handle for this transfer (the caller owns it).
+        func makeHandle() -> UnsafeMutableRawPointer? {
+            guard let handle = HTTPClient.makeHandle() else { return nil }
+            if let ifNoneMatch { headerList = curl_slist_append(headerList, "If-None-Match: \(ifNoneMatch)") }
+            if let ifModifiedSince { headerList = curl_slist_append(headerList, "If-Modified-Since: \(ifModifiedSince)") }
             HTTPClient.configure(handle, url: url, options: options)
             pods_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode (gzip, deflate, br…)
-            pods_curl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
+            pods_curl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList))
             pods_curl_set_write_function(handle, CURLOPT_WRITEFUNCTION, Self.write)
-            pods_curl_set_pointer(handle, CURLOPT_WRITEDATA, me)
+            pods_curl_set_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
             responseHeaders.install(on: handle)
-            let code = curl_easy_perform(handle)
+            return handle
+        }
+
+        /// The response, once libcurl is done with `handle` with `code`.
+        func result(_ handle: UnsafeMutableRawPointer, _ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
             if tooLarge { return .failure(HTTPError(.tooLarge, "\(url) is larger than \(options.maximumBytes / 1_048_576) MB")) }
             guard code == CURLE_OK else { return .failure(HTTPClient.error(code, url: url)) }
             var status = 0
@@ -142,6 +145,9 @@ public struct HTTPClient: Sendable {
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
+    /// `curl_global_init`, once, before any other libcurl call.
+    static func initializeLibrary() { globalInit }
+
     /// The options every transfer sets: the URL, http(s) only (also for
     /// redirects, which are followed), the time limits and the User-Agent.
     static func configure(_ handle: UnsafeMutableRawPointer, url: String, options: Options) {
@@ -155,6 +161,7 @@ public struct HTTPClient: Sendable {
         pods_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, options.lowSpeedBytes)
         pods_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
         pods_curl_set_string(handle, CURLOPT_USERAGENT, options.userAgent)
+        if let share = SharedConnections.shared.handle { pods_curl_set_pointer(handle, CURLOPT_SHARE, share) }
     }
 
     /// A new easy handle (nil if libcurl cannot make one).

@@ -9,7 +9,14 @@ extension Library {
     /// `.duplicate` when already subscribed (by URL).
     public func subscribe(feedURL: String, feed: Feed, etag: String?, lastModified: String?,
                           at now: Date = Date()) throws(LibraryError) -> Podcast {
-        try writing { db in
+        try subscribe(feedURL: feedURL, prepared: try prepare(feed, for: nil), etag: etag, lastModified: lastModified, at: now)
+    }
+
+    /// Subscribes to a feed prepared with `prepare(_:for: nil)`.
+    public func subscribe(feedURL: String, prepared: PreparedFeed, etag: String?, lastModified: String?,
+                          at now: Date = Date()) throws(LibraryError) -> Podcast {
+        let feed = prepared.channel
+        return try writing { db in
             if let existing = try String.fetchOne(db, sql: "SELECT title FROM podcast WHERE feedURL = ?", arguments: [feedURL]) {
                 throw LibraryError(.duplicate, "already subscribed to \(existing) (\(feedURL))")
             }
@@ -21,7 +28,7 @@ extension Library {
                                  feed.link, feed.language, now.timeIntervalSince1970, etag, lastModified,
                                  now.timeIntervalSince1970])
             let id = db.lastInsertedRowID
-            _ = try Self.merge(feed.episodes, into: id, db)
+            _ = try Self.merge(prepared, into: id, db)
             return try Self.podcast(id, db)
         }
     }
@@ -38,6 +45,18 @@ extension Library {
     public func podcasts() throws(LibraryError) -> [Podcast] {
         try reading { db in
             try Row.fetchAll(db, sql: Self.podcastSelect + " ORDER BY subscribedAt DESC, id DESC").map(Self.podcast(from:))
+        }
+    }
+
+    /// Every podcast's id, newest subscription first.
+    public func podcastIDs() throws(LibraryError) -> [Int64] {
+        try reading { db in try Int64.fetchAll(db, sql: "SELECT id FROM podcast ORDER BY subscribedAt DESC, id DESC") }
+    }
+
+    /// The podcast subscribed at exactly this feed URL, if any.
+    public func podcast(feedURL: String) throws(LibraryError) -> Podcast? {
+        try reading { db in
+            try Row.fetchOne(db, sql: Self.podcastSelect + " WHERE feedURL = ?", arguments: [feedURL]).map(Self.podcast(from:))
         }
     }
 
@@ -66,9 +85,17 @@ extension Library {
     /// progress on them (or they are queued or playing).
     public func applyRefresh(_ podcastId: Int64, feed: Feed, etag: String?, lastModified: String?,
                              movedTo newURL: String? = nil, at now: Date = Date()) throws(LibraryError) -> RefreshSummary {
-        try writing { db in
+        try applyRefresh(podcastId, prepared: try prepare(feed, for: podcastId), etag: etag, lastModified: lastModified,
+                         movedTo: newURL, at: now)
+    }
+
+    /// Stores a refreshed feed prepared with `prepare(_:for: podcastId)`, in one transaction.
+    public func applyRefresh(_ podcastId: Int64, prepared: PreparedFeed, etag: String?, lastModified: String?,
+                             movedTo newURL: String? = nil, at now: Date = Date()) throws(LibraryError) -> RefreshSummary {
+        let feed = prepared.channel
+        return try writing { db in
             let podcast = try Self.podcast(podcastId, db)
-            var summary = try Self.merge(feed.episodes, into: podcastId, db)
+            var summary = try Self.merge(prepared, into: podcastId, db)
             try db.execute(sql: """
                 UPDATE podcast SET title = ?, author = ?, description = ?, artworkURL = ?, link = ?, language = ?,
                     etag = ?, lastModified = ?, lastRefreshedAt = ?, lastError = NULL WHERE id = ?

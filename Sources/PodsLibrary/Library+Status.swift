@@ -63,7 +63,7 @@ extension Library {
             guard let published = current.episode.published else { return nil }
             return try Row.fetchOne(db, sql: Self.episodeSelect + """
                  WHERE episode.podcastId = ? AND episode.published > ? AND NOT episode.completed
-                 ORDER BY episode.published, episode.feedOrder DESC LIMIT 1
+                 ORDER BY episode.published, episode.id DESC LIMIT 1
                 """, arguments: [current.podcastId, published.timeIntervalSince1970]).map(Self.episode(from:))
         }
     }

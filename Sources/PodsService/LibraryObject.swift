@@ -12,6 +12,7 @@ import PodsProtocol
 enum LibraryObject {
     static func make(_ player: LibraryPlayer, signals: LibrarySignals) -> DBusExportedObject {
         let library = player.library
+        let episodePages = PageReadAhead<EpisodePageKey>()
         func method(_ description: LibraryMethod,
                     _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
             DBusMethod(description.name, inputs: description.inputs, outputs: description.outputs) { arguments in
@@ -97,10 +98,16 @@ enum LibraryObject {
                         throw DBusError.invalidArgs("'\(text.prefix(80))' is not a cursor of ListEpisodes")
                     }
                     let count = LibraryPaging.itemCount(for: UInt32(clamping: arguments[2].int64Value ?? 0))
-                    let rows = try await LibraryWork.run { () throws(LibraryError) in
-                        try library.episodes(filter, after: cursor, limit: count + 1)
+                    return try await episodePages.page(EpisodePageKey(filter: filter, cursor: cursor, count: count)) { key throws(DBusError) in
+                        let rows = try await LibraryWork.run { () throws(LibraryError) in
+                            try library.episodes(key.filter, after: key.cursor, limit: key.count + 1)
+                        }
+                        let reply = ReplyPage.make(rows, count: key.count, item: LibraryItemEncoding.summary) { row, _ in
+                            row.cursor.description
+                        }
+                        let next = reply.last?.stringValue.flatMap(EpisodeCursor.init)
+                        return .init(reply: reply, next: next.map { EpisodePageKey(filter: key.filter, cursor: $0, count: key.count) })
                     }
-                    return ReplyPage.make(rows, count: count, item: LibraryItemEncoding.summary) { row, _ in row.cursor.description }
                 },
                 method(.episode) { arguments throws(DBusError) in
                     let id = arguments[0].int64Value ?? -1
@@ -184,6 +191,13 @@ enum LibraryObject {
     }
 
     // MARK: - Arguments
+
+    /// What one page of `ListEpisodes` asks for.
+    private struct EpisodePageKey: Hashable, Sendable {
+        var filter: EpisodeFilter
+        var cursor: EpisodeCursor?
+        var count: Int
+    }
 
     /// A page of a list paged by position, from its `(s cursor, u limit)`;
     /// `rows(offset, limit)` reads up to `limit` rows from `offset`.

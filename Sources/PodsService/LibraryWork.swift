@@ -1,28 +1,19 @@
-import Dispatch
 import PodsDBus
 import PodsLibrary
 
-/// Runs the library interface's SQLite work on a thread of its own.
-///
-/// GRDB's reads and writes block their thread; on the two-thread
-/// cooperative pool of a two-core machine a long listing page would hold
-/// one of the threads that MPRIS calls need. This queue is serial, so the
-/// library interface takes at most one extra thread, whatever clients ask.
+/// Runs the library interface's SQLite work on a lane of its own, one job
+/// at a time: a long listing page never holds a thread of the cooperative
+/// pool that MPRIS calls need, and the interface takes at most one extra
+/// thread, whatever clients ask.
 enum LibraryWork {
-    private static let queue = DispatchQueue(label: "pods.library", qos: .userInitiated)
+    private static let lane = BlockingLane("pods.library", width: 1)
 
     /// `body`'s result; a `LibraryError` becomes the interface's error reply.
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws(LibraryError) -> T) async throws(DBusError) -> T {
-        let result: Result<T, LibraryError> = await withCheckedContinuation { continuation in
-            queue.async {
-                do throws(LibraryError) { continuation.resume(returning: .success(try body())) } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        switch result {
-        case .success(let value): return value
-        case .failure(let error): throw LibraryPlayer.dbusError(error)
+        do throws(LibraryError) {
+            return try await lane.run(body)
+        } catch {
+            throw LibraryPlayer.dbusError(error)
         }
     }
 }

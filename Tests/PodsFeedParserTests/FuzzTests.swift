@@ -7,18 +7,7 @@ import Testing
 /// every input must parse or fail with a `FeedError`, within a second.
 /// CI runs a short pass; `PODS_FUZZ_INPUTS=100000` runs a long one.
 @Suite struct FuzzTests {
-    /// SplitMix64: deterministic, so a failure reproduces from its seed and index.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
-    }
+    typealias Random = SplitMix64
 
     static let tokens: [[UInt8]] = ["<", ">", "&", ";", "&amp;", "&nbsp;", "&#x0;", "&#99999999;", "<![CDATA[", "]]>", "<!--",
                                     "<item>", "</item>", "<enclosure url=\"", "\"", "\u{FEFF}", "<!DOCTYPE x [<!ENTITY a \"&a;\">]>",

@@ -14,7 +14,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try GeneratedLibrary.populate(try libraryAt(directory), podcasts: 25, episodesEach: 2000, descriptionBytes: 2000)
         let podsd = try await PodsdProcess.start(directory: directory)
-        let peakBefore = try #require(Self.kibibytes("VmHWM", of: podsd.processIdentifier))
+        let peakBefore = try #require(ProcessMemory.kibibytes("VmHWM", of: podsd.processIdentifier))
 
         let probe = Task { () -> [Duration] in
             var latencies: [Duration] = []
@@ -46,7 +46,7 @@ import Testing
         #expect(p99 < .milliseconds(50), "Get(Position) p99 \(p99) while listing (debug build)")
 
         #expect(podsd.isRunning)
-        let peakAfter = try #require(Self.kibibytes("VmHWM", of: podsd.processIdentifier))
+        let peakAfter = try #require(ProcessMemory.kibibytes("VmHWM", of: podsd.processIdentifier))
         #expect(peakAfter - peakBefore < 20 * 1024, "podsd's peak RSS grew by \(peakAfter - peakBefore) KiB")
         #expect(try await podsd.client.property("PlaybackStatus").stringValue == "Stopped")
     }
@@ -166,11 +166,4 @@ import Testing
     }
 
     private static func value(_ item: DBusValue, _ key: String) -> DBusValue? { item.stringKeyedDictionary?[key] }
-
-    /// A `/proc/PID/status` figure such as VmHWM (peak RSS), in KiB.
-    static func kibibytes(_ field: String, of pid: Int32) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
-        return line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
-    }
 }

@@ -23,7 +23,12 @@ import Testing
 
     @Test func secondInstanceRefusesUnlessReplace() async throws {
         let first = try await PodsdProcess.start()
-        let second = await first.run(Fixtures.executable("podsd"), ["--audio-sink", "fakesink"], timeout: .seconds(10))
+        let elsewhere = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let second = await first.run(Fixtures.executable("podsd"), [
+            "--audio-sink", "fakesink", "--data-dir", elsewhere.appendingPathComponent("data").path,
+            "--cache-dir", elsewhere.appendingPathComponent("cache").path,
+        ], timeout: .seconds(10))
         #expect(second.status == 1)
         #expect(second.stderr.contains("already owned") && second.stderr.contains("--replace"))
         #expect(second.stderr.split(separator: "\n").count == 1)

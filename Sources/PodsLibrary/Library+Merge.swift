@@ -1,0 +1,158 @@
+import Foundation
+import GRDB
+import PodsFeedParser
+
+/// A parsed feed made ready for the library away from the writer: each
+/// item's content hash, and the column values of the items that differ
+/// from what the library held when it was prepared. Preparing is the CPU
+/// work of storing a feed (hashing, JSON, plain text); it runs on any
+/// thread, many feeds at once, so the one writer only executes SQL.
+public struct PreparedFeed: Sendable {
+    /// The channel's fields (its episodes are in `episodes`).
+    let channel: Feed
+    let episodes: [PreparedEpisode]
+}
+
+struct PreparedEpisode: Sendable {
+    let guid: String
+    let hash: Int64
+    /// nil when the library held this content for this guid when the feed
+    /// was prepared.
+    let row: EpisodeRow?
+}
+
+/// An episode's column values: the list's (`episode`) and the detail's (`episodeDetail`).
+struct EpisodeRow: Sendable {
+    static let columns = ["title", "link", "published", "duration", "artworkURL", "season", "number", "episodeType",
+                          "explicit", "author", "chaptersURL", "transcriptURL", "enclosures", "contentHash"]
+    static let detailColumns = ["description", "descriptionHTML", "chapters", "persons"]
+
+    let values: [DatabaseValue]
+    let detail: [DatabaseValue]
+
+    init(_ episode: Episode, hash: Int64) throws {
+        let encoder = JSONEncoder()
+        func json<T: Encodable>(_ value: T) throws -> DatabaseValue {
+            String(decoding: try encoder.encode(value), as: UTF8.self).databaseValue
+        }
+        values = [
+            episode.title.databaseValue, episode.link.databaseValue, episode.published?.timeIntervalSince1970.databaseValue ?? .null,
+            episode.duration.databaseValue, episode.artworkURL.databaseValue, episode.season.databaseValue,
+            episode.number.databaseValue, episode.episodeType.databaseValue, episode.explicit.databaseValue,
+            episode.author.databaseValue, episode.chaptersURL.databaseValue, episode.transcriptURL.databaseValue,
+            try json(episode.enclosures), hash.databaseValue,
+        ]
+        detail = [Library.storedDescription(episode).databaseValue, episode.descriptionHTML.databaseValue,
+                  try json(episode.chapters), try json(episode.persons)]
+    }
+}
+
+extension Library {
+    // MARK: Preparing
+
+    /// `feed` made ready to store in `podcastId` (nil: a new subscription):
+    /// only items whose content the podcast does not hold yet get their
+    /// values computed. Safe on any thread, beside the writer.
+    public func prepare(_ feed: Feed, for podcastId: Int64?) throws(LibraryError) -> PreparedFeed {
+        var stored: [String: Int64] = [:]
+        if let podcastId {
+            try reading { db in
+                let rows = try Row.fetchCursor(db, sql: "SELECT guid, contentHash FROM episode WHERE podcastId = ? AND contentHash IS NOT NULL",
+                                               arguments: [podcastId])
+                while let row = try rows.next() { stored[row["guid"]] = row["contentHash"] }
+            }
+        }
+        var channel = feed
+        channel.episodes = []
+        do {
+            var seen = Set<String>()
+            let episodes = try feed.episodes.compactMap { episode -> PreparedEpisode? in
+                guard seen.insert(episode.guid).inserted else { return nil }
+                let hash = EpisodeContentHash.of(episode)
+                let row = stored[episode.guid] == hash ? nil : try EpisodeRow(episode, hash: hash)
+                return PreparedEpisode(guid: episode.guid, hash: hash, row: row)
+            }
+            return PreparedFeed(channel: channel, episodes: episodes)
+        } catch {
+            throw LibraryError(.database, "cannot store the feed: \(error)")
+        }
+    }
+
+    // MARK: Merging
+
+    /// Inserts new episodes and updates known ones (by guid), keeping the
+    /// listener's status; drops episodes that left the feed unless they
+    /// carry progress, are queued, downloaded or playing (those stay, marked
+    /// not in the feed).
+    ///
+    /// An item whose content hash is as stored costs one comparison: nothing
+    /// is read back or written for it. (`feedOrder` is the item's place when
+    /// it was last written; nothing orders by it, so new items at the top
+    /// of a feed do not rewrite the thousands below them.)
+    static func merge(_ feed: PreparedFeed, into podcastId: Int64, _ db: Database) throws -> RefreshSummary {
+        var summary = RefreshSummary(podcastId: podcastId, title: "")
+        var known: [String: (id: Int64, hash: Int64?, inFeed: Bool)] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, guid, contentHash, inFeed FROM episode WHERE podcastId = ?",
+                                       arguments: [podcastId])
+        while let row = try rows.next() {
+            known[row["guid"]] = (row["id"], row["contentHash"], row["inFeed"])
+        }
+        let columns = EpisodeRow.columns + ["feedOrder", "inFeed"]
+        let update = try db.cachedStatement(
+            sql: "UPDATE episode SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?")
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO episode (podcastId, guid, " + columns.joined(separator: ", ") + ") VALUES (?, ?, "
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+        let detail = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO episodeDetail (episodeId, " + EpisodeRow.detailColumns.joined(separator: ", ")
+                + ") VALUES (?, " + Array(repeating: "?", count: EpisodeRow.detailColumns.count).joined(separator: ", ") + ")")
+        let back = try db.cachedStatement(sql: "UPDATE episode SET inFeed = 1 WHERE id = ?")
+        for (order, episode) in feed.episodes.enumerated() {
+            let stored = known[episode.guid]
+            if let stored, stored.hash == episode.hash {
+                if !stored.inFeed { try back.execute(arguments: [stored.id]) }
+                continue
+            }
+            // Prepared as unchanged, but another refresh of this podcast stored
+            // other content since: that stays, and the next refresh settles it.
+            guard let row = episode.row else { continue }
+            let id: Int64
+            if let stored {
+                try update.execute(arguments: StatementArguments(row.values + [order.databaseValue, true.databaseValue, stored.id.databaseValue]))
+                id = stored.id
+                summary.updated += 1
+            } else {
+                try insert.execute(arguments: StatementArguments(
+                    [podcastId.databaseValue, episode.guid.databaseValue] + row.values + [order.databaseValue, true.databaseValue]))
+                id = db.lastInsertedRowID
+                summary.added += 1
+            }
+            try detail.execute(arguments: StatementArguments([id.databaseValue] + row.detail))
+        }
+        let seen = Set(feed.episodes.map(\.guid))
+        let remove = try db.cachedStatement(sql: """
+            DELETE FROM episode WHERE id = ? AND position = 0 AND NOT completed AND NOT currentlyPlaying
+                AND id NOT IN (SELECT episodeId FROM queueItem) AND id NOT IN (SELECT episodeId FROM cachedMedia WHERE pinned)
+            """)
+        let keep = try db.cachedStatement(sql: "UPDATE episode SET inFeed = 0 WHERE id = ?")
+        for (guid, stored) in known where !seen.contains(guid) {
+            try remove.execute(arguments: [stored.id])
+            if db.changesCount > 0 {
+                summary.removed += 1
+            } else if stored.inFeed {
+                try keep.execute(arguments: [stored.id])
+            }
+        }
+        return summary
+    }
+
+    /// The plain-text description as stored: empty when it is what the
+    /// HTML reads as, which is then derived on reading (each description is
+    /// stored once).
+    static func storedDescription(_ episode: Episode) -> String {
+        guard let html = episode.descriptionHTML, FeedText.plainText(fromHTML: html) == episode.description else {
+            return episode.description
+        }
+        return ""
+    }
+}
