@@ -82,103 +82,18 @@ public struct Person: Sendable, Equatable {
     public var image: String?
 }
 
-// MARK: - JSON
+// MARK: - Reading back what the library stored
 
-extension Feed: Encodable {
-    private enum Keys: String, CodingKey {
-        case title, link, description, descriptionHTML, author, artworkURL, language, type, explicit
-        case newFeedURL, fundingURL, locked, categories, episodes
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(title, forKey: .title)
-        try c.encode(link, forKey: .link)
-        try c.encode(description, forKey: .description)
-        try c.encode(descriptionHTML, forKey: .descriptionHTML)
-        try c.encode(author, forKey: .author)
-        try c.encode(artworkURL, forKey: .artworkURL)
-        try c.encode(language, forKey: .language)
-        try c.encode(type, forKey: .type)
-        try c.encode(explicit, forKey: .explicit)
-        try c.encode(newFeedURL, forKey: .newFeedURL)
-        try c.encode(fundingURL, forKey: .fundingURL)
-        try c.encode(locked, forKey: .locked)
-        try c.encode(categories, forKey: .categories)
-        try c.encode(episodes, forKey: .episodes)
-    }
-}
-
-extension Episode: Encodable {
-    private enum Keys: String, CodingKey {
-        case guid, title, link, description, descriptionHTML, published, duration, enclosures, artworkURL
-        case season, number, episodeType, explicit, author, chapters, chaptersURL, transcriptURL, persons
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(guid, forKey: .guid)
-        try c.encode(title, forKey: .title)
-        try c.encode(link, forKey: .link)
-        try c.encode(description, forKey: .description)
-        try c.encode(descriptionHTML, forKey: .descriptionHTML)
-        try c.encode(published.map(FeedDates.iso8601), forKey: .published)
-        try c.encode(duration, forKey: .duration)
-        try c.encode(enclosures, forKey: .enclosures)
-        try c.encode(artworkURL, forKey: .artworkURL)
-        try c.encode(season, forKey: .season)
-        try c.encode(number, forKey: .number)
-        try c.encode(episodeType, forKey: .episodeType)
-        try c.encode(explicit, forKey: .explicit)
-        try c.encode(author, forKey: .author)
-        try c.encode(chapters, forKey: .chapters)
-        try c.encode(chaptersURL, forKey: .chaptersURL)
-        try c.encode(transcriptURL, forKey: .transcriptURL)
-        try c.encode(persons, forKey: .persons)
-    }
-}
-
-extension Enclosure: Encodable {
+/// The library keeps enclosures, chapters and people as the JSON that
+/// `writeJSON(to:)` writes; these read it back.
+extension Enclosure: Decodable {
     fileprivate enum CodingKeys: String, CodingKey { case url, type, length }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(url, forKey: .url)
-        try c.encode(type, forKey: .type)
-        try c.encode(length, forKey: .length)
-    }
 }
 
-/// Reads what `encode(to:)` writes (the library keeps these as JSON).
-extension Enclosure: Decodable {}
-
-extension Chapter: Encodable {
+extension Chapter: Decodable {
     fileprivate enum CodingKeys: String, CodingKey { case start, title, url, image }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(start, forKey: .start)
-        try c.encode(title, forKey: .title)
-        try c.encode(url, forKey: .url)
-        try c.encode(image, forKey: .image)
-    }
 }
 
-/// Reads what `encode(to:)` writes (the library keeps these as JSON).
-extension Chapter: Decodable {}
-
-extension Person: Encodable {
+extension Person: Decodable {
     fileprivate enum CodingKeys: String, CodingKey { case name, role, group, url, image }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(role, forKey: .role)
-        try c.encode(group, forKey: .group)
-        try c.encode(url, forKey: .url)
-        try c.encode(image, forKey: .image)
-    }
 }
-
-/// Reads what `encode(to:)` writes (the library keeps these as JSON).
-extension Person: Decodable {}

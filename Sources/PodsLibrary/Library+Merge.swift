@@ -30,20 +30,16 @@ struct EpisodeRow: Sendable {
     let values: [DatabaseValue]
     let detail: [DatabaseValue]
 
-    init(_ episode: Episode, hash: Int64) throws {
-        let encoder = JSONEncoder()
-        func json<T: Encodable>(_ value: T) throws -> DatabaseValue {
-            String(decoding: try encoder.encode(value), as: UTF8.self).databaseValue
-        }
+    init(_ episode: Episode, hash: Int64) {
         values = [
             episode.title.databaseValue, episode.link.databaseValue, episode.published?.timeIntervalSince1970.databaseValue ?? .null,
             episode.duration.databaseValue, episode.artworkURL.databaseValue, episode.season.databaseValue,
             episode.number.databaseValue, episode.episodeType.databaseValue, episode.explicit.databaseValue,
             episode.author.databaseValue, episode.chaptersURL.databaseValue, episode.transcriptURL.databaseValue,
-            try json(episode.enclosures), hash.databaseValue,
+            episode.enclosures.jsonText.databaseValue, hash.databaseValue,
         ]
         detail = [Library.storedDescription(episode).databaseValue, episode.descriptionHTML.databaseValue,
-                  try json(episode.chapters), try json(episode.persons)]
+                  episode.chapters.jsonText.databaseValue, episode.persons.jsonText.databaseValue]
     }
 }
 
@@ -64,18 +60,14 @@ extension Library {
         }
         var channel = feed
         channel.episodes = []
-        do {
-            var seen = Set<String>()
-            let episodes = try feed.episodes.compactMap { episode -> PreparedEpisode? in
-                guard seen.insert(episode.guid).inserted else { return nil }
-                let hash = EpisodeContentHash.of(episode)
-                let row = stored[episode.guid] == hash ? nil : try EpisodeRow(episode, hash: hash)
-                return PreparedEpisode(guid: episode.guid, hash: hash, row: row)
-            }
-            return PreparedFeed(channel: channel, episodes: episodes)
-        } catch {
-            throw LibraryError(.database, "cannot store the feed: \(error)")
+        var seen = Set<String>()
+        let episodes = feed.episodes.compactMap { episode -> PreparedEpisode? in
+            guard seen.insert(episode.guid).inserted else { return nil }
+            let hash = EpisodeContentHash.of(episode)
+            let row = stored[episode.guid] == hash ? nil : EpisodeRow(episode, hash: hash)
+            return PreparedEpisode(guid: episode.guid, hash: hash, row: row)
         }
+        return PreparedFeed(channel: channel, episodes: episodes)
     }
 
     // MARK: Merging

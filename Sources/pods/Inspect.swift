@@ -11,7 +11,7 @@ struct Inspect: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A path, file:// URL or http(s):// URL of a feed.", valueName: "source"))
     var source: String
 
-    @Flag(help: "Print the feed as JSON (see the README for the schema).")
+    @Flag(help: "Print the feed as JSON (see docs/json.md for the schema).")
     var json = false
 
     @Option(help: ArgumentHelp("Resolve relative links against this URL.", valueName: "url"))
@@ -25,7 +25,14 @@ struct Inspect: AsyncParsableCommand {
             FileHandle.standardError.write(Data("pods: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        print(json ? Self.json(feed) : Self.summary(feed))
+        if json {
+            var writer = JSONWriter(capacity: 1 << 20)
+            feed.writeJSON(to: &writer)
+            writer.raw("\n")
+            StandardOutput.write(writer.bytes)
+        } else {
+            print(Self.summary(feed))
+        }
     }
 
     private func parse() async throws -> Feed {
@@ -44,13 +51,6 @@ struct Inspect: AsyncParsableCommand {
             throw FeedError(.unreadable, "pods inspect reads paths and file, http and https URLs, not \(source)")
         }
         return try FeedParser(baseURL: baseURL.flatMap(URL.init(string:))).parse(fileAt: path)
-    }
-
-    static func json(_ feed: Feed) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        guard let data = try? encoder.encode(feed) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
     }
 
     static func summary(_ feed: Feed) -> String {

@@ -47,17 +47,8 @@ struct ItemOutput {
         output.finish()
     }
 
-    /// Straight to file descriptor 1 (the JSON paths print nothing through
-    /// stdio, so nothing can interleave); a closed pipe ends the writing.
     private mutating func flush() {
-        json.bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(STDOUT_FILENO, base + offset, buffer.count - offset)
-                if written > 0 { offset += written } else if written < 0 && errno == EINTR { continue } else { break }
-            }
-        }
+        StandardOutput.write(json.bytes)
         json.removeAll()
     }
 }
@@ -76,4 +67,20 @@ extension DBusValue {
 extension Optional where Wrapped == DBusValue {
     var int: Int { self?.int ?? 0 }
     var text: String { self?.text ?? "" }
+}
+
+/// Standard output for JSON: straight to file descriptor 1 (the JSON paths
+/// print nothing through stdio, so nothing interleaves); a closed pipe ends
+/// the writing.
+enum StandardOutput {
+    static func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+                if written > 0 { offset += written } else if written < 0 && errno == EINTR { continue } else { break }
+            }
+        }
+    }
 }

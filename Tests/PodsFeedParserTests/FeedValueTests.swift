@@ -1,5 +1,6 @@
 import Foundation
 @testable import PodsFeedParser
+import PodsTestSupport
 import Testing
 
 @Suite struct FeedValueTests {
@@ -75,12 +76,48 @@ import Testing
         episode.title = "E"
         episode.enclosures = [Enclosure(url: "http://e.com/a.mp3", type: nil, length: nil)]
         feed.episodes = [episode]
-        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(feed)) as? [String: Any] ?? [:]
+        var json = JSONWriter()
+        feed.writeJSON(to: &json)
+        let object = try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: Any] ?? [:]
         #expect(Set(object.keys) == ["title", "link", "description", "descriptionHTML", "author", "artworkURL", "language",
                                      "type", "explicit", "newFeedURL", "fundingURL", "locked", "categories", "episodes"])
         let first = (object["episodes"] as? [[String: Any]])?.first ?? [:]
         #expect(Set(first.keys) == ["guid", "title", "link", "description", "descriptionHTML", "published", "duration",
                                     "enclosures", "artworkURL", "season", "number", "episodeType", "explicit", "author",
                                     "chapters", "chaptersURL", "transcriptURL", "persons"])
+    }
+
+    @Test func jsonWriterEscapesWhatRFC8259AsksAndKeepsTheRest() throws {
+        var episode = Episode()
+        episode.guid = "g\u{0}\u{1F}"
+        episode.title = "quote \" backslash \\ newline \n tab \t slash / é 🎧"
+        episode.duration = 90.07
+        episode.number = 3
+        episode.chapters = [Chapter(start: 300, title: "Main", url: nil, image: nil)]
+        episode.published = Date(timeIntervalSince1970: 1_714_550_400)
+        var json = JSONWriter()
+        episode.writeJSON(to: &json)
+        let text = String(decoding: json.bytes, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"guid":"g\u0000\u001f","title":"quote \" backslash \\ newline \n tab \t slash / é 🎧","link":null"#))
+        #expect(text.contains(#""published":"2024-05-01T08:00:00Z","duration":90.07,"#))
+        #expect(text.contains(#""chapters":[{"start":300,"title":"Main","url":null,"image":null}]"#))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: Any])
+        #expect(object["title"] as? String == episode.title && object["guid"] as? String == episode.guid)
+    }
+
+    @Test func everyRealFeedWritesValidJSONThatReadsBackTheSame() throws {
+        let folder = Fixtures.sharedTestData.appendingPathComponent("feeds")
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        #expect(!files.isEmpty)
+        for file in files {
+            guard let feed = try? FeedParser().parse(fileAt: file.path) else { continue }
+            var json = JSONWriter()
+            feed.writeJSON(to: &json)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: Any], "\(file.lastPathComponent)")
+            let episodes = object["episodes"] as? [[String: Any]] ?? []
+            #expect(episodes.count == feed.episodes.count, "\(file.lastPathComponent)")
+            #expect(episodes.map { $0["title"] as? String } == feed.episodes.map(\.title), "\(file.lastPathComponent)")
+            #expect(episodes.map { $0["description"] as? String } == feed.episodes.map(\.description), "\(file.lastPathComponent)")
+        }
     }
 }
