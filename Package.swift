@@ -37,10 +37,11 @@ let package = Package(
         .target(name: "PodsDBus", dependencies: ["CDBus"]),
         .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
         .target(name: "PodsProtocol", dependencies: ["PodsDBus"]),
+        .target(name: "PodsConcurrency"),
         .target(name: "PodsClient", dependencies: ["PodsDBus", "PodsFeedParser", "PodsProtocol"]),
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
         .target(name: "PodsHTTP", dependencies: ["CCurl"]),
-        .target(name: "PodsFeeds", dependencies: ["PodsFeedParser", "PodsHTTP", "PodsLibrary"]),
+        .target(name: "PodsFeeds", dependencies: ["PodsConcurrency", "PodsFeedParser", "PodsHTTP", "PodsLibrary"]),
         .target(
             name: "PodsCache",
             dependencies: ["PodsHTTP", "PodsLibrary", "PodsPlayback", .product(name: "Logging", package: "swift-log")]),
@@ -48,7 +49,8 @@ let package = Package(
         .target(
             name: "PodsService",
             dependencies: [
-                "PodsCache", "PodsClient", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsLibrary", "PodsPlayback", "PodsProtocol",
+                "PodsCache", "PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsLibrary",
+                "PodsPlayback", "PodsProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

@@ -2,7 +2,8 @@
 """Feed-parser benchmark: `pods inspect` against libxml2's own floor
 (`xmllint --stream --noout`) and gPodder's podcastparser, on synthetic feeds
 of 1,000 and 10,000 episodes (2 KB HTML descriptions, all the usual tags),
-measured in the same run. Prints throughput (MB/s, best of N) and peak RSS
+measured in the same run. Also times `pods inspect --json` (parse and write the JSON contract) against
+the parse alone. Prints throughput (MB/s, best of N) and peak RSS
 per tool, also net of each tool's start-up (measured on a one-episode feed):
 parsing throughput, and RSS growth over the feed's size. Compare the
 ratios, not the absolute figures.
@@ -87,6 +88,7 @@ def main():
     subprocess.run([os.path.join(VENV, "bin", "pip"), "install", "-q", "podcastparser"], check=True)
     peers = {
         "pods inspect": lambda path: [PODS, "inspect", path],
+        "pods inspect --json": lambda path: [PODS, "inspect", "--json", path],
         "xmllint --stream": lambda path: ["xmllint", "--stream", "--noout", path],
         "podcastparser": lambda path: [os.path.join(VENV, "bin", "python"), "-c",
                                        "import podcastparser, sys; podcastparser.parse('file://' + sys.argv[1], open(sys.argv[1], 'rb'))", path],
@@ -113,7 +115,8 @@ def main():
                   f"{rss / 1024:>14.1f}{(rss - start_rss) * 1024 / size:>13.2f}")
         pods, lint, peer = (results[k][0] for k in ("pods inspect", "xmllint --stream", "podcastparser"))
         print(f"{'':17}pods/xmllint throughput {lint / pods:.2f} (net {net['pods inspect'] / net['xmllint --stream']:.2f}), "
-              f"pods/podcastparser {peer / pods:.1f}× (net {net['pods inspect'] / net['podcastparser']:.1f}×)")
+              f"pods/podcastparser {peer / pods:.1f}× (net {net['pods inspect'] / net['podcastparser']:.1f}×), "
+              f"--json costs {results['pods inspect --json'][0] / pods:.2f}× the parse")
     print("start-up on a one-episode feed: " + ", ".join(
         f"{name} {elapsed * 1000:.0f} ms / {rss / 1024:.1f} MiB" for name, (elapsed, rss) in startup.items()))
 

@@ -105,9 +105,15 @@ public struct DBusInterface: Sendable {
 public struct DBusExportedObject: Sendable {
     public var path: DBusObjectPath
     public var interfaces: [DBusInterface]
+    /// Where the object's method calls and property accesses run (and the
+    /// actors they call, unless those have executors of their own); nil for
+    /// Swift's default pool. An object that must answer fast whatever else
+    /// the process does gets threads of its own.
+    public var executor: (any TaskExecutor)?
 
-    public init(path: DBusObjectPath, interfaces: [DBusInterface]) {
+    public init(path: DBusObjectPath, interfaces: [DBusInterface], executor: (any TaskExecutor)? = nil) {
         self.path = path
         self.interfaces = interfaces
+        self.executor = executor
     }
 }

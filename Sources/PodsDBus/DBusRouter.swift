@@ -11,7 +11,7 @@ final class DBusRouter {
         let continuation: AsyncStream<DBusSignal>.Continuation
     }
 
-    private var objects: [DBusObjectPath: [DBusInterface]] = [:]
+    private var objects: [DBusObjectPath: DBusExportedObject] = [:]
     private var subscriptions: [UInt64: Subscription] = [:]
     private var nextSubscriptionID: UInt64 = 0
     private var disconnectHandlers: [@Sendable () -> Void] = []
@@ -24,7 +24,7 @@ final class DBusRouter {
     // MARK: - Registration
 
     func export(_ object: DBusExportedObject) {
-        objects[object.path] = object.interfaces
+        objects[object.path] = object
     }
 
     func unexport(_ path: DBusObjectPath) {
@@ -112,10 +112,11 @@ final class DBusRouter {
                 : introspect(path: path, member: member, signature: message.signature)
             return reply(to: message, result, on: loop)
         }
-        guard let interfaces = objects[path] else {
+        guard let object = objects[path] else {
             return reply(to: message, .failure(.init(
                 name: DBusError.Name.unknownObject, message: "No such object path '\(path)'")), on: loop)
         }
+        let interfaces = object.interfaces
         let arguments: [DBusValue]
         do {
             arguments = try message.arguments()
@@ -149,7 +150,7 @@ final class DBusRouter {
         // reply (a page of library items) never holds up this thread, which
         // every other call and signal waits on.
         let emptyReply = message.expectsReply ? message.methodReturn().map(MessageHandoff.init) : nil
-        Task {
+        Task(executorPreference: object.executor) {
             let result: Result<MessageHandoff?, DBusError>
             do {
                 let values = try await work()
@@ -219,7 +220,7 @@ final class DBusRouter {
                 children.insert(String(elements[prefix.count]))
             }
         }
-        let xml = DBusIntrospection.xml(interfaces: objects[path] ?? [], children: children.sorted())
+        let xml = DBusIntrospection.xml(interfaces: objects[path]?.interfaces ?? [], children: children.sorted())
         return .success([.string(xml)])
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PodsFeedParser
 import PodsHTTP
+import PodsConcurrency
 import PodsLibrary
 
 /// Fetches feeds over HTTP and stores them in the library: subscribe and
@@ -11,8 +12,9 @@ import PodsLibrary
 /// connections alive; a slow or dead feed holds up only itself. Fetched
 /// feeds are parsed on as many threads as there are cores while others are
 /// still fetched, and each is stored in one transaction. At most
-/// `pipelineLimit` feeds are between their request and their store at
-/// once, which bounds the memory a refresh takes whatever the library holds.
+/// `pipelineLimit` feeds are between their body's arrival and their store
+/// at once (a fetched body keeps its fetch slot until it gets in), which
+/// bounds the memory a refresh takes whatever the library holds.
 /// Concurrent refreshes of the same podcast, and concurrent subscriptions to
 /// the same URL, share one fetch. A 304 costs no
 /// parse; a permanent redirect or `itunes:new-feed-url` moves the stored URL.
@@ -30,12 +32,12 @@ public actor FeedRefresher {
     private let pipeline: AsyncGate
 
     public init(library: Library, http: HTTPClient = HTTPClient(), globalLimit: Int = 16, perHostLimit: Int = 6,
-                pipelineLimit: Int = 8) {
+                pipelineLimit: Int = ProcessInfo.processInfo.activeProcessorCount + 2) {
         self.library = library
         self.http = http
         self.globalLimit = max(1, globalLimit)
         self.perHostLimit = max(1, perHostLimit)
-        self.pipeline = AsyncGate(width: max(pipelineLimit, min(globalLimit, 4)))
+        self.pipeline = AsyncGate(width: max(1, pipelineLimit))
     }
 
     // MARK: - Subscribing
@@ -47,9 +49,7 @@ public actor FeedRefresher {
         let feedURL = Self.normalized(url)
         if let shared = subscribing[feedURL] { return try await shared.value.get() }
         let task = Task { () -> Result<Podcast, LibraryError> in
-            await self.pipeline.through {
-                do throws(LibraryError) { return .success(try await self.subscribeOnce(feedURL)) } catch { return .failure(error) }
-            }
+            do throws(LibraryError) { return .success(try await self.subscribeOnce(feedURL)) } catch { return .failure(error) }
         }
         subscribing[feedURL] = task
         defer { subscribing[feedURL] = nil }
@@ -68,6 +68,7 @@ public actor FeedRefresher {
             throw LibraryError(.feed, "cannot fetch \(feedURL): \(error.message)")
         }
         guard let body = fetched.body else { throw LibraryError(.feed, "cannot fetch \(feedURL): no content") }
+        defer { pipeline.leave() }
         let prepared: PreparedFeed
         switch await prepare(body, baseURL: fetched.finalURL, for: nil) {
         case .success(let made): prepared = made.0
@@ -84,9 +85,11 @@ public actor FeedRefresher {
 
     /// Feeds are parsed on threads of their own, as many at once as there
     /// are cores, while other feeds are still being fetched.
-    private static let parsing = BlockingLane("pods.parse", width: ProcessInfo.processInfo.activeProcessorCount)
+    /// At a lower priority, so a refresh parsing on every core leaves the CPU
+    /// to whatever answers the desktop.
+    private static let parsing = BlockingLane("pods.parse", width: ProcessInfo.processInfo.activeProcessorCount, niceness: 10)
     /// Library writes, one at a time (SQLite has one writer anyway).
-    private static let storing = BlockingLane("pods.store", width: 1)
+    private static let storing = BlockingLane("pods.store", width: 1, niceness: 5)
 
     private enum PrepareFailure: Error {
         case parse(FeedError)
@@ -135,7 +138,7 @@ public actor FeedRefresher {
 
     private func refreshTask(_ id: Int64) -> Task<RefreshSummary, Never> {
         if let shared = inFlight[id] { return shared }
-        let task = Task { await self.pipeline.through { await self.refreshOne(id) } }
+        let task = Task { await self.refreshOne(id) }
         inFlight[id] = task
         Task {
             _ = await task.value
@@ -171,6 +174,7 @@ public actor FeedRefresher {
             guard let body = fetched.body else {
                 return try await store { () throws(LibraryError) in try library.markNotModified(id, movedTo: fetched.permanentURL) }
             }
+            defer { pipeline.leave() }
             let prepared: PreparedFeed
             let newFeedURL: String?
             switch await prepare(body, baseURL: fetched.finalURL, for: id) {
@@ -201,16 +205,22 @@ public actor FeedRefresher {
     }
 
     /// GETs an http(s) feed, conditionally when validators are given, within
-    /// the limits; reads a `file://` feed from disk.
+    /// the limits; reads a `file://` feed from disk. A body comes back only
+    /// once the pipeline has let it in (its fetch slot is held till then):
+    /// the caller must `pipeline.leave()` when it has stored it.
     private func fetch(_ url: String, etag: String?, lastModified: String?) async throws(HTTPError) -> Fetched {
         if let file = URL(string: url), file.isFileURL {
             guard let data = FileManager.default.contents(atPath: file.path) else {
                 throw HTTPError(.unreachable, "cannot read \(file.path)")
             }
+            await pipeline.enter()
             return Fetched(body: data, finalURL: url)
         }
+        let pipeline = pipeline
         let response = try await limited(host: Self.host(of: url)) { () async throws(HTTPError) -> HTTPResponse in
-            try await http.get(url, ifNoneMatch: etag, ifModifiedSince: lastModified)
+            let response = try await http.get(url, ifNoneMatch: etag, ifModifiedSince: lastModified)
+            if response.status != 304 { await pipeline.enter() }
+            return response
         }
         return Fetched(body: response.status == 304 ? nil : response.body, finalURL: response.finalURL,
                        permanentURL: response.permanentURL, etag: response.etag, lastModified: response.lastModified)

@@ -54,6 +54,9 @@ public struct RefreshSummary: Sendable, Equatable {
     public var notModified = false
     public var error: String?
 
+    /// Whether episodes were added, updated or removed.
+    public var changed: Bool { added + updated + removed > 0 }
+
     public init(podcastId: Int64, title: String, added: Int = 0, updated: Int = 0, removed: Int = 0,
                 notModified: Bool = false, error: String? = nil) {
         self.podcastId = podcastId

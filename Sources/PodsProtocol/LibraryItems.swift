@@ -82,9 +82,11 @@ public enum LibraryPaging {
     public static let defaultItems = 200
     /// The most items one page holds; a larger limit is lowered to this.
     public static let maxItems = 1000
-    /// A page stops growing once its items reach this many bytes (estimated
-    /// as marshalled); so does a reply that is not paged, such as a refresh's results.
-    public static let maxBytes = 1 << 20
+    /// A page stops growing before its items pass this many bytes (estimated
+    /// as marshalled); so does a reply that is not paged, such as a refresh's
+    /// results. Small enough that an MPRIS call the bus daemon relays behind
+    /// a page waits well under a few milliseconds.
+    public static let maxBytes = 256 << 10
     /// Longer strings inside an item are cut to this many bytes (a hostile
     /// feed's megabyte title cannot blow a page up).
     public static let maxStringBytes = 64 << 10

@@ -60,7 +60,7 @@ enum LibraryObject {
                     do throws(LibraryError) {
                         summaries = try await player.refresher.refresh(ids) { done, total in signals.refreshProgress(done, total) }
                     } catch { throw LibraryPlayer.dbusError(error) }
-                    for summary in summaries where summary.added + summary.updated + summary.removed > 0 {
+                    for summary in summaries where summary.changed {
                         signals.episodesChanged(summary.podcastId)
                     }
                     signals.podcastsChanged()
@@ -68,7 +68,11 @@ enum LibraryObject {
                         await player.autoDownload()
                         await player.prefetchArtwork()
                     }
-                    return [boundedList(summaries, item: LibraryItemEncoding.refreshResult)]
+                    // Failures and changes first: if a huge library's results pass the
+                    // reply's bound, only "not modified" lines are left out.
+                    let ranked = summaries.filter { $0.error != nil } + summaries.filter { $0.error == nil && $0.changed }
+                        + summaries.filter { $0.error == nil && !$0.changed }
+                    return [boundedList(ranked, item: LibraryItemEncoding.refreshResult)]
                 },
                 method(.importOPML) { arguments throws(DBusError) in
                     let outlines: [OPML.Outline]
@@ -187,7 +191,7 @@ enum LibraryObject {
                     return [LibraryItemEncoding.cacheStatus(episodeID: status.episodeID, buffering: status.buffering, cached: status.cached)]
                 },
             ],
-            signals: LibrarySignal.all)])
+            signals: LibrarySignal.all)], executor: LibraryWork.lane)
     }
 
     // MARK: - Arguments

@@ -1,12 +1,14 @@
 import PodsDBus
+import PodsConcurrency
 import PodsLibrary
 
-/// Runs the library interface's SQLite work on a lane of its own, one job
-/// at a time: a long listing page never holds a thread of the cooperative
-/// pool that MPRIS calls need, and the interface takes at most one extra
-/// thread, whatever clients ask.
+/// The library interface's thread: its calls run there (as their tasks'
+/// executor), and so does their SQLite work, one job at a time and at a
+/// lower priority. A listing page (query, items, marshalling) never holds a
+/// thread of the cooperative pool, and the interface takes one thread,
+/// whatever clients ask.
 enum LibraryWork {
-    private static let lane = BlockingLane("pods.library", width: 1)
+    static let lane = BlockingLane("pods.library", width: 1, niceness: 5)
 
     /// `body`'s result; a `LibraryError` becomes the interface's error reply.
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws(LibraryError) -> T) async throws(DBusError) -> T {

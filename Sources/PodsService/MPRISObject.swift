@@ -1,4 +1,5 @@
 import PodsClient
+import PodsConcurrency
 import PodsDBus
 import PodsPlayback
 
@@ -10,8 +11,13 @@ enum MPRISObject {
         DBusExportedObject(path: MPRIS.objectPath, interfaces: [
             root(supportedMimeTypes: supportedMimeTypes, quit: quit),
             player(controller),
-        ])
+        ], executor: callThread)
     }
+
+    /// MPRIS calls run on a thread of their own, so media keys and applets
+    /// are answered at once even while a refresh or a listing keeps every
+    /// other thread busy.
+    private static let callThread = BlockingLane("pods.mpris", width: 1)
 
     // MARK: - org.mpris.MediaPlayer2
 
