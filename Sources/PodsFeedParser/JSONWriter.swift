@@ -4,8 +4,31 @@
 /// Strings are escaped as RFC 8259 asks and no more (`/` and non-ASCII stay).
 public struct JSONWriter: Sendable {
     public private(set) var bytes: [UInt8] = []
+    /// Where full buffers go (nil: everything stays in `bytes`).
+    private let sink: (@Sendable ([UInt8]) -> Void)?
+    private let capacity: Int
 
-    public init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 1 << 16) {
+        self.capacity = capacity
+        self.sink = nil
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// A writer that hands its bytes to `sink` whenever an array element
+    /// leaves more than `capacity` of them, so a long document streams out
+    /// in bounded memory; `flush()` hands over the rest.
+    public init(capacity: Int = 1 << 16, sink: @escaping @Sendable ([UInt8]) -> Void) {
+        self.capacity = capacity
+        self.sink = sink
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Hands what is buffered to the sink.
+    public mutating func flush() {
+        guard let sink, !bytes.isEmpty else { return }
+        sink(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
 
     /// Empties the buffer (after its bytes were written out), keeping its storage.
     public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
@@ -84,6 +107,7 @@ public struct JSONWriter: Sendable {
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
             element(&self, value)
+            if sink != nil, bytes.count >= capacity { flush() }
         }
         bytes.append(UInt8(ascii: "]"))
     }

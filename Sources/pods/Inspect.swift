@@ -26,13 +26,17 @@ struct Inspect: AsyncParsableCommand {
             throw ExitCode.failure
         }
         if json {
-            var writer = JSONWriter(capacity: 1 << 20)
+            var writer = JSONWriter(capacity: 256 << 10, sink: StandardOutput.write)
             feed.writeJSON(to: &writer)
             writer.raw("\n")
-            StandardOutput.write(writer.bytes)
+            writer.flush()
         } else {
             print(Self.summary(feed))
         }
+        // Done: a 10,000-episode feed need not be taken apart value by value
+        // on the way out (that costs as much as writing it).
+        fflush(nil)
+        Foundation.exit(0)
     }
 
     private func parse() async throws -> Feed {
