@@ -57,9 +57,9 @@ struct GPO {
         let database = home.appendingPathComponent("Database")
         let size = (try? FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int) ?? nil
         if let size { table.set(ScaleSteps.librarySize, gpo: Double(size) / 1e6) }
-        let episodes = await Subprocess.run(path, ["episodes"], environment: environment, timeout: .seconds(300))
-        let count = episodes.stdout.split(separator: "\n").filter { $0.hasPrefix("    ") || $0.hasPrefix("\t") }.count
-        table.notes.append("gpo stores \(count > 0 ? String(count) : "some") episodes (gPodder keeps at most 200 a feed by default)")
+        let count = await Subprocess.run("python3", ["-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("
+                                                     + "'SELECT COUNT(*) FROM episode').fetchone()[0])", database.path])
+        table.notes.append("gpo stores \(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) episodes, Pods all of them")
     }
 }
 

@@ -18,7 +18,8 @@ struct PodsRun {
             let (seconds, result) = await Peers.timed(Fixtures.executable("pods"), arguments, environment: bus.environment)
             guard result.status == 0 else { throw TestSupportError("pods \(arguments) failed: \(result.stderr)") }
             table.set(name, pods: seconds, goal: goal)
-            print("pods \(arguments.joined(separator: " ")): " + String(format: "%.2f s", seconds))
+            print("pods \(arguments.joined(separator: " ")): " + String(format: "%.2f s, podsd peak RSS so far %.0f MiB", seconds,
+                                                                      ProcessMemory.peakMiB(of: podsd.processIdentifier)))
         }
         try await step(ScaleSteps.importing, goal: "≤ 3", "import", opml.path)
         try await step(ScaleSteps.unchanged, goal: "≤ 0.3", "refresh")
