@@ -92,12 +92,15 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "PodsCacheTests", dependencies: ["PodsCache", "PodsLibrary", "PodsTestSupport"]),
+        .testTarget(name: "PodsConcurrencyTests", dependencies: ["PodsConcurrency"]),
         .testTarget(name: "PodsClientTests", dependencies: ["PodsClient", "PodsDBus", "PodsProtocol"]),
         .testTarget(name: "PodsDBusTests", dependencies: ["PodsDBus", "PodsTestSupport"]),
         .testTarget(name: "PodsFeedParserTests", dependencies: ["PodsFeedParser", "PodsTestSupport"]),
         .testTarget(name: "PodsFeedsTests", dependencies: ["PodsFeeds", "PodsHTTP", "PodsLibrary", "PodsTestSupport"]),
         .testTarget(name: "PodsHTTPTests", dependencies: ["PodsHTTP", "PodsTestSupport"]),
-        .testTarget(name: "PodsLibraryTests", dependencies: ["PodsLibrary", "PodsTestSupport"]),
+        .testTarget(
+            name: "PodsLibraryTests",
+            dependencies: ["PodsLibrary", "PodsTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
         .testTarget(
             name: "PodsServiceTests",

@@ -26,9 +26,8 @@ public final class BlockingLane: TaskExecutor, @unchecked Sendable {
         self.label = label
         self.niceness = niceness
         for index in 0..<max(1, width) {
-            let thread = Thread { [self] in work() }
-            thread.name = width > 1 ? "\(label)-\(index)" : label
-            thread.start()
+            let name = width > 1 ? "\(label)-\(index)" : label
+            Thread { [self] in work(name: name) }.start()
         }
     }
 
@@ -61,7 +60,10 @@ public final class BlockingLane: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    private func work() {
+    private func work(name: String) {
+        // Named from inside: Foundation then sets the kernel's name too (what
+        // top and perf show); a new thread otherwise keeps its creator's.
+        Thread.current.name = name
         if niceness != 0 { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }  // this thread only, on Linux
         while true {
             condition.lock()

@@ -13,7 +13,12 @@ public final class Library: Sendable {
     let database: DatabasePool
 
     /// Opens (creating and migrating if needed) the library in `directory`.
-    public init(directory: URL) throws(LibraryError) {
+    public convenience init(directory: URL) throws(LibraryError) {
+        try self.init(directory: directory, migratingUpTo: nil)
+    }
+
+    /// Migrates only up to `last` (nil: all); tests make older libraries with it.
+    init(directory: URL, migratingUpTo last: String?) throws(LibraryError) {
         let path = directory.appendingPathComponent(Self.fileName).path
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -28,7 +33,7 @@ public final class Library: Sendable {
                 try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
             }
             database = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(database)
+            if let last { try Self.migrator.migrate(database, upTo: last) } else { try Self.migrator.migrate(database) }
         } catch {
             throw LibraryError(path: path, underlying: error)
         }

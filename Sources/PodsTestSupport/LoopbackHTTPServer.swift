@@ -20,12 +20,18 @@ public final class LoopbackHTTPServer: Sendable {
     private let ignoringRange = Mutex<Set<String>>([])
     private let rates = Mutex<[String: Int]>([:])
     private let stopped = Mutex(false)
+    private let connections = Mutex(0)
+    private let answering = Mutex((now: 0, most: 0))
+    /// Answers several requests on one connection (HTTP/1.1 keep-alive)
+    /// instead of closing after each.
+    private let keepAlive: Bool
 
     /// `files` maps a path such as `/episode.mp3` to a file to serve;
     /// `redirects` maps a path to a status (301, 302, 307, 308) and a location.
     /// `host` is the loopback address to listen on (any of 127.0.0.0/8).
     public init(files: [String: URL], redirects: [String: (status: Int, location: String)] = [:],
-                host: String = "127.0.0.1") throws {
+                host: String = "127.0.0.1", keepAlive: Bool = false) throws {
+        self.keepAlive = keepAlive
         var loaded: [String: (Data, String, String)] = [:]
         for (path, url) in files {
             let data = try Data(contentsOf: url)
@@ -42,7 +48,7 @@ public final class LoopbackHTTPServer: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 16) == 0 else {
+        guard bound == 0, listen(fd, 128) == 0 else {
             close(fd)
             throw TestSupportError("bind/listen failed")
         }
@@ -103,6 +109,12 @@ public final class LoopbackHTTPServer: Sendable {
         return "\"\(data.count)-\(hash)\""
     }
 
+    /// Connections accepted so far.
+    public var connectionsAccepted: Int { connections.withLock { $0 } }
+
+    /// The most requests it was answering at one time.
+    public var mostRequestsAtOnce: Int { answering.withLock { $0.most } }
+
     /// Requests for `path` so far.
     public func requests(for path: String) -> Int { counts.withLock { $0.requests[path, default: 0] } }
 
@@ -138,6 +150,7 @@ public final class LoopbackHTTPServer: Sendable {
         while !stopped.withLock({ $0 }) {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
+            connections.withLock { $0 += 1 }
             let thread = Thread { [self] in serve(client) }
             thread.start()
         }
@@ -145,13 +158,29 @@ public final class LoopbackHTTPServer: Sendable {
 
     private func serve(_ client: Int32) {
         defer { close(client) }
-        var request = Data()
+        var pending = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while request.range(of: Data("\r\n\r\n".utf8)) == nil {
-            let count = read(client, &buffer, buffer.count)
-            guard count > 0 else { return }
-            request.append(contentsOf: buffer[0..<count])
-        }
+        repeat {
+            var end = pending.range(of: Data("\r\n\r\n".utf8))
+            while end == nil {
+                let count = read(client, &buffer, buffer.count)
+                guard count > 0 else { return }
+                pending.append(contentsOf: buffer[0..<count])
+                end = pending.range(of: Data("\r\n\r\n".utf8))
+            }
+            guard let end else { return }
+            let request = pending.subdata(in: pending.startIndex..<end.upperBound)
+            pending = pending.subdata(in: end.upperBound..<pending.endIndex)  // GETs have no body
+            answering.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            let open = answer(request, on: client)
+            answering.withLock { $0.now -= 1 }
+            guard open else { return }
+        } while keepAlive
+    }
+
+    /// Answers one request; whether the connection can take another.
+    private func answer(_ request: Data, on client: Int32) -> Bool {
+        let connection = keepAlive ? "keep-alive" : "close"
         let lines = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n")
         let parts = lines.first?.split(separator: " ") ?? []
         let path = parts.count > 1 ? String(parts[1]) : "/"
@@ -160,29 +189,26 @@ public final class LoopbackHTTPServer: Sendable {
             usleep(UInt32(delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
         }
         if let redirect = redirects[path] {
-            send(client, head: "HTTP/1.1 \(redirect.status) Moved\r\nLocation: \(redirect.location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", body: Data())
-            return
+            return send(client, head: "HTTP/1.1 \(redirect.status) Moved\r\nLocation: \(redirect.location)\r\nContent-Length: 0\r\nConnection: \(connection)\r\n\r\n", body: Data())
         }
         var cutAfter: Int?
         switch faults.withLock({ $0[path] }) {
         case .status(let status):
-            send(client, head: "HTTP/1.1 \(status) Failed\r\nContent-Length: 6\r\nConnection: close\r\n\r\n", body: Data("failed".utf8))
-            return
+            _ = send(client, head: "HTTP/1.1 \(status) Failed\r\nContent-Length: 6\r\nConnection: close\r\n\r\n", body: Data("failed".utf8))
+            return false
         case .dropAfter(let count):
             cutAfter = count
         case nil:
             break
         }
         guard let file = files.withLock({ $0[path] }) else {
-            send(client, head: "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\n", body: Data("not found".utf8))
-            return
+            return send(client, head: "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: \(connection)\r\n\r\n", body: Data("not found".utf8))
         }
         let etag = file.etag
         if let condition = lines.first(where: { $0.lowercased().hasPrefix("if-none-match:") }),
            condition.dropFirst("if-none-match:".count).trimmingCharacters(in: .whitespaces) == etag {
             counts.withLock { $0.notModified += 1 }
-            send(client, head: "HTTP/1.1 304 Not Modified\r\nETag: \(etag)\r\nConnection: close\r\n\r\n", body: Data())
-            return
+            return send(client, head: "HTTP/1.1 304 Not Modified\r\nETag: \(etag)\r\nConnection: \(connection)\r\n\r\n", body: Data())
         }
         var range = lines.first { $0.lowercased().hasPrefix("range: bytes=") }.flatMap { parseRange($0, size: file.data.count) }
         if ignoringRange.withLock({ $0.contains(path) }) { range = nil }
@@ -193,9 +219,9 @@ public final class LoopbackHTTPServer: Sendable {
         }
         if let range {
             let body = file.data.subdata(in: range).prefix(cutAfter ?? .max)
-            send(client, head: "HTTP/1.1 206 Partial Content\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Range: bytes \(range.lowerBound)-\(range.upperBound - 1)/\(file.data.count)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body, path: path)
+            return send(client, head: "HTTP/1.1 206 Partial Content\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Range: bytes \(range.lowerBound)-\(range.upperBound - 1)/\(file.data.count)\r\nContent-Length: \(body.count)\r\nConnection: \(cutAfter == nil ? connection : "close")\r\n\r\n", body: body, path: path) && cutAfter == nil
         } else {
-            send(client, head: "HTTP/1.1 200 OK\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Length: \(file.data.count)\r\nConnection: close\r\n\r\n", body: file.data.prefix(cutAfter ?? .max), path: path)
+            return send(client, head: "HTTP/1.1 200 OK\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Length: \(file.data.count)\r\nConnection: \(cutAfter == nil ? connection : "close")\r\n\r\n", body: file.data.prefix(cutAfter ?? .max), path: path) && cutAfter == nil
         }
     }
 
@@ -206,8 +232,10 @@ public final class LoopbackHTTPServer: Sendable {
         return start < end ? start..<end : nil
     }
 
-    private func send(_ client: Int32, head: String, body: Data, path: String = "") {
-        guard writeAll(client, Data(head.utf8)) else { return }
+    /// Whether it was all sent.
+    @discardableResult
+    private func send(_ client: Int32, head: String, body: Data, path: String = "") -> Bool {
+        guard writeAll(client, Data(head.utf8)) else { return false }
         var offset = 0
         while offset < body.count {
             // Paced bodies go in tenth-of-a-second slices; the pace is read
@@ -215,12 +243,13 @@ public final class LoopbackHTTPServer: Sendable {
             let bytesPerSecond = rates.withLock { $0[path] }
             let chunkSize = bytesPerSecond.map { max(1024, $0 / 10) } ?? 65536
             let chunk = body.subdata(in: offset..<min(offset + chunkSize, body.count))
-            guard writeAll(client, chunk) else { return }
+            guard writeAll(client, chunk) else { return false }
             sent.withLock { $0 += chunk.count }
             sentByPath.withLock { $0[path, default: 0] += chunk.count }
             offset += chunk.count
             if let bytesPerSecond { usleep(UInt32(min(1_000_000, 1_000_000 * chunk.count / max(1, bytesPerSecond)))) }
         }
+        return true
     }
 
     private func writeAll(_ client: Int32, _ data: Data) -> Bool {

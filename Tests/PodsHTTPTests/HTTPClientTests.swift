@@ -54,3 +54,42 @@ import Testing
         }
     }
 }
+
+/// Every GET of the process runs on one libcurl multi loop.
+@Suite struct TransferLoopTests {
+    @Test func connectionsAreKeptAliveAndReused() async throws {
+        let server = try LoopbackHTTPServer(files: ["/feed.xml": HTTPClientTests.feed], keepAlive: true)
+        defer { server.stop() }
+        let expected = try Data(contentsOf: HTTPClientTests.feed)
+        for _ in 0..<20 {
+            let response = try await HTTPClient().get(server.url("/feed.xml"))
+            #expect(response.status == 200 && response.body == expected)
+        }
+        #expect(server.requests(for: "/feed.xml") == 20)
+        #expect(server.connectionsAccepted == 1, "\(server.connectionsAccepted) connections for 20 requests one after another")
+    }
+
+    @Test func manyAtOnceRunSideBySideAndAFailureStaysItsOwn() async throws {
+        let server = try LoopbackHTTPServer(files: ["/feed.xml": HTTPClientTests.feed], keepAlive: true)
+        defer { server.stop() }
+        server.setDelay("/feed.xml", .milliseconds(300))
+        let closed = try LoopbackHTTPServer(files: [:])
+        let deadPort = closed.port
+        closed.stop()
+        let start = ContinuousClock.now
+        let results = await withTaskGroup(of: Result<HTTPResponse, HTTPError>.self) { group in
+            for index in 0..<30 {
+                let url = index == 7 ? "http://127.0.0.1:\(deadPort)/feed.xml" : server.url("/feed.xml")
+                group.addTask {
+                    do throws(HTTPError) { return .success(try await HTTPClient().get(url)) } catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let took = ContinuousClock.now - start
+        #expect(results.filter { (try? $0.get())?.status == 200 }.count == 29)
+        #expect(results.filter { if case .failure(let error) = $0 { error.code == .unreachable } else { false } }.count == 1)
+        // Side by side at the server, whatever else the test process is doing meanwhile.
+        #expect(server.mostRequestsAtOnce >= 20, "at most \(server.mostRequestsAtOnce) at once; all took \(took)")
+    }
+}

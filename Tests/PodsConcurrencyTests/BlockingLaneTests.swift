@@ -1,0 +1,78 @@
+import Foundation
+import PodsConcurrency
+import Synchronization
+import Testing
+
+@Suite struct BlockingLaneTests {
+    /// Counts jobs running at once and the most seen.
+    final class Occupancy: Sendable {
+        private let state = Mutex((now: 0, most: 0))
+        func enter() { state.withLock { $0.now += 1; $0.most = max($0.most, $0.now) } }
+        func leave() { state.withLock { $0.now -= 1 } }
+        var most: Int { state.withLock { $0.most } }
+    }
+
+    @Test func runsAtMostWidthJobsAtOnceOnItsOwnThreads() async throws {
+        let lane = BlockingLane("test.lane", width: 2, niceness: 5)
+        let occupancy = Occupancy()
+        let names = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    await lane.run { () -> String in
+                        occupancy.enter()
+                        defer { occupancy.leave() }
+                        usleep(20_000)  // blocking, as SQLite and parsing do
+                        return currentThreadName()
+                    }
+                }
+            }
+            return await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(occupancy.most == 2)
+        #expect(names == ["test.lane-0", "test.lane-1"])
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == 0)  // the caller's priority is its own
+    }
+
+    @Test func errorsComeBackTyped() async {
+        struct Failure: Error, Equatable {}
+        let lane = BlockingLane("test.errors", width: 1)
+        await #expect(throws: Failure()) { try await lane.run { () throws(Failure) -> Int in throw Failure() } }
+        #expect(await lane.run { 41 + 1 } == 42)
+    }
+
+    @Test func tasksPreferringTheLaneRunOnItAndSoDoTheActorsTheyCall() async {
+        actor Counter {
+            var value = 0
+            func bump() -> String {
+                value += 1
+                return currentThreadName()
+            }
+        }
+        let lane = BlockingLane("test.executor", width: 1)
+        let counter = Counter()
+        let threads = await Task(executorPreference: lane) {
+            [currentThreadName(), await counter.bump()]
+        }.value
+        #expect(threads == ["test.executor", "test.executor"])
+    }
+
+    @Test func aGateLetsAtMostItsWidthThrough() async {
+        let gate = AsyncGate(width: 3)
+        let occupancy = Occupancy()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    await gate.through {
+                        occupancy.enter()
+                        try? await Task.sleep(for: .milliseconds(5))
+                        occupancy.leave()
+                    }
+                }
+            }
+        }
+        #expect(occupancy.most == 3)
+    }
+}
+
+/// The name of the thread running the caller.
+private func currentThreadName() -> String { Thread.current.name ?? "" }

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+@testable import PodsFeedParser
+@testable import PodsLibrary
+import PodsTestSupport
+import Testing
+
+@Suite struct LibraryMigrationTests {
+    /// A library written before v4 (descriptions twice in `episode`, no
+    /// content hashes) opens with everything as it was, and a refresh with the
+    /// same feed finds nothing changed: the migration's hashes are the ones a
+    /// refresh computes.
+    @Test func aV3LibraryKeepsEveryEpisodeAndItsStatus() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var feed = Feed()
+        feed.title = "Old Show"
+        feed.episodes = (1...3).map { number in
+            var episode = Episode()
+            episode.guid = "old-\(number)"
+            episode.title = "Old \(number)"
+            episode.descriptionHTML = "<p>Episode <b>\(number)</b> &amp; more</p>"
+            episode.description = number == 3 ? "A plain summary" : FeedText.plainText(fromHTML: episode.descriptionHTML ?? "")
+            episode.published = Date(timeIntervalSince1970: Double(1_700_000_000 + number * 86_400))
+            episode.duration = 1800
+            episode.enclosures = [Enclosure(url: "https://cdn.example.org/\(number).mp3", type: "audio/mpeg", length: 1000)]
+            episode.chapters = [Chapter(start: 0, title: "Intro", url: nil, image: nil)]
+            episode.persons = [Person(name: "Host", role: "host", group: nil, url: "https://example.org/host", image: nil)]
+            return episode
+        }
+        do {
+            let old = try Library(directory: directory, migratingUpTo: "v3: media cache, artwork, auto-download")
+            try old.database.write { db in
+                try db.execute(sql: "INSERT INTO podcast (feedURL, title, subscribedAt) VALUES ('https://example.org/feed', 'Old Show', 0)")
+                let encoder = JSONEncoder()  // as v3 stored them: slashes escaped
+                for (order, episode) in feed.episodes.enumerated() {
+                    try db.execute(sql: """
+                        INSERT INTO episode (podcastId, guid, title, description, descriptionHTML, published, duration,
+                            enclosures, chapters, persons, feedOrder, position)
+                        VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, arguments: [
+                            episode.guid, episode.title, episode.description, episode.descriptionHTML,
+                            episode.published?.timeIntervalSince1970, episode.duration,
+                            String(decoding: try encoder.encode(episode.enclosures.map(OldEnclosure.init)), as: UTF8.self),
+                            String(decoding: try encoder.encode(episode.chapters.map(OldChapter.init)), as: UTF8.self),
+                            String(decoding: try encoder.encode(episode.persons.map(OldPerson.init)), as: UTF8.self),
+                            order, order == 1 ? 42.0 : 0.0,
+                        ])
+                }
+            }
+        }
+        let library = try Library(directory: directory)
+        #expect(try library.integrityCheck() == "ok")
+        let stored = try library.episodes(podcastId: 1)
+        #expect(stored.map(\.episode) == feed.episodes.reversed())
+        #expect(stored.first { $0.episode.guid == "old-2" }?.position == 42)
+        #expect(try library.episodes(EpisodeFilter(), after: nil, limit: 10).map(\.guid) == ["old-3", "old-2", "old-1"])
+        let summary = try library.applyRefresh(1, feed: feed, etag: nil, lastModified: nil)
+        #expect((summary.added, summary.updated, summary.removed) == (0, 0, 0))
+        // Descriptions that the HTML reads as are stored once; a plain summary of its own stays.
+        let descriptions = try library.database.read { db in
+            try String.fetchAll(db, sql: "SELECT description FROM episodeDetail ORDER BY episodeId")
+        }
+        #expect(descriptions == ["", "", "A plain summary"])
+    }
+}
+
+/// The JSON v3 wrote (JSONEncoder's, keys as the model's coding keys).
+private struct OldEnclosure: Encodable {
+    var url: String, type: String?, length: Int?
+    init(_ enclosure: Enclosure) { (url, type, length) = (enclosure.url, enclosure.type, enclosure.length) }
+}
+
+private struct OldChapter: Encodable {
+    var start: Double, title: String, url: String?, image: String?
+    init(_ chapter: Chapter) { (start, title, url, image) = (chapter.start, chapter.title, chapter.url, chapter.image) }
+}
+
+private struct OldPerson: Encodable {
+    var name: String, role: String?, group: String?, url: String?, image: String?
+    init(_ person: Person) { (name, role, group, url, image) = (person.name, person.role, person.group, person.url, person.image) }
+}
