@@ -70,6 +70,7 @@ enum ScaleSteps {
     static let touched = "refresh, every ETag changed, same bytes, s"
     static let grown = "refresh, 20 feeds gained 3 episodes, s"
     static let peakRSS = "peak RSS over import and refreshes, MiB"
+    static let settledRSS = "RSS 2 s after the last refresh, MiB"
     static let listing = "`pods episodes --json`, whole library, s"
     static let listingRSS = "RSS growth while listing, MiB"
     static let getDuringRefresh = "Get(Position) p99 during a full refresh, ms"

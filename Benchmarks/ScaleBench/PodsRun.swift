@@ -28,6 +28,8 @@ struct PodsRun {
         try FeedFiles.growTwenty(&workload, root: root)
         try await step(ScaleSteps.grown, goal: "≤ 0.5", "refresh")
         table.set(ScaleSteps.peakRSS, pods: ProcessMemory.peakMiB(of: podsd.processIdentifier), goal: "≤ 100")
+        try await Task.sleep(for: .seconds(2))
+        table.set(ScaleSteps.settledRSS, pods: ProcessMemory.residentMiB(of: podsd.processIdentifier), goal: "")
 
         // MPRIS while a full refresh runs (every ETag changed again), with a track loaded.
         try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)

@@ -57,4 +57,8 @@ static inline CURLSHcode pods_curl_share_set_unlock(CURLSH *share, curl_unlock_f
 static inline CURLSHcode pods_curl_share_set_pointer(CURLSH *share, CURLSHoption option, void *value) {
     return curl_share_setopt(share, option, value);
 }
+/// `curl_multi_setopt` is variadic, which Swift cannot call.
+static inline CURLMcode pods_curl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
 #endif

@@ -25,7 +25,10 @@ final class TransferLoop: @unchecked Sendable {
     private init() {
         HTTPClient.initializeLibrary()
         multi = curl_multi_init()
-        guard multi != nil else { return }
+        guard let multi else { return }
+        // Idle connections kept for reuse: enough for a refresh's hosts
+        // (libcurl's default follows the number of transfers under way).
+        pods_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 64)
         let thread = Thread { [self] in run() }
         thread.name = "pods.http"
         thread.start()

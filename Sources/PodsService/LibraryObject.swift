@@ -1,4 +1,5 @@
 import Foundation
+import PodsConcurrency
 import PodsDBus
 import PodsFeedParser
 import PodsLibrary
@@ -64,6 +65,7 @@ enum LibraryObject {
                         signals.episodesChanged(summary.podcastId)
                     }
                     signals.podcastsChanged()
+                    FreedMemory.giveBack()
                     Task {
                         await player.autoDownload()
                         await player.prefetchArtwork()
@@ -81,6 +83,7 @@ enum LibraryObject {
                     }
                     let results = await importing(outlines, with: player, signals: signals)
                     signals.podcastsChanged()
+                    FreedMemory.giveBack()
                     Task { await player.prefetchArtwork() }
                     return [boundedList(results) { LibraryItemEncoding.importResult(url: $0.url, podcastId: $0.podcastId, error: $0.error) }]
                 },
