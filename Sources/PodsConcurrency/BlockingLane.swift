@@ -15,10 +15,11 @@ import Foundation
 /// with it as their preference run on its threads, and so do the default
 /// actors they call.
 public final class BlockingLane: TaskExecutor, @unchecked Sendable {
-    // @unchecked Sendable, proven: `jobs` is read and written only while
-    // holding `condition`'s lock; `label` and `niceness` never change.
+    // @unchecked Sendable, proven: `jobs` and `threads` are read and written
+    // only while holding `condition`'s lock; `label` and `niceness` never change.
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
+    private var threads: Set<pthread_t> = []
     private let label: String
     private let niceness: Int32
 
@@ -43,6 +44,13 @@ public final class BlockingLane: TaskExecutor, @unchecked Sendable {
         return try result.get()
     }
 
+    /// Whether the caller runs on one of the lane's threads.
+    public var runsCurrentThread: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return threads.contains(pthread_self())
+    }
+
     // MARK: - TaskExecutor
 
     public func enqueue(_ job: consuming ExecutorJob) {
@@ -65,6 +73,9 @@ public final class BlockingLane: TaskExecutor, @unchecked Sendable {
         // top and perf show); a new thread otherwise keeps its creator's.
         Thread.current.name = name
         if niceness != 0 { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }  // this thread only, on Linux
+        condition.lock()
+        threads.insert(pthread_self())
+        condition.unlock()
         while true {
             condition.lock()
             while jobs.isEmpty { condition.wait() }

@@ -15,21 +15,21 @@ import Testing
     @Test func runsAtMostWidthJobsAtOnceOnItsOwnThreads() async throws {
         let lane = BlockingLane("test.lane", width: 2, niceness: 5)
         let occupancy = Occupancy()
-        let names = await withTaskGroup(of: String.self) { group in
+        let threads = await withTaskGroup(of: (UInt, Bool).self) { group in
             for _ in 0..<12 {
                 group.addTask {
-                    await lane.run { () -> String in
+                    await lane.run { () -> (UInt, Bool) in
                         occupancy.enter()
                         defer { occupancy.leave() }
                         usleep(20_000)  // blocking, as SQLite and parsing do
-                        return currentThreadName()
+                        return (UInt(pthread_self()), lane.runsCurrentThread)
                     }
                 }
             }
-            return await group.reduce(into: Set<String>()) { $0.insert($1) }
+            return await group.reduce(into: [(UInt, Bool)]()) { $0.append($1) }
         }
         #expect(occupancy.most == 2)
-        #expect(names == ["test.lane-0", "test.lane-1"])
+        #expect(Set(threads.map(\.0)).count == 2 && threads.allSatisfy(\.1))
         #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == 0)  // the caller's priority is its own
     }
 
@@ -43,17 +43,18 @@ import Testing
     @Test func tasksPreferringTheLaneRunOnItAndSoDoTheActorsTheyCall() async {
         actor Counter {
             var value = 0
-            func bump() -> String {
+            func bump(on lane: BlockingLane) -> Bool {
                 value += 1
-                return currentThreadName()
+                return lane.runsCurrentThread
             }
         }
         let lane = BlockingLane("test.executor", width: 1)
         let counter = Counter()
-        let threads = await Task(executorPreference: lane) {
-            [currentThreadName(), await counter.bump()]
+        let onLane = await Task(executorPreference: lane) {
+            [lane.runsCurrentThread, await counter.bump(on: lane)]
         }.value
-        #expect(threads == ["test.executor", "test.executor"])
+        #expect(onLane == [true, true])
+        #expect(!lane.runsCurrentThread)
     }
 
     @Test func aGateLetsAtMostItsWidthThrough() async {
@@ -73,6 +74,3 @@ import Testing
         #expect(occupancy.most == 3)
     }
 }
-
-/// The name of the thread running the caller.
-private func currentThreadName() -> String { Thread.current.name ?? "" }

@@ -5,11 +5,11 @@ import PodsTestSupport
 import Testing
 
 @Suite struct LibraryPagingTests {
-    @Test func pagingA50kLibraryReturnsEveryEpisodeOnceInOrder() throws {
+    @Test func pagingA50kLibraryReturnsEveryEpisodeOnceInOrder() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let library = try Library(directory: directory)
-        let podcasts = try GeneratedLibrary.populate(library, podcasts: 25, episodesEach: 2000)
+        let podcasts = try await onOwnThread { try GeneratedLibrary.populate(library, podcasts: 25, episodesEach: 2000) }
         let expected = try library.episodes().map(\.id)
         #expect(expected.count == 50_000)
 

@@ -12,7 +12,9 @@ import Testing
     @Test func listing50kEpisodesStreamsValidJSONWhileMPRISStaysFastAndPodsdStaysSmall() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try GeneratedLibrary.populate(try libraryAt(directory), podcasts: 25, episodesEach: 2000, descriptionBytes: 2000)
+        _ = try await onOwnThread {
+            try GeneratedLibrary.populate(try libraryAt(directory), podcasts: 25, episodesEach: 2000, descriptionBytes: 2000)
+        }
         let podsd = try await PodsdProcess.start(directory: directory)
         let peakBefore = try #require(ProcessMemory.kibibytes("VmHWM", of: podsd.processIdentifier))
 
@@ -50,8 +52,10 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // Titles of 100 KB: cut to 64 KB each, and a page stops at 1 MiB.
-        try GeneratedLibrary.populate(try libraryAt(directory), podcasts: 1, episodesEach: 60, titleBytes: 100_000)
-        try GeneratedLibrary.populate(try libraryAt(directory), podcasts: 2, episodesEach: 1500, named: "Other")
+        _ = try await onOwnThread {
+            try GeneratedLibrary.populate(try libraryAt(directory), podcasts: 1, episodesEach: 60, titleBytes: 100_000)
+            return try GeneratedLibrary.populate(try libraryAt(directory), podcasts: 2, episodesEach: 1500, named: "Other")
+        }
         let podsd = try await PodsdProcess.start(directory: directory)
         let library = LibraryClient(podsd.client)
 
