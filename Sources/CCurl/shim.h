@@ -35,6 +35,11 @@ static inline CURLcode pods_curl_get_long(CURL *handle, CURLINFO info, long *val
 }
 
 /// `curl_easy_getinfo` is variadic, which Swift cannot call.
+static inline CURLcode pods_curl_get_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+/// `curl_easy_getinfo` is variadic, which Swift cannot call.
 static inline CURLcode pods_curl_get_string(CURL *handle, CURLINFO info, char **value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -24,6 +24,11 @@ public actor FeedRefresher {
     private let globalLimit: Int
     private let perHostLimit: Int
     private var running = 0
+    /// Bytes of fetched bodies waiting for the pipeline (each still holding
+    /// its fetch slot); no new fetch starts while they pass 16 MB, so 20
+    /// large feeds that changed at once do not all wait in memory together.
+    private var waitingBytes = 0
+    private static let waitingBytesLimit = 16 << 20
     private var runningPerHost: [String: Int] = [:]
     private var waiting: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
     private var inFlight: [Int64: Task<RefreshSummary, Never>] = [:]
@@ -216,10 +221,9 @@ public actor FeedRefresher {
             await pipeline.enter()
             return Fetched(body: data, finalURL: url)
         }
-        let pipeline = pipeline
         let response = try await limited(host: Self.host(of: url)) { () async throws(HTTPError) -> HTTPResponse in
             let response = try await http.get(url, ifNoneMatch: etag, ifModifiedSince: lastModified)
-            if response.status != 304 { await pipeline.enter() }
+            if response.status != 304 { await waitForPipeline(holding: response.body.count) }
             return response
         }
         return Fetched(body: response.status == 304 ? nil : response.body, finalURL: response.finalURL,
@@ -228,8 +232,16 @@ public actor FeedRefresher {
 
     // MARK: - Limits
 
+    /// Waits for a place in the pipeline, counting the body's bytes as waiting meanwhile.
+    private func waitForPipeline(holding bytes: Int) async {
+        waitingBytes += bytes
+        await pipeline.enter()
+        waitingBytes -= bytes
+        wakeWaiters()
+    }
+
     private func limited<T>(host: String, _ body: () async throws(HTTPError) -> T) async throws(HTTPError) -> T {
-        while running >= globalLimit || runningPerHost[host, default: 0] >= perHostLimit {
+        while running >= globalLimit || runningPerHost[host, default: 0] >= perHostLimit || waitingBytes >= Self.waitingBytesLimit {
             await withCheckedContinuation { waiting.append((host, $0)) }
         }
         running += 1

@@ -82,6 +82,8 @@ public struct HTTPClient: Sendable {
         let ifModifiedSince: String?
         var body = Data()
         var tooLarge = false
+        /// The easy handle, for the body's announced length on its first bytes.
+        private var handle: UnsafeMutableRawPointer?
         let responseHeaders = ResponseHeaders()
         private var headerList: UnsafeMutablePointer<curl_slist>?
         var completion: (Result<HTTPResponse, HTTPError>) -> Void = { _ in }
@@ -98,6 +100,7 @@ public struct HTTPClient: Sendable {
         /// A configured easy handle for this transfer (the caller owns it).
         func makeHandle() -> UnsafeMutableRawPointer? {
             guard let handle = HTTPClient.makeHandle() else { return nil }
+            self.handle = handle
             if let ifNoneMatch { headerList = curl_slist_append(headerList, "If-None-Match: \(ifNoneMatch)") }
             if let ifModifiedSince { headerList = curl_slist_append(headerList, "If-Modified-Since: \(ifModifiedSince)") }
             HTTPClient.configure(handle, url: url, options: options)
@@ -128,6 +131,16 @@ public struct HTTPClient: Sendable {
                 etag: responseHeaders.field("etag"), lastModified: responseHeaders.field("last-modified")))
         }
 
+        /// Room for the whole body at once when the server said its length:
+        /// growing by doubling would hold up to three times a large feed
+        /// while it arrives.
+        private func reserveAnnouncedLength() {
+            guard let handle else { return }
+            var announced: curl_off_t = -1
+            guard pods_curl_get_off_t(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) == CURLE_OK, announced > 0 else { return }
+            body.reserveCapacity(Int(min(Int64(announced), Int64(options.maximumBytes))))
+        }
+
         private static let write: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
             guard let data, let context else { return 0 }
             let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
@@ -136,6 +149,7 @@ public struct HTTPClient: Sendable {
                 transfer.tooLarge = true
                 return 0  // aborts the transfer
             }
+            if transfer.body.isEmpty { transfer.reserveAnnouncedLength() }
             transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
             return length
         }
