@@ -36,13 +36,21 @@ public actor FeedRefresher {
 
     private let pipeline: AsyncGate
 
-    public init(library: Library, http: HTTPClient = HTTPClient(), globalLimit: Int = 16, perHostLimit: Int = 6,
+    public init(library: Library, http: HTTPClient = FeedRefresher.spillingClient(), globalLimit: Int = 16, perHostLimit: Int = 6,
                 pipelineLimit: Int = ProcessInfo.processInfo.activeProcessorCount + 2) {
         self.library = library
         self.http = http
         self.globalLimit = max(1, globalLimit)
         self.perHostLimit = max(1, perHostLimit)
         self.pipeline = AsyncGate(width: max(1, pipelineLimit))
+    }
+
+    /// The default client: feed bodies past 1 MB wait for the parser in a
+    /// temporary file instead of memory.
+    public static func spillingClient() -> HTTPClient {
+        var options = HTTPClient.Options()
+        options.spillDirectory = FileManager.default.temporaryDirectory.path
+        return HTTPClient(options: options)
     }
 
     // MARK: - Subscribing
@@ -103,12 +111,14 @@ public actor FeedRefresher {
 
     /// Parses a feed and prepares it for the library (for `podcastId`, nil
     /// for a new subscription) on the parsing lane.
-    private nonisolated func prepare(_ body: Data, baseURL: String,
+    private nonisolated func prepare(_ body: Body, baseURL: String,
                                      for podcastId: Int64?) async -> Result<(PreparedFeed, newFeedURL: String?), PrepareFailure> {
         let library = library
         return await Self.parsing.run { () -> Result<(PreparedFeed, newFeedURL: String?), PrepareFailure> in
             let feed: Feed
-            do throws(FeedError) { feed = try FeedParser(baseURL: URL(string: baseURL)).parse(body) } catch { return .failure(.parse(error)) }
+            do throws(FeedError) { feed = try body.parse(with: FeedParser(baseURL: URL(string: baseURL))) } catch {
+                return .failure(.parse(error))
+            }
             do throws(LibraryError) { return .success((try library.prepare(feed, for: podcastId), feed.newFeedURL)) } catch {
                 return .failure(.library(error))
             }
@@ -200,9 +210,32 @@ public actor FeedRefresher {
 
     // MARK: - Fetching
 
+    /// A feed's bytes, in memory or in a file of its own.
+    private enum Body: Sendable {
+        case memory(Data)
+        /// A temporary file, removed once parsed.
+        case file(String)
+
+        /// The feed; a file is removed once read, parsed or not.
+        func parse(with parser: FeedParser) throws(FeedError) -> Feed {
+            switch self {
+            case .memory(let data): return try parser.parse(data)
+            case .file(let path):
+                defer { unlink(path) }
+                return try parser.parse(fileAt: path)
+            }
+        }
+
+        /// What waiting for the parser holds in memory.
+        var bytesInMemory: Int {
+            if case .memory(let data) = self { return data.count }
+            return 0
+        }
+    }
+
     /// A feed's bytes (nil body: not modified) and what the server said about them.
     private struct Fetched {
-        var body: Data?
+        var body: Body?
         var finalURL: String
         var permanentURL: String?
         var etag: String?
@@ -219,14 +252,15 @@ public actor FeedRefresher {
                 throw HTTPError(.unreachable, "cannot read \(file.path)")
             }
             await pipeline.enter()
-            return Fetched(body: data, finalURL: url)
+            return Fetched(body: .memory(data), finalURL: url)
         }
         let response = try await limited(host: Self.host(of: url)) { () async throws(HTTPError) -> HTTPResponse in
             let response = try await http.get(url, ifNoneMatch: etag, ifModifiedSince: lastModified)
-            if response.status != 304 { await waitForPipeline(holding: response.body.count) }
+            if response.status != 304 { await waitForPipeline(holding: response.body.count) }  // 0 for a spilled body
             return response
         }
-        return Fetched(body: response.status == 304 ? nil : response.body, finalURL: response.finalURL,
+        let body: Body? = response.status == 304 ? nil : response.bodyFile.map(Body.file) ?? .memory(response.body)
+        return Fetched(body: body, finalURL: response.finalURL,
                        permanentURL: response.permanentURL, etag: response.etag, lastModified: response.lastModified)
     }
 

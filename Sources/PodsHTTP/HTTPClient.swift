@@ -5,7 +5,12 @@ internal import CCurl
 public struct HTTPResponse: Sendable {
     /// The final status (after redirects); 304 when a conditional GET found no change.
     public var status: Int
+    /// Empty when the body went to `bodyFile`.
     public var body: Data
+    /// Where a body larger than `Options.spillThreshold` was written, when
+    /// the client has a `spillDirectory`; the caller owns the file (and
+    /// removes it).
+    public var bodyFile: String?
     /// The URL the body came from, after redirects.
     public var finalURL: String
     /// Set when every redirect on the way was permanent (301/308): where the resource now lives.
@@ -34,8 +39,9 @@ public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// HTTP GET over libcurl, one transfer per thread of its own (the blocking
-/// `curl_easy_perform` never runs on Swift's cooperative pool).
+/// HTTP GET over libcurl: every transfer of the process on one multi
+/// handle, run by one thread of its own (`TransferLoop`), never on Swift's
+/// cooperative pool.
 public struct HTTPClient: Sendable {
     /// Limits and identity for requests.
     public struct Options: Sendable {
@@ -46,6 +52,12 @@ public struct HTTPClient: Sendable {
         public var maximumBytes = 64 * 1024 * 1024
         public var maximumRedirects = 10
         public var userAgent = "Pods/0.1"
+
+        /// Bodies that grow past `spillThreshold` go to a file in this
+        /// folder instead of memory (nil: always memory). Twenty large feeds
+        /// that changed at once then wait for the parser on disk.
+        public var spillDirectory: String?
+        public var spillThreshold = 1 << 20
 
         public init() {}
     }
@@ -82,6 +94,9 @@ public struct HTTPClient: Sendable {
         let ifModifiedSince: String?
         var body = Data()
         var tooLarge = false
+        /// The file the body went to once it passed the spill threshold.
+        private var spill: (fd: Int32, path: String, bytes: Int)?
+        private var spillFailed = false
         /// The easy handle, for the body's announced length on its first bytes.
         private var handle: UnsafeMutableRawPointer?
         let responseHeaders = ResponseHeaders()
@@ -95,7 +110,13 @@ public struct HTTPClient: Sendable {
             self.ifModifiedSince = ifModifiedSince
         }
 
-        deinit { curl_slist_free_all(headerList) }
+        deinit {
+            curl_slist_free_all(headerList)
+            if let spill {  // never handed over: the transfer failed
+                close(spill.fd)
+                unlink(spill.path)
+            }
+        }
 
         /// A configured easy handle for this transfer (the caller owns it).
         func makeHandle() -> UnsafeMutableRawPointer? {
@@ -115,6 +136,7 @@ public struct HTTPClient: Sendable {
         /// The response, once libcurl is done with `handle` with `code`.
         func result(_ handle: UnsafeMutableRawPointer, _ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
             if tooLarge { return .failure(HTTPError(.tooLarge, "\(url) is larger than \(options.maximumBytes / 1_048_576) MB")) }
+            if spillFailed { return .failure(HTTPError(.other, "\(url): cannot write the body to \(options.spillDirectory ?? "")")) }
             guard code == CURLE_OK else { return .failure(HTTPClient.error(code, url: url)) }
             var status = 0
             pods_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -126,9 +148,59 @@ public struct HTTPClient: Sendable {
             }
             let redirects = responseHeaders.statuses.dropLast()
             let permanent = !redirects.isEmpty && redirects.allSatisfy { $0 == 301 || $0 == 308 } ? finalURL : nil
+            var file: String?
+            if let spill {
+                close(spill.fd)
+                file = spill.path
+                self.spill = nil  // the caller's now
+            }
             return .success(HTTPResponse(
-                status: status, body: body, finalURL: finalURL, permanentURL: permanent,
+                status: status, body: body, bodyFile: file, finalURL: finalURL, permanentURL: permanent,
                 etag: responseHeaders.field("etag"), lastModified: responseHeaders.field("last-modified")))
+        }
+
+        /// Takes a chunk of the body: into memory, or into the spill file
+        /// once the body passes the threshold. False stops the transfer.
+        fileprivate func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
+            let received = (spill?.bytes ?? body.count) + chunk.count
+            if received > options.maximumBytes {
+                tooLarge = true
+                return false
+            }
+            if spill == nil, let directory = options.spillDirectory, received > options.spillThreshold {
+                var template = Array("\(directory)/pods-body-XXXXXX".utf8CString)
+                let fd = mkstemp(&template)
+                guard fd >= 0 else {
+                    spillFailed = true
+                    return false
+                }
+                spill = (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self), 0)
+                let held = body
+                body = Data()
+                guard held.withUnsafeBytes({ writeToSpill($0) }) else { return false }
+            }
+            if spill != nil { return writeToSpill(chunk) }
+            if body.isEmpty { reserveAnnouncedLength() }
+            body.append(contentsOf: chunk)
+            return true
+        }
+
+        private func writeToSpill(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            guard let file = spill, let base = bytes.baseAddress else { return true }
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(file.fd, base + offset, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    spillFailed = true  // a full disk, say
+                    return false
+                }
+            }
+            spill?.bytes += bytes.count
+            return true
         }
 
         /// Room for the whole body at once when the server said its length:
@@ -145,13 +217,8 @@ public struct HTTPClient: Sendable {
             guard let data, let context else { return 0 }
             let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
             let length = size * count
-            if transfer.body.count + length > transfer.options.maximumBytes {
-                transfer.tooLarge = true
-                return 0  // aborts the transfer
-            }
-            if transfer.body.isEmpty { transfer.reserveAnnouncedLength() }
-            transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
-            return length
+            let accepted = transfer.receive(UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: length))
+            return accepted ? length : 0  // 0 aborts the transfer
         }
     }
 

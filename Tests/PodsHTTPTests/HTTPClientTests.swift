@@ -94,3 +94,29 @@ import Testing
         #expect(server.mostRequestsAtOnce >= 20, "at most \(server.mostRequestsAtOnce) at once; all took \(took)")
     }
 }
+
+@Suite struct SpilledBodyTests {
+    @Test func aBodyPastTheThresholdGoesToAFileAndASmallOneStaysInMemory() async throws {
+        let server = try LoopbackHTTPServer(files: ["/feed.xml": HTTPClientTests.feed])
+        defer { server.stop() }
+        let expected = try Data(contentsOf: HTTPClientTests.feed)
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var options = HTTPClient.Options()
+        options.spillDirectory = directory.path
+        options.spillThreshold = expected.count / 3
+        let spilled = try await HTTPClient(options: options).get(server.url("/feed.xml"))
+        let file = try #require(spilled.bodyFile)
+        #expect(spilled.body.isEmpty && FileManager.default.contents(atPath: file) == expected)
+        #expect(file.hasPrefix(directory.path))
+
+        options.spillThreshold = expected.count + 1
+        let kept = try await HTTPClient(options: options).get(server.url("/feed.xml"))
+        #expect(kept.bodyFile == nil && kept.body == expected)
+
+        options.spillThreshold = 10
+        options.spillDirectory = directory.appendingPathComponent("missing").path
+        await #expect(throws: HTTPError.self) { _ = try await HTTPClient(options: options).get(server.url("/feed.xml")) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)  // only the first spill, ours to remove
+    }
+}
