@@ -30,6 +30,13 @@ extension Library {
 // MARK: - Health
 
 extension Library {
+    /// Folds the write-ahead log into the file and empties it, as podsd
+    /// stops: the library is then one file of its true size. Best effort: a
+    /// reader still open only leaves the log for the next start.
+    public func checkpoint() {
+        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+
     /// SQLite's `PRAGMA integrity_check`: "ok" for a sound file.
     public func integrityCheck() throws(LibraryError) -> String {
         try reading { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }

@@ -139,6 +139,7 @@ public struct PodsService: Service {
             requestStop.yield("shutdown signal")
         }
         connection.close()
+        library?.checkpoint()
     }
 
     /// The library, or nil (logged) when it cannot be opened: podsd still

@@ -14,6 +14,18 @@ import Testing
         }
     }
 
+    @Test func aCleanStopLeavesTheLibraryOneFileWithAnEmptyLog() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let podsd = try await PodsdProcess.start(directory: directory)
+        #expect(await podsd.pods("subscribe", Fixtures.data("sample-podcast.xml").absoluteString).status == 0)
+        let log = directory.appendingPathComponent("data/library.sqlite-wal").path
+        #expect((try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int ?? 0) > 0)  // written to
+        #expect(try #require(await podsd.signal(SIGTERM)).status == 0)
+        let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+        #expect(size == 0, "the log still holds \(size) bytes")
+    }
+
     @Test func quitExitsCleanly() async throws {
         let podsd = try await PodsdProcess.start()
         _ = await podsd.run("gdbus", ["call", "--session", "--dest", MPRIS.busName, "--object-path", "/org/mpris/MediaPlayer2",
