@@ -113,16 +113,15 @@ extension Library {
             if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
             sql += " ORDER BY \(Self.episodeSortKey), episode.id LIMIT ?"
             arguments += [max(0, limit)]
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.summary(from:))
+            return try Self.summaries(db, sql, arguments)
         }
     }
 
     /// Up to `limit` queued episodes from the `offset`th (0 is next).
     public func queue(offset: Int, limit: Int) throws(LibraryError) -> [EpisodeSummary] {
         try reading { db in
-            try Row.fetchAll(db, sql: Self.summarySelect + " JOIN queueItem ON queueItem.episodeId = episode.id "
-                             + "ORDER BY queueItem.rank LIMIT ? OFFSET ?", arguments: [max(0, limit), max(0, offset)])
-                .map(Self.summary(from:))
+            try Self.summaries(db, Self.summarySelect + " JOIN queueItem ON queueItem.episodeId = episode.id "
+                               + "ORDER BY queueItem.rank LIMIT ? OFFSET ?", [max(0, limit), max(0, offset)])
         }
     }
 
@@ -144,6 +143,15 @@ extension Library {
             \(episodeSortKey) AS sortKey
         FROM episode JOIN podcast ON podcast.id = episode.podcastId
         """
+
+    /// Rows read in place from the statement (`fetchAll` would copy each
+    /// row, column names and all).
+    private static func summaries(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [EpisodeSummary] {
+        var summaries: [EpisodeSummary] = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() { summaries.append(summary(from: row)) }
+        return summaries
+    }
 
     /// Read by position, in `summarySelect`'s order (by name, GRDB
     /// compares names case-insensitively, which costs more than the rest
