@@ -20,11 +20,6 @@ public struct LibraryClient: Sendable {
         _ = try await call(.unsubscribe, [.string(podcast)])
     }
 
-    /// A podcast by id or an unambiguous title prefix.
-    public func podcast(_ podcast: String) async throws(PlayerClient.Failure) -> DBusValue {
-        try await single(.podcast, [.string(podcast)])
-    }
-
     /// Every subscription, newest first, a page at a time.
     public func podcasts(_ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
         try await pages(.listPodcasts, [], limit: nil, page)

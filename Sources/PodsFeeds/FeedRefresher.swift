@@ -226,11 +226,6 @@ public actor FeedRefresher {
             }
         }
 
-        /// What waiting for the parser holds in memory.
-        var bytesInMemory: Int {
-            if case .memory(let data) = self { return data.count }
-            return 0
-        }
     }
 
     /// A feed's bytes (nil body: not modified) and what the server said about them.

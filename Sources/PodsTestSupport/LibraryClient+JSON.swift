@@ -29,24 +29,8 @@ extension LibraryClient {
         try Self.objects(try await refresh(podcast: podcast), LibraryItems.refreshResult)
     }
 
-    public func downloadsJSON() async throws -> [[String: Any]] {
-        try Self.objects(try await downloads(), LibraryItems.download)
-    }
-
     public func subscribeJSON(_ url: String) async throws -> [String: Any] {
         try Self.object(try await subscribe(url), LibraryItems.podcast)
-    }
-
-    public func episodeJSON(_ id: Int64) async throws -> [String: Any] {
-        try Self.object(try await episode(id), LibraryItems.episode)
-    }
-
-    public func storageJSON() async throws -> [String: Any] {
-        try Self.object(try await storage(), LibraryItems.storage)
-    }
-
-    public func cacheStatusJSON() async throws -> [String: Any] {
-        try Self.object(try await cacheStatus(), LibraryItems.cacheStatus)
     }
 
     /// Items rendered as the CLI renders them, parsed back.

@@ -145,6 +145,13 @@ import Testing
         let text = await podsd.pods("episode", "2")
         #expect(text.stdout.contains("Episode 2 of show 0") && text.stdout.contains("Lorem ipsum"))
 
+        // A podcast by a title prefix, as an a{sv}.
+        let podcast = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath,
+                                                      interface: LibraryNames.interface, member: LibraryMethod.podcast.name,
+                                                      arguments: [.string("show")])
+        #expect(podcast.first?.stringKeyedDictionary?["title"]?.stringValue == "Show 0")
+        #expect(podcast.first?.stringKeyedDictionary?["episodeCount"]?.int64Value == 3)
+
         // Introspection names every item's keys.
         let xml = await podsd.run("gdbus", ["introspect", "--session", "--dest", MPRIS.busName, "--object-path", "/org/pods/Library", "--xml"])
         #expect(xml.stdout.contains("org.pods.Library2") && xml.stdout.contains("org.pods.ItemKeys"))
