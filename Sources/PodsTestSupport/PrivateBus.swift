@@ -39,7 +39,10 @@ public final class PrivateBus: Sendable {
     public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        // SIGKILL, not terminate(): the daemon inherits the test thread's
+        // signal mask, in which Swift's runtime blocks SIGTERM, so SIGTERM
+        // never reached it and every test left a bus running.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
 
