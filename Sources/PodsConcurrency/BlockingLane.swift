@@ -32,8 +32,11 @@ public final class BlockingLane: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// `body`'s result, computed on one of the lane's threads.
+    /// `body`'s result, computed on one of the lane's threads: at once when
+    /// the caller already runs on one (a task that prefers this lane), else
+    /// queued for the next free thread.
     public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        if runsCurrentThread { return try body() }
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             submit {
                 do throws(E) { continuation.resume(returning: .success(try body())) } catch {

@@ -1,7 +1,7 @@
 import Foundation
+import PodsConcurrency
 import PodsFeedParser
 import PodsHTTP
-import PodsConcurrency
 import PodsLibrary
 
 /// Fetches feeds over HTTP and stores them in the library: subscribe and
@@ -101,7 +101,8 @@ public actor FeedRefresher {
     /// At a lower priority, so a refresh parsing on every core leaves the CPU
     /// to whatever answers the desktop.
     private static let parsing = BlockingLane("pods.parse", width: ProcessInfo.processInfo.activeProcessorCount, niceness: 10)
-    /// Library writes, one at a time (SQLite has one writer anyway).
+    /// Library work, one job at a time: the writes (SQLite has one writer
+    /// anyway) and the few small reads a refresh makes before it fetches.
     private static let storing = BlockingLane("pods.store", width: 1, niceness: 5)
 
     private enum PrepareFailure: Error {
@@ -225,7 +226,6 @@ public actor FeedRefresher {
                 return try parser.parse(fileAt: path)
             }
         }
-
     }
 
     /// A feed's bytes (nil body: not modified) and what the server said about them.

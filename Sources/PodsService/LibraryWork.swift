@@ -1,5 +1,5 @@
-import PodsDBus
 import PodsConcurrency
+import PodsDBus
 import PodsLibrary
 
 /// The library interface's thread: its calls run there (as their tasks'
