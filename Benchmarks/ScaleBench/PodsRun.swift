@@ -13,7 +13,7 @@ struct PodsRun {
     func run(_ workload: inout ScaleWorkload, into table: inout ResultTable) async throws {
         let directory = work.appendingPathComponent("pods")
         let bus = try PrivateBus.start()
-        var podsd = try await PodsdProcess.start(bus: bus, directory: directory)
+        let podsd = try await PodsdProcess.start(bus: bus, directory: directory)
         func step(_ name: String, goal: String, _ arguments: String...) async throws {
             let (seconds, result) = await Peers.timed(Fixtures.executable("pods"), arguments, environment: bus.environment)
             guard result.status == 0 else { throw TestSupportError("pods \(arguments) failed: \(result.stderr)") }
@@ -44,7 +44,28 @@ struct PodsRun {
 
         // The whole library listed, after a restart (so its peak is the listing's own).
         _ = await podsd.signal(SIGTERM)
-        podsd = try await PodsdProcess.start(bus: bus, directory: directory)
+        try await Self.listing(bus: bus, directory: directory, into: &table)
+
+        let data = directory.appendingPathComponent("data")
+        let size = ["library.sqlite", "library.sqlite-wal"].compactMap {
+            try? FileManager.default.attributesOfItem(atPath: data.appendingPathComponent($0).path)[.size] as? Int
+        }.reduce(0, +)
+        table.set(ScaleSteps.librarySize, pods: Double(size) / 1e6, goal: "≤ the feeds' bytes")
+
+        let (startUp, idle) = try await Self.startUp(bus: bus, directory: directory)
+        table.set(ScaleSteps.startUp, pods: startUp, goal: "< 100")
+        table.set(ScaleSteps.idleRSS, pods: idle, goal: "< 40")
+        if await Subprocess.run("/usr/bin/ldd", [Fixtures.executable("podsd")]).stdout.contains("libswiftCore") {
+            table.notes.append("podsd links the Swift runtime dynamically: build with --static-swift-stdlib, "
+                               + "as installed, for its start-up and idle figures")
+        }
+    }
+
+    /// The whole library listed through `pods episodes --json` by a freshly
+    /// started podsd, with MPRIS measured meanwhile.
+    static func listing(bus: PrivateBus, directory: URL, into table: inout ResultTable) async throws {
+        let podsd = try await PodsdProcess.start(bus: bus, directory: directory)
+        let environment = bus.environment
         try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
         try await Task.sleep(for: .seconds(1))
         let peakBefore = ProcessMemory.peakMiB(of: podsd.processIdentifier)
@@ -61,16 +82,6 @@ struct PodsRun {
         table.set(ScaleSteps.toggleDuringListing, pods: MPRISTiming.percentile(listing.playPause, 0.99), goal: "< 5")
         table.notes.append("pods episodes --json printed \(count) episodes (\(listing.result.stdout.utf8.count / 1_000_000) MB) as one valid JSON array")
         _ = await podsd.signal(SIGTERM)
-
-        let data = directory.appendingPathComponent("data")
-        let size = ["library.sqlite", "library.sqlite-wal"].compactMap {
-            try? FileManager.default.attributesOfItem(atPath: data.appendingPathComponent($0).path)[.size] as? Int
-        }.reduce(0, +)
-        table.set(ScaleSteps.librarySize, pods: Double(size) / 1e6, goal: "≤ the feeds' bytes")
-
-        let (startUp, idle) = try await Self.startUp(bus: bus, directory: directory)
-        table.set(ScaleSteps.startUp, pods: startUp, goal: "< 100")
-        table.set(ScaleSteps.idleRSS, pods: idle, goal: "< 40")
     }
 
     /// Milliseconds from exec to podsd's first answer on the bus, then its

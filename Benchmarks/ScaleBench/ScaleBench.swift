@@ -11,13 +11,22 @@ import PodsTestSupport
 /// Compare ratios, not absolute times.
 ///
 /// `--no-gpo` leaves gpo out; `--keep` keeps the folder with the feeds,
-/// Pods' library and gPodder's.
+/// Pods' library and gPodder's; `--listing FOLDER` runs only the listing
+/// step, on the library of a folder kept before.
 @main
 struct ScaleBench {
     static func main() async throws {
         let arguments = CommandLine.arguments
         let skipGPO = arguments.contains("--no-gpo")
         let keep = arguments.contains("--keep")
+        if let flag = arguments.firstIndex(of: "--listing"), flag + 1 < arguments.count {
+            var table = ResultTable()
+            let bus = try PrivateBus.start()
+            try await PodsRun.listing(bus: bus, directory: URL(fileURLWithPath: arguments[flag + 1]).appendingPathComponent("pods"),
+                                      into: &table)
+            table.print()
+            return
+        }
         let work = try Fixtures.temporaryDirectory()
         defer { if keep { print("kept \(work.path)") } else { try? FileManager.default.removeItem(at: work) } }
         var workload = ScaleWorkload()
@@ -76,7 +85,7 @@ struct ResultTable {
         }
     }
 
-    func print(curl: Double, feedBytes: Int) {
+    func print(curl: Double? = nil, feedBytes: Int = 0) {
         Swift.print("")
         Swift.print("| step | Pods | gpo | gpo ÷ Pods | goal |")
         Swift.print("|---|---|---|---|---|")
@@ -84,7 +93,9 @@ struct ResultTable {
             let ratio = row.pods.flatMap { pods in row.gpo.map { String(format: "%.1f×", $0 / max(pods, 1e-9)) } } ?? "–"
             Swift.print("| \(row.step) | \(Self.cell(row.pods)) | \(Self.cell(row.gpo)) | \(ratio) | \(row.goal) |")
         }
-        Swift.print(String(format: "\ncurl --parallel-max 8, 200 full GETs: %.2f s; the feeds: %.1f MB", curl, Double(feedBytes) / 1e6))
+        if let curl {
+            Swift.print(String(format: "\ncurl --parallel-max 8, 200 full GETs: %.2f s; the feeds: %.1f MB", curl, Double(feedBytes) / 1e6))
+        }
         for note in notes { Swift.print(note) }
     }
 

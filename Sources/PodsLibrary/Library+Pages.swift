@@ -95,6 +95,18 @@ extension Library {
     /// Up to `limit` episodes after `cursor` (from the newest when nil), in
     /// the list order. Fails with `.notFound` for an unknown podcast.
     public func episodes(_ filter: EpisodeFilter, after cursor: EpisodeCursor?, limit: Int) throws(LibraryError) -> [EpisodeSummary] {
+        var summaries: [EpisodeSummary] = []
+        try forEachEpisode(filter, after: cursor, limit: limit) { summaries.append($0); return true }
+        return summaries
+    }
+
+    /// Hands `take` the episodes after `cursor` (from the newest when nil)
+    /// in the list order, one row at a time as SQLite reads it, until `take`
+    /// returns false or `limit` have gone by: a page that fills up early
+    /// reads no more rows than it uses. Fails with `.notFound` for an
+    /// unknown podcast.
+    public func forEachEpisode(_ filter: EpisodeFilter, after cursor: EpisodeCursor?, limit: Int,
+                               _ take: (EpisodeSummary) -> Bool) throws(LibraryError) {
         try reading { db in
             var conditions: [String] = []
             var arguments: StatementArguments = []
@@ -113,7 +125,8 @@ extension Library {
             if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
             sql += " ORDER BY \(Self.episodeSortKey), episode.id LIMIT ?"
             arguments += [max(0, limit)]
-            return try Self.summaries(db, sql, arguments)
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try rows.next(), take(Self.summary(from: row)) {}
         }
     }
 

@@ -93,6 +93,15 @@ public final class PlaybackEngine {
 
     static func ensureGStreamer() { _ = gstreamerReady }
 
+    /// Checks that `audioSink` (a `gst-launch` description, nil for
+    /// `autoaudiosink`) makes an element, without building a pipeline.
+    public static func checkAudioSink(_ audioSink: String?) throws(PlaybackError) {
+        ensureGStreamer()
+        let sink = try makeAudioSink(audioSink ?? "autoaudiosink")
+        _ = gst_object_ref_sink(sink)  // own the floating reference before dropping it
+        gst_object_unref(sink)
+    }
+
     private static func makeAudioSink(_ description: String) throws(PlaybackError) -> UnsafeMutablePointer<GstElement> {
         var error: UnsafeMutablePointer<GError>?
         let bin = gst_parse_bin_from_description(description, 1, &error)

@@ -46,31 +46,49 @@ struct ItemBuilder {
     }
 }
 
-/// Turns a list of items into one reply that stays within
-/// `LibraryPaging.maxBytes`, with the cursor of what follows.
-enum ReplyPage {
-    /// `rows` holds up to `count + 1` rows (one more tells whether a page
-    /// follows). Returns `[aa{sv}, s next]`.
-    static func make<Row>(_ rows: [Row], count: Int, item: (Row) -> DBusValue,
-                          cursor: (_ row: Row, _ index: Int) -> String) -> [DBusValue] {
-        let (items, included) = bounded(rows.prefix(count), item: item)
-        let more = included < rows.count
-        let next = more && included > 0 ? cursor(rows[included - 1], included - 1) : LibraryPaging.start
-        return [.array(.dictionary(key: .string, value: .variant), items), .string(next)]
+/// One reply's items, filled row by row until `LibraryPaging.maxBytes` or
+/// the page's item count, whichever comes first (at least one item).
+struct ReplyPage {
+    private(set) var items: [DBusValue] = []
+    private var bytes = 0
+    private let count: Int
+    /// Set when a row came that the page has no room for: a page follows.
+    private(set) var hasMore = false
+
+    init(count: Int) { self.count = count }
+
+    /// Adds the item of one more row; false (setting `hasMore`) when it
+    /// does not fit, and then the page takes nothing more.
+    mutating func add(_ item: () -> DBusValue) -> Bool {
+        guard !hasMore, items.count < count else {
+            hasMore = true
+            return false
+        }
+        let value = item()
+        let size = value.marshalledSizeEstimate
+        if !items.isEmpty, bytes + size > LibraryPaging.maxBytes {
+            hasMore = true
+            return false
+        }
+        items.append(value)
+        bytes += size
+        return true
     }
 
-    /// As many items as fit the byte bound (at least one), and how many rows they took.
-    static func bounded<Rows: Collection>(_ rows: Rows, item: (Rows.Element) -> DBusValue) -> (items: [DBusValue], count: Int) {
-        var items: [DBusValue] = []
-        var bytes = 0
-        for row in rows {
-            let value = item(row)
-            let size = value.marshalledSizeEstimate
-            if !items.isEmpty, bytes + size > LibraryPaging.maxBytes { break }
-            items.append(value)
-            bytes += size
-        }
-        return (items, items.count)
+    /// The items as an `aa{sv}`.
+    var list: DBusValue { .array(.dictionary(key: .string, value: .variant), items) }
+
+    /// `[aa{sv}, s next]`: `next` is the cursor after the last item when a
+    /// page follows, else the empty cursor.
+    func reply(next: (_ lastIndex: Int) -> String) -> [DBusValue] {
+        [list, .string(hasMore && !items.isEmpty ? next(items.count - 1) : LibraryPaging.start)]
+    }
+
+    /// As many of `values`' items as fit one reply.
+    static func bounded<Values: Sequence>(_ values: Values, item: (Values.Element) -> DBusValue) -> ReplyPage {
+        var page = ReplyPage(count: LibraryPaging.maxItems)
+        for value in values where !page.add({ item(value) }) { break }
+        return page
     }
 
     /// `o.<offset>`: the cursor of lists paged by position (podcasts, the queue, downloads).
@@ -219,7 +237,7 @@ enum LibraryItemEncoding {
     /// Nested items, as many as one page would hold (an episode with
     /// thousands of chapters stays one bounded reply).
     private static func nested<T>(_ values: [T], _ fill: (T, inout ItemBuilder) -> Void) -> [DBusValue] {
-        ReplyPage.bounded(values.prefix(LibraryPaging.maxItems)) { value in
+        ReplyPage.bounded(values) { value in
             var sub = ItemBuilder()
             fill(value, &sub)
             return sub.value

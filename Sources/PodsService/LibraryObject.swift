@@ -106,11 +106,16 @@ enum LibraryObject {
                     }
                     let count = LibraryPaging.itemCount(for: UInt32(clamping: arguments[2].int64Value ?? 0))
                     return try await episodePages.page(EpisodePageKey(filter: filter, cursor: cursor, count: count)) { key throws(DBusError) in
-                        let rows = try await LibraryWork.run { () throws(LibraryError) in
-                            try library.episodes(key.filter, after: key.cursor, limit: key.count + 1)
-                        }
-                        let reply = ReplyPage.make(rows, count: key.count, item: LibraryItemEncoding.summary) { row, _ in
-                            row.cursor.description
+                        // Items are built as SQLite reads the rows, and reading stops when the page is full.
+                        let reply = try await LibraryWork.run { () throws(LibraryError) in
+                            var page = ReplyPage(count: key.count)
+                            var last: EpisodeCursor?
+                            try library.forEachEpisode(key.filter, after: key.cursor, limit: key.count + 1) { summary in
+                                guard page.add({ LibraryItemEncoding.summary(summary) }) else { return false }
+                                last = summary.cursor
+                                return true
+                            }
+                            return page.reply { _ in last?.description ?? LibraryPaging.start }
                         }
                         let next = reply.last?.stringValue.flatMap(EpisodeCursor.init)
                         return .init(reply: reply, next: next.map { EpisodePageKey(filter: key.filter, cursor: $0, count: key.count) })
@@ -217,9 +222,9 @@ enum LibraryObject {
             throw DBusError.invalidArgs("'\(text.prefix(80))' is not a cursor of \(method.name)")
         }
         let count = LibraryPaging.itemCount(for: UInt32(clamping: arguments[1].int64Value ?? 0))
-        return ReplyPage.make(try await rows(offset, count + 1), count: count, item: item) { _, index in
-            ReplyPage.offsetCursor(offset + index + 1)
-        }
+        var page = ReplyPage(count: count)
+        for row in try await rows(offset, count + 1) where !page.add({ item(row) }) { break }
+        return page.reply { lastIndex in ReplyPage.offsetCursor(offset + lastIndex + 1) }
     }
 
     /// `ListEpisodes`' filter: `podcast` (`x` id, or `s` id or title prefix, `""` for all) and `unplayed` (`b`).
@@ -246,7 +251,7 @@ enum LibraryObject {
 
     /// An `aa{sv}` of as many items as fit one reply.
     private static func boundedList<T>(_ values: [T], item: (T) -> DBusValue) -> DBusValue {
-        .array(.dictionary(key: .string, value: .variant), ReplyPage.bounded(values, item: item).items)
+        ReplyPage.bounded(values, item: item).list
     }
 
     // MARK: - Importing

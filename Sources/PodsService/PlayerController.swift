@@ -8,7 +8,8 @@ import PodsPlayback
 /// the new state to the observer in the same turn (MPRIS turns that into
 /// `PropertiesChanged`). While playing, a poll reads the position once a
 /// second of the episode, to report progress and notice jumps; while paused
-/// or stopped nothing runs.
+/// or stopped nothing runs. The GStreamer pipeline is built when the first
+/// track loads: until then podsd holds no pipeline, sink or bus thread.
 public actor PlayerController {
     /// What the controller tells its observer.
     public enum Change: Sendable {
@@ -22,7 +23,12 @@ public actor PlayerController {
         case ended(episodeID: Int64)
     }
 
-    private let engine: PlaybackEngine
+    private let audioSink: String?
+    /// The pipeline, from the first `open` on.
+    private var engine: PlaybackEngine?
+    /// Tells `run()` that the pipeline exists.
+    private let engineBuilt: AsyncStream<Void>
+    private let engineReady: AsyncStream<Void>.Continuation
     private var state = PlayerState()
     private var observer: (@Sendable (Change) -> Void)?
     private var loadCount = 0
@@ -38,8 +44,24 @@ public actor PlayerController {
     /// How long `open` waits for a source to start before replying anyway.
     public static let openTimeout: Duration = .seconds(10)
 
+    /// Checks `audioSink` (a `gst-launch` description, nil for the
+    /// desktop's default) at once; the pipeline itself waits for a track.
     public init(audioSink: String?) throws(PlaybackError) {
-        engine = try PlaybackEngine(audioSink: audioSink)
+        try PlaybackEngine.checkAudioSink(audioSink)
+        self.audioSink = audioSink
+        (engineBuilt, engineReady) = AsyncStream<Void>.makeStream()
+    }
+
+    /// The pipeline, built on first use with the rate and volume set so far.
+    private func loadedEngine() throws(PlaybackError) -> PlaybackEngine {
+        if let engine { return engine }
+        let engine = try PlaybackEngine(audioSink: audioSink)
+        engine.setRate(state.rate)
+        engine.setVolume(state.volume)
+        self.engine = engine
+        engineReady.yield()
+        engineReady.finish()
+        return engine
     }
 
     /// Sets the one observer of changes (called on this actor, synchronously).
@@ -49,8 +71,11 @@ public actor PlayerController {
 
     /// Handles pipeline events until `shutdown()`.
     public func run() async {
-        for await message in engine.events {
-            if let event = engine.handle(message) { handle(event) }
+        for await _ in engineBuilt {
+            guard let engine else { continue }
+            for await message in engine.events {
+                if let event = engine.handle(message) { handle(event) }
+            }
         }
     }
 
@@ -59,7 +84,8 @@ public actor PlayerController {
         reportProgress()
         positionPoll?.cancel()
         positionPoll = nil
-        engine.shutdown()
+        engine?.shutdown()
+        engineReady.finish()
         finishLoadWaiters(.success(()))
     }
 
@@ -71,7 +97,7 @@ public actor PlayerController {
     /// [0, duration].
     public func position() -> Duration {
         guard state.track != nil, state.status != .stopped else { return .zero }
-        var position = engine.position() ?? lastPoll?.position ?? .zero
+        var position = engine?.position() ?? lastPoll?.position ?? .zero
         if let duration = state.track?.duration { position = min(position, duration) }
         return max(position, .zero)
     }
@@ -86,6 +112,7 @@ public actor PlayerController {
     /// without playing (resume on launch).
     public func open(_ source: MediaSource, episode: EpisodeMetadata? = nil, startingAt start: Duration = .zero,
                      paused: Bool = false) async throws(PlaybackError) {
+        let engine = try loadedEngine()
         reportProgress()
         loadCount += 1
         let trackID = episode?.trackID ?? MPRIS.trackPathPrefix.appending(escaping: String(loadCount))
@@ -126,13 +153,13 @@ public actor PlayerController {
     public func play() {
         guard state.track != nil, state.status != .playing else { return }
         state.lastError = nil
-        engine.play()
+        engine?.play()
         setStatus(.playing)
     }
 
     public func pause() {
         guard state.track != nil, state.status == .playing else { return }
-        engine.pause()
+        engine?.pause()
         setStatus(.paused)
         reportProgress()
     }
@@ -148,7 +175,7 @@ public actor PlayerController {
         guard state.track != nil, state.status != .stopped else { return }
         let wasAway = position() > .zero
         reportProgress()  // the listener's place is kept; only the player goes back to 0
-        engine.stop()
+        engine?.stop()
         state.isBuffering = false
         setStatus(.stopped)
         if wasAway { observer?(.seeked(.zero)) }
@@ -177,11 +204,11 @@ public actor PlayerController {
 
     private func jump(to target: Duration) {
         if state.status == .stopped {
-            engine.seek(to: target)
-            engine.pause()
+            engine?.seek(to: target)
+            engine?.pause()
             setStatus(.paused)
         } else {
-            engine.seek(to: target)
+            engine?.seek(to: target)
         }
         lastPoll = (target, .now)
         observer?(.seeked(target))
@@ -209,8 +236,8 @@ public actor PlayerController {
             throw .invalidArgs("Rate must be between \(PlaybackEngine.rateRange.lowerBound) and \(PlaybackEngine.rateRange.upperBound)")
         }
         if rate == 0 { return pause() }
-        engine.setRate(rate)
-        state.rate = engine.rate
+        state.rate = min(max(rate, PlaybackEngine.rateRange.lowerBound), PlaybackEngine.rateRange.upperBound)
+        engine?.setRate(state.rate)
         lastPoll = nil
         publish()
     }
@@ -218,14 +245,15 @@ public actor PlayerController {
     /// Sets the volume: negative gives 0, above the maximum gives the maximum.
     public func setVolume(_ volume: Double) throws(DBusError) {
         guard !volume.isNaN else { throw .invalidArgs("Volume must be a number") }
-        engine.setVolume(volume)
-        state.volume = engine.volume
+        state.volume = min(max(volume, PlaybackEngine.volumeRange.lowerBound), PlaybackEngine.volumeRange.upperBound)
+        engine?.setVolume(state.volume)
         publish()
     }
 
     // MARK: - Pipeline events
 
     private func handle(_ event: PlaybackEvent) {
+        guard let engine else { return }  // events come only from a pipeline
         switch event {
         case .asyncDone:
             if engine.audioStreamCount() == 0 {
@@ -254,7 +282,7 @@ public actor PlayerController {
     }
 
     private func refreshTrackFacts() {
-        guard var track = state.track else { return }
+        guard var track = state.track, let engine else { return }
         if let duration = engine.duration() { track.duration = duration }
         state.track = track
         state.canSeek = engine.isSeekable()
@@ -266,14 +294,14 @@ public actor PlayerController {
         guard buffering != state.isBuffering else { return }
         state.isBuffering = buffering
         if state.status == .playing {
-            if buffering { engine.pause() } else { engine.play() }
+            if buffering { engine?.pause() } else { engine?.play() }
         }
         publish()
     }
 
     /// End of the media: stopped at the start, still loaded.
     private func endOfTrack() {
-        engine.stop()
+        engine?.stop()
         state.isBuffering = false
         setStatus(.stopped)
         if let episode = state.track?.episode { observer?(.ended(episodeID: episode.episodeID)) }
@@ -323,7 +351,8 @@ public actor PlayerController {
     /// Emits `Seeked` when the position moved in a way the rate does not
     /// explain (a stall that skipped, a stream that jumped).
     private func pollPosition() {
-        guard state.status == .playing, !state.isBuffering, !engine.isSettling, let now = engine.position() else {
+        guard state.status == .playing, !state.isBuffering, let engine, !engine.isSettling,
+              let now = engine.position() else {
             lastPoll = nil
             return
         }

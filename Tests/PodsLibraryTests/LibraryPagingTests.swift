@@ -49,6 +49,22 @@ import Testing
         #expect(unplayed.count == 1999 && !unplayed.contains(someID))
     }
 
+    @Test func aPageThatFillsUpStopsReadingRows() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = try Library(directory: directory)
+        _ = try GeneratedLibrary.populate(library, podcasts: 2, episodesEach: 50)
+        var handed: [Int64] = []
+        try library.forEachEpisode(EpisodeFilter(), after: nil, limit: 1000) { summary in
+            handed.append(summary.id)
+            return handed.count < 4  // the fourth does not fit
+        }
+        #expect(handed == (try library.episodes(EpisodeFilter(), after: nil, limit: 4).map(\.id)))
+        var all = 0
+        try library.forEachEpisode(EpisodeFilter(), after: nil, limit: 60) { _ in all += 1; return true }
+        #expect(all == 60)
+    }
+
     @Test func aPageAfterTheLastIsEmptyAndChangesBetweenPagesNeitherRepeatNorSkip() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -49,6 +49,35 @@ import Testing
         #expect(replacement.isRunning)
     }
 
+    @Test func thePipelineWaitsForTheFirstTrack() async throws {
+        let podsd = try await PodsdProcess.start()
+        func mapsPlaybin() -> Bool {
+            let maps = FileHandle(forReadingAtPath: "/proc/\(podsd.processIdentifier)/maps")
+            let text = String(decoding: (try? maps?.readToEnd()) ?? Data(), as: UTF8.self)
+            try? maps?.close()
+            return text.contains("/libgstplayback.so")
+        }
+        try await podsd.client.setRate(1.5)  // before any pipeline: kept for the first track
+        #expect(!mapsPlaybin(), "playbin's plugin is loaded before any track")
+        try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
+        #expect(mapsPlaybin())
+        #expect(try await podsd.client.property("Rate") == .double(1.5))
+        #expect(try await podsd.client.property("PlaybackStatus") == .string("Playing"))
+    }
+
+    @Test func aBadAudioSinkStopsStartUpWithOneLine() async throws {
+        let bus = try PrivateBus.start()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = await Subprocess.run(Fixtures.executable("podsd"), [
+            "--audio-sink", "nosuchsink-element", "--data-dir", directory.appendingPathComponent("data").path,
+            "--cache-dir", directory.appendingPathComponent("cache").path,
+        ], environment: bus.environment, timeout: .seconds(10))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("nosuchsink-element"))
+        #expect(result.stderr.trimmed.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
     @Test func cliSaysWhenPodsdIsNotRunning() async throws {
         let bus = try PrivateBus.start()
         let result = await Subprocess.run(Fixtures.executable("pods"), ["status"], environment: bus.environment)
