@@ -10,7 +10,7 @@ ratios, not the absolute figures.
 
     python3 Benchmarks/feed_bench.py [--runs 3]
 
-Needs: a release build (`swift build -c release --product pods`), xmllint
+Needs: a release build (`swift build -c release --static-swift-stdlib --product pods`), xmllint
 (Debian libxml2-utils), and podcastparser in .build/bench-venv (made here with
 pip if missing).
 """
@@ -82,7 +82,7 @@ def main():
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
     if not os.path.exists(PODS):
-        raise SystemExit("build first: swift build -c release --product pods")
+        raise SystemExit("build first: swift build -c release --static-swift-stdlib --product pods")
     if not os.path.exists(os.path.join(VENV, "bin", "python")):
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
     subprocess.run([os.path.join(VENV, "bin", "pip"), "install", "-q", "podcastparser"], check=True)

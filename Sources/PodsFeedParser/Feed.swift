@@ -29,8 +29,16 @@ public struct Episode: Sendable, Equatable {
     public var guid = ""
     public var title = ""
     public var link: String?
-    /// Plain text: HTML stripped, whitespace squashed.
-    public var description = ""
+    /// Plain text: HTML stripped, whitespace squashed. The feed's own plain
+    /// text when it had one, else made from `descriptionHTML` when read: a
+    /// feed's thousands of descriptions cost nothing until one is read.
+    public var description: String {
+        get { plainDescription ?? descriptionHTML.map(HTMLText.plainText) ?? "" }
+        set { plainDescription = newValue }
+    }
+    /// The plain text the feed gave (squashed); nil when `description` is
+    /// made from the HTML.
+    public var plainDescription: String?
     /// The HTML, when the source had HTML.
     public var descriptionHTML: String?
     public var published: Date?

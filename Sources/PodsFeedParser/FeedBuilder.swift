@@ -362,7 +362,7 @@ struct FeedBuilder {
             episode.title = URL(string: enclosure.url)?.deletingPathExtension().lastPathComponent ?? ""
         }
         // HTML from the first source that has it; plain text from the first
-        // plain source, else from that HTML.
+        // plain source (else `description` reads the HTML when asked).
         // An Atom summary is the last resort: it is the short form of the content.
         func first(_ sources: [DescriptionSource], html: Bool) -> String? {
             sources.lazy.compactMap { finished[$0] }.first { $0.isHTML == html }?.text
@@ -370,8 +370,8 @@ struct FeedBuilder {
         let html = first([.content, .description, .summary, .media, .atomSummary], html: true)
         let plain = first([.description, .summary, .media, .content], html: false)
         episode.descriptionHTML = html
-        episode.description = plain.map(TextBytes.squash) ?? html.map(HTMLText.plainText)
-            ?? finished[.atomSummary].map { TextBytes.squash($0.text) } ?? ""
+        episode.plainDescription = plain.map(TextBytes.squash)
+            ?? (html == nil ? finished[.atomSummary].map { TextBytes.squash($0.text) } : nil)
         feed.episodes.append(episode)
     }
 }

@@ -12,7 +12,7 @@ struct EpisodeContentHash {
         var hash = EpisodeContentHash()
         hash.add(episode.title)
         hash.add(episode.link)
-        hash.add(episode.description)
+        hash.add(episode.plainDescription)
         hash.add(episode.descriptionHTML)
         hash.add(episode.published?.timeIntervalSince1970)
         hash.add(episode.duration)

@@ -56,8 +56,9 @@ extension Library {
         episode.title = row["title"]
         episode.link = row["link"]
         episode.descriptionHTML = row["descriptionHTML"]
-        episode.description = row["description"] ?? ""
-        if episode.description.isEmpty, let html = episode.descriptionHTML { episode.description = FeedText.plainText(fromHTML: html) }
+        let plain: String? = row["description"]
+        // Empty: derived from the HTML when read (or none at all).
+        episode.plainDescription = plain?.isEmpty == false || episode.descriptionHTML == nil ? plain ?? "" : nil
         episode.published = (row["published"] as Double?).map(Date.init(timeIntervalSince1970:))
         episode.duration = row["duration"]
         episode.enclosures = decoded("enclosures", as: [Enclosure].self)

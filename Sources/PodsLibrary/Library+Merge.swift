@@ -138,13 +138,12 @@ extension Library {
         return summary
     }
 
-    /// The plain-text description as stored: empty when it is what the
-    /// HTML reads as, which is then derived on reading (each description is
-    /// stored once).
+    /// The plain-text description as stored: empty when the feed gave none
+    /// or gave what the HTML reads as, which is then derived on reading
+    /// (each description is stored once).
     static func storedDescription(_ episode: Episode) -> String {
-        guard let html = episode.descriptionHTML, FeedText.plainText(fromHTML: html) == episode.description else {
-            return episode.description
-        }
-        return ""
+        guard let plain = episode.plainDescription else { return "" }
+        if let html = episode.descriptionHTML, FeedText.plainText(fromHTML: html) == plain { return "" }
+        return plain
     }
 }

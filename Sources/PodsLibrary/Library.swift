@@ -115,9 +115,13 @@ public final class Library: Sendable {
             let hash = try db.makeStatement(sql: "UPDATE episode SET contentHash = ? WHERE id = ?")
             let description = try db.makeStatement(sql: "UPDATE episodeDetail SET description = ? WHERE episodeId = ?")
             for row in rows {
-                let stored = episode(from: row)
-                try hash.execute(arguments: [EpisodeContentHash.of(stored.episode), stored.id])
-                try description.execute(arguments: [storedDescription(stored.episode), stored.id])
+                var stored = episode(from: row).episode
+                let kept = storedDescription(stored)
+                // A v3 row held the text even when it was made from the HTML,
+                // as for a feed that gives HTML alone: hash it as such a feed.
+                if kept.isEmpty, stored.descriptionHTML != nil { stored.plainDescription = nil }
+                try hash.execute(arguments: [EpisodeContentHash.of(stored), row["id"]])
+                try description.execute(arguments: [kept, row["id"]])
             }
         }
         return migrator

@@ -27,7 +27,6 @@ public enum GeneratedLibrary {
                 episode.published = index % 100 == 99 ? nil : Date(timeIntervalSince1970: Double(day) * 86_400)
                 episode.duration = Double(1800 + index % 1800)
                 episode.descriptionHTML = "<p>\(filler)</p><p>Episode <b>\(index)</b></p>"
-                episode.description = FeedText.plainText(fromHTML: episode.descriptionHTML ?? "")
                 episode.enclosures = [Enclosure(url: "http://127.0.0.1:1/show\(show)/\(index).mp3", type: "audio/mpeg", length: 1000)]
                 return episode
             }

@@ -20,7 +20,7 @@ import Testing
             episode.guid = "old-\(number)"
             episode.title = "Old \(number)"
             episode.descriptionHTML = "<p>Episode <b>\(number)</b> &amp; more</p>"
-            episode.description = number == 3 ? "A plain summary" : FeedText.plainText(fromHTML: episode.descriptionHTML ?? "")
+            if number == 3 { episode.description = "A plain summary" }  // the others read as their HTML
             episode.published = Date(timeIntervalSince1970: Double(1_700_000_000 + number * 86_400))
             episode.duration = 1800
             episode.enclosures = [Enclosure(url: "https://cdn.example.org/\(number).mp3", type: "audio/mpeg", length: 1000)]
