@@ -53,11 +53,11 @@ public struct FeedParser: Sendable {
         return try session.finish()
     }
 
-    /// One document being parsed: bytes in (repaired to UTF-8 where needed), a feed out.
+    /// One document being parsed: bytes in (repaired by `DocumentRepair`), a feed out.
     final class Session {
         private let events: BuilderEvents
         private let parser: XMLStreamParser
-        private var repair = UTF8Repair()
+        private var repair = DocumentRepair()
 
         init(baseURL: URL?, sizeLimit: Int) throws(FeedError) {
             events = BuilderEvents(FeedBuilder(baseURL: baseURL))

@@ -94,7 +94,7 @@ enum HTMLText {
 
     /// The character `&name;`, `&#123;` or `&#x7B;` at `start` stands for,
     /// and the index after its `;`; nil when it is not a known reference.
-    private static func reference(in input: UnsafeBufferPointer<UInt8>, at start: Int) -> (Unicode.Scalar, Int)? {
+    static func reference(in input: UnsafeBufferPointer<UInt8>, at start: Int) -> (Unicode.Scalar, Int)? {
         let limit = min(start + 34, input.count)  // the longest HTML entity name is 32 letters
         guard let semicolon = firstIndex(of: UInt8(ascii: ";"), in: input, from: start + 1, before: limit),
               semicolon > start + 1 else { return nil }

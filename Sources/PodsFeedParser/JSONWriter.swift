@@ -45,12 +45,13 @@ public struct JSONWriter: Sendable {
         var text = text
         text.withUTF8 { utf8 in
             var runStart = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            while true {
+                let index = ByteScan.firstControlOrStop(in: utf8, from: runStart, stops: (0x22, 0x5C, 0x5C))  // " and \
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                guard index < utf8.count else { break }
+                escape(utf8[index])
                 runStart = index + 1
-                escape(byte)
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }

@@ -19,11 +19,14 @@ public enum OPML {
     public static func parse(_ data: Data) throws(FeedError) -> [Outline] {
         let collector = OutlineCollector()
         let parser = try XMLStreamParser(handler: collector, sizeLimit: FeedParser.defaultSizeLimit)
-        var failure: FeedError?
-        data.withUnsafeBytes { raw in
-            do throws(FeedError) { try parser.feed(raw) } catch { failure = error }
+        var repair = DocumentRepair()
+        for bytes in [repair.process(data), repair.finish()] {
+            var failure: FeedError?
+            bytes.withUnsafeBytes { raw in
+                do throws(FeedError) { try parser.feed(raw) } catch { failure = error }
+            }
+            if let failure { throw failure }
         }
-        if let failure { throw failure }
         try parser.finish()
         guard collector.sawOPML else { throw FeedError(.notAFeed, "not an OPML file: the root element is not <opml>") }
         return collector.outlines

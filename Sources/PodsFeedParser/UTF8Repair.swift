@@ -7,6 +7,9 @@
 /// through for libxml2 to convert.
 struct UTF8Repair {
     private var decided: Bool?
+    /// False for UTF-16 and UTF-32 documents, whose `&` and `<` are not
+    /// single bytes (known once the first bytes came out).
+    private(set) var isASCIICompatible = true
     private var head: [UInt8] = []
     /// An incomplete sequence at the end of the last chunk.
     private var carry: [UInt8] = []
@@ -39,8 +42,11 @@ struct UTF8Repair {
 
     private mutating func decide() {
         let start = head.prefix(256)
-        if start.starts(with: [0xFF, 0xFE]) || start.starts(with: [0xFE, 0xFF]) {
+        // A byte order mark, or `<` as a 16- or 32-bit unit without one.
+        if start.starts(with: [0xFF, 0xFE]) || start.starts(with: [0xFE, 0xFF]) || start.starts(with: [0, 0, 0xFE, 0xFF])
+            || start.starts(with: [0x3C, 0]) || start.starts(with: [0, 0x3C]) || start.starts(with: [0, 0, 0, 0x3C]) {
             decided = false
+            isASCIICompatible = false
             return
         }
         let declaration = String(decoding: start.prefix { $0 != UInt8(ascii: ">") }, as: UTF8.self).lowercased()

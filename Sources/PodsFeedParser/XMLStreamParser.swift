@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 internal import CLibXML2
 
 /// What the streaming parser reports, in document order.
@@ -34,9 +33,10 @@ struct XMLAttribute {
 ///
 /// Safe by construction: no `XML_PARSE_NOENT`, no DTD loading, no network;
 /// entity declarations are not recorded, so no entity is ever expanded
-/// (billion laughs and external entities have nothing to act on). HTML
-/// named entities (`&nbsp;`, `&eacute;`) come back as their characters.
-/// Recover mode keeps everything before a well-formedness error.
+/// (billion laughs and external entities have nothing to act on).
+/// `DocumentRepair` turns named references into character references
+/// before the parser sees them, so HTML's (`&nbsp;`, `&eacute;`) come
+/// back as their characters and recover mode loses no text after an error.
 final class XMLStreamParser {
     /// Why parsing stopped early.
     enum Stop: Error {
@@ -69,10 +69,6 @@ final class XMLStreamParser {
             Box.from(context).characters(characters, Int(length))
         }
         sax.cdataBlock = sax.characters
-        sax.getEntity = { _, name in
-            guard let name else { return nil }
-            return HTMLEntities.entity(named: name)
-        }
         sax.serror = { context, error in
             guard let context, let error else { return }
             Box.from(context).recordError(error)
@@ -153,9 +149,10 @@ final class XMLStreamParser {
                     // Five pointers per attribute: localname, prefix, URI, value start, value end.
                     guard let name = attributes[index * 5], let start = attributes[index * 5 + 3],
                           let end = attributes[index * 5 + 4] else { continue }
-                    let raw = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                    let bytes = UnsafeBufferPointer(start: start, count: end - start)
+                    let raw = String(decoding: bytes, as: UTF8.self)
                     // Without entity substitution libxml2 leaves references in attribute values.
-                    let value = raw.utf8.contains(UInt8(ascii: "&")) ? HTMLText.decodeReferences(raw) : raw
+                    let value = memchr(start, 0x26, bytes.count) != nil ? HTMLText.decodeReferences(raw) : raw
                     list.append(XMLAttribute(name: string(name), namespace: attributes[index * 5 + 2].map(string), value: value))
                 }
             }
@@ -206,36 +203,5 @@ final class XMLStreamParser {
             interned[key] = made
             return made
         }
-    }
-}
-
-/// HTML's named entities as libxml2 "predefined" entities, so the parser
-/// emits their characters instead of dropping them as undeclared.
-enum HTMLEntities {
-    /// Entities made so far, by name; never freed (at most the ~250 HTML names).
-    private static let cache = Mutex<[String: EntityPointer]>([:])
-
-    /// @unchecked Sendable, proven: the entity is created once under the
-    /// cache's lock and only read afterwards (libxml2 reads `content`).
-    private struct EntityPointer: @unchecked Sendable {
-        let pointer: xmlEntityPtr
-    }
-
-    static func entity(named name: UnsafePointer<xmlChar>) -> xmlEntityPtr? {
-        let key = String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
-        let found = cache.withLock { cache -> EntityPointer? in
-            if let known = cache[key] { return known }
-            guard let description = htmlEntityLookup(name), let scalar = Unicode.Scalar(description.pointee.value),
-                  let created = String(Character(scalar)).withCString({ content in
-                      content.withMemoryRebound(to: xmlChar.self, capacity: 1) {
-                          xmlNewEntity(nil, name, Int32(XML_INTERNAL_PREDEFINED_ENTITY.rawValue), nil, nil, $0)
-                      }
-                  })
-            else { return nil }
-            let entity = EntityPointer(pointer: created)
-            cache[key] = entity
-            return entity
-        }
-        return found?.pointer
     }
 }
