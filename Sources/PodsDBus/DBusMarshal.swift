@@ -101,7 +101,12 @@ enum DBusMarshal {
 
     // MARK: - Reading
 
-    static func read(_ iter: inout DBusMessageIter) throws(DBusError) -> DBusValue {
+    /// Reads the value at `iter`, counting each value read against `budget`:
+    /// a message holding more values than the budget allows stops with an
+    /// error before they are built.
+    static func read(_ iter: inout DBusMessageIter, budget: inout Int) throws(DBusError) -> DBusValue {
+        budget -= 1
+        guard budget >= 0 else { throw .invalidArgs("the arguments hold too many values") }
         let code = dbus_message_iter_get_arg_type(&iter)
         switch code {
         case typeCode("y"): return .byte(readBasic(&iter, as: UInt8.self))
@@ -124,24 +129,24 @@ enum DBusMarshal {
         case typeCode("v"):
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iter, &sub)
-            return .variant(try read(&sub))
+            return .variant(try read(&sub, budget: &budget))
         case typeCode("r"):
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iter, &sub)
             var fields: [DBusValue] = []
             while dbus_message_iter_get_arg_type(&sub) != 0 {
-                fields.append(try read(&sub))
+                fields.append(try read(&sub, budget: &budget))
                 dbus_message_iter_next(&sub)
             }
             return .structure(fields)
         case typeCode("a"):
-            return try readArray(&iter)
+            return try readArray(&iter, budget: &budget)
         default:
             throw .invalidArgs("unexpected type code \(code)")
         }
     }
 
-    private static func readArray(_ iter: inout DBusMessageIter) throws(DBusError) -> DBusValue {
+    private static func readArray(_ iter: inout DBusMessageIter, budget: inout Int) throws(DBusError) -> DBusValue {
         let signature = iteratorSignature(&iter)
         let type = try DBusType.parseSingle(signature)
         var sub = DBusMessageIter()
@@ -152,9 +157,9 @@ enum DBusMarshal {
             while dbus_message_iter_get_arg_type(&sub) == typeCode("e") {
                 var pair = DBusMessageIter()
                 dbus_message_iter_recurse(&sub, &pair)
-                let key = try read(&pair)
+                let key = try read(&pair, budget: &budget)
                 dbus_message_iter_next(&pair)
-                let value = try read(&pair)
+                let value = try read(&pair, budget: &budget)
                 entries.append(DBusDictionaryEntry(key, value))
                 dbus_message_iter_next(&sub)
             }
@@ -163,7 +168,7 @@ enum DBusMarshal {
             if element.containsUnixFD { throw .invalidArgs("unix file descriptors are not supported") }
             var items: [DBusValue] = []
             while dbus_message_iter_get_arg_type(&sub) != 0 {
-                items.append(try read(&sub))
+                items.append(try read(&sub, budget: &budget))
                 dbus_message_iter_next(&sub)
             }
             return .array(element, items)

@@ -82,12 +82,13 @@ final class DBusMessage {
     }
 
     /// Reads every argument. Unix fds are refused, not read.
-    func arguments() throws(DBusError) -> [DBusValue] {
+    func arguments(atMost limit: Int = .max) throws(DBusError) -> [DBusValue] {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(pointer, &iter) != 0 else { return [] }
         var values: [DBusValue] = []
+        var budget = limit
         repeat {
-            values.append(try DBusMarshal.read(&iter))
+            values.append(try DBusMarshal.read(&iter, budget: &budget))
         } while dbus_message_iter_next(&iter) != 0
         return values
     }

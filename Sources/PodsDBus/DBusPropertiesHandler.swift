@@ -2,6 +2,16 @@
 enum DBusPropertiesHandler {
     typealias Work = @Sendable () async throws -> [DBusValue]
 
+    /// The argument signature `member` takes; nil for a member it does not have.
+    static func signature(of member: String) -> String? {
+        switch member {
+        case "Get": "ss"
+        case "GetAll": "s"
+        case "Set": "ssv"
+        default: nil
+        }
+    }
+
     /// Checks the call on the loop thread; what is left to do (running
     /// getters and setters) comes back as work for a task.
     static func work(member: String, signature: String, arguments: [DBusValue],

@@ -21,6 +21,11 @@ final class DBusRouter {
     private var callsInFlight: [UInt64: DBusMessage] = [:]
     private var nextCallID: UInt64 = 0
 
+    /// The most values one call's arguments may hold (each is built as a
+    /// `DBusValue`): a 50 MB `ay` inside a variant is refused after this
+    /// many bytes rather than built as fifty million values.
+    static let maximumArgumentValues = 65_536
+
     // MARK: - Registration
 
     func export(_ object: DBusExportedObject) {
@@ -117,30 +122,43 @@ final class DBusRouter {
                 name: DBusError.Name.unknownObject, message: "No such object path '\(path)'")), on: loop)
         }
         let interfaces = object.interfaces
-        let arguments: [DBusValue]
-        do {
-            arguments = try message.arguments()
-        } catch {
-            return reply(to: message, .failure(error), on: loop)
-        }
-        let work: @Sendable () async throws -> [DBusValue]
-        if message.interface == "org.freedesktop.DBus.Properties" {
-            switch DBusPropertiesHandler.work(member: member, signature: message.signature,
-                                              arguments: arguments, interfaces: interfaces) {
-            case .success(let propertyWork): work = propertyWork
-            case .failure(let error): return reply(to: message, .failure(error), on: loop)
+        // The signature is checked before any argument is read, and reading
+        // stops at `maximumArgumentValues`: a call podsd cannot take costs
+        // nothing, and one it can take costs a bounded amount.
+        let isProperties = message.interface == "org.freedesktop.DBus.Properties"
+        var method: DBusMethod?
+        if isProperties {
+            if let expected = DBusPropertiesHandler.signature(of: member), message.signature != expected {
+                return reply(to: message, .failure(.invalidArgs(
+                    "\(member) takes arguments of type '\(expected)', not '\(message.signature)'")), on: loop)
             }
         } else {
             switch findMethod(member: member, interface: message.interface, in: interfaces) {
             case .failure(let error):
                 return reply(to: message, .failure(error), on: loop)
-            case .success(let method):
-                guard message.signature == method.inputSignature else {
+            case .success(let found):
+                guard message.signature == found.inputSignature else {
                     return reply(to: message, .failure(.invalidArgs(
-                        "\(method.name) takes arguments of type '\(method.inputSignature)', not '\(message.signature)'")), on: loop)
+                        "\(found.name) takes arguments of type '\(found.inputSignature)', not '\(message.signature)'")), on: loop)
                 }
-                let handler = method.handler
-                work = { try await handler(arguments) }
+                method = found
+            }
+        }
+        let arguments: [DBusValue]
+        do {
+            arguments = try message.arguments(atMost: Self.maximumArgumentValues)
+        } catch {
+            return reply(to: message, .failure(error), on: loop)
+        }
+        let work: @Sendable () async throws -> [DBusValue]
+        if let method {
+            let handler = method.handler
+            work = { try await handler(arguments) }
+        } else {
+            switch DBusPropertiesHandler.work(member: member, signature: message.signature,
+                                              arguments: arguments, interfaces: interfaces) {
+            case .success(let propertyWork): work = propertyWork
+            case .failure(let error): return reply(to: message, .failure(error), on: loop)
             }
         }
         nextCallID += 1

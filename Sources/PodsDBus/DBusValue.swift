@@ -2,7 +2,7 @@
 ///
 /// Containers carry their element types so that empty arrays and
 /// dictionaries still have a signature.
-public indirect enum DBusValue: Sendable, Hashable {
+public enum DBusValue: Sendable, Hashable {
     case byte(UInt8)
     case bool(Bool)
     case int16(Int16)
@@ -18,7 +18,7 @@ public indirect enum DBusValue: Sendable, Hashable {
     case array(DBusType, [DBusValue])
     case dictionary(key: DBusType, value: DBusType, [DBusDictionaryEntry])
     case structure([DBusValue])
-    case variant(DBusValue)
+    indirect case variant(DBusValue)
 
     /// The value's complete type.
     public var type: DBusType {

@@ -1,6 +1,7 @@
 import Foundation
 import PodsClient
 import PodsDBus
+import PodsProtocol
 import PodsTestSupport
 import Testing
 
@@ -162,5 +163,52 @@ import Testing
         }
         #expect(status.state == "Stopped" && status.position == 0)
         #expect(status.title == "Episode 2: Seeking and Speed")
+    }
+}
+
+/// Calls podsd did not ask for cost it a bounded amount: the signature is
+/// checked before any argument is read, and reading stops after
+/// `DBusRouter.maximumArgumentValues` values.
+@Suite struct HostileCallTests {
+    /// Sends a call with a 50 MB `ay` through GLib's D-Bus client (it marshals
+    /// the bytes as one block), printing the error podsd answers with.
+    static let sender = """
+        import sys, gi
+        gi.require_version('Gio', '2.0')
+        from gi.repository import Gio, GLib
+        path, interface, member, shape = sys.argv[1:5]
+        blob = GLib.Variant.new_from_bytes(GLib.VariantType.new('ay'), GLib.Bytes.new(b'\\x01' * 50_000_000), True)
+        args = {
+            'bare': lambda: GLib.Variant.new_tuple(blob),
+            'filter': lambda: GLib.Variant.new_tuple(GLib.Variant('a{sv}', {'podcast': blob}), GLib.Variant('s', ''), GLib.Variant('u', 10)),
+            'set': lambda: GLib.Variant.new_tuple(GLib.Variant('s', interface), GLib.Variant('s', 'Volume'), GLib.Variant('v', blob)),
+        }[shape]()
+        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+        try:
+            bus.call_sync('org.mpris.MediaPlayer2.pods', path, 'org.freedesktop.DBus.Properties' if shape == 'set' else interface,
+                          'Set' if shape == 'set' else member, args, None, 0, 60000, None)
+            print('no error')
+        except GLib.Error as error:
+            print(error.message)
+        """
+
+    @Test func aFiftyMegabyteArgumentIsAnErrorThatCostsLittle() async throws {
+        let podsd = try await PodsdProcess.start()
+        let peakBefore = try #require(ProcessMemory.kibibytes("VmHWM", of: podsd.processIdentifier))
+        let cases: [(path: String, interface: String, member: String, shape: String, error: String)] = [
+            (MPRIS.objectPath.rawValue, MPRIS.playerInterface, "OpenUri", "bare", "OpenUri takes arguments of type 's', not 'ay'"),
+            (LibraryNames.objectPath.rawValue, LibraryNames.interface, "ListEpisodes", "filter", "the arguments hold too many values"),
+            (MPRIS.objectPath.rawValue, MPRIS.playerInterface, "Set", "set", "the arguments hold too many values"),
+        ]
+        for call in cases {
+            let result = await podsd.run("/usr/bin/python3", ["-c", Self.sender, call.path, call.interface, call.member, call.shape],
+                                         timeout: .seconds(60))
+            #expect(result.stdout.contains("org.freedesktop.DBus.Error.InvalidArgs: \(call.error)"), "\(call.member): \(result.stdout) \(result.stderr)")
+        }
+        let peakAfter = try #require(ProcessMemory.kibibytes("VmHWM", of: podsd.processIdentifier))
+        // libdbus itself holds such a message twice while reading it (its read buffer and the message): ~95 MB.
+        #expect(peakAfter - peakBefore < 100 * 1024, "podsd's peak RSS grew by \(peakAfter - peakBefore) KiB")
+        #expect(podsd.isRunning)
+        #expect(try await podsd.client.property("PlaybackStatus") == .string("Stopped"))
     }
 }
