@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "PodsService",
             dependencies: [
-                "PodsCache", "PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsLibrary",
+                "PodsCache", "PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
                 "PodsPlayback", "PodsProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

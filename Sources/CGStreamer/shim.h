@@ -55,6 +55,46 @@ static inline GstMessage *pods_message_new_wakeup(void) {
     return gst_message_new_application(NULL, gst_structure_new_empty("pods-wakeup"));
 }
 
+/// Whether `message` is the one `pods_message_new_wakeup` made.
+static inline gboolean pods_message_is_wakeup(GstMessage *message) {
+    const GstStructure *structure = gst_message_get_structure(message);
+    return GST_MESSAGE_TYPE(message) == GST_MESSAGE_APPLICATION && GST_MESSAGE_SRC(message) == NULL
+        && structure != NULL && gst_structure_has_name(structure, "pods-wakeup");
+}
+
+/// The load generation that a bus's sync handler stamps on each message as
+/// it is posted (on the posting thread), read and written atomically.
+typedef struct { gint generation; } PodsBusStamp;
+
+static inline GQuark pods_generation_quark(void) {
+    return g_quark_from_static_string("pods-load-generation");
+}
+
+static GstBusSyncReply pods_stamp_message(GstBus *bus, GstMessage *message, gpointer data) {
+    (void)bus;
+    PodsBusStamp *stamp = data;
+    // Stored plus one, so that an unstamped message reads as -1.
+    gst_mini_object_set_qdata(GST_MINI_OBJECT_CAST(message), pods_generation_quark(),
+                              GINT_TO_POINTER(g_atomic_int_get(&stamp->generation) + 1), NULL);
+    return GST_BUS_PASS;
+}
+
+/// Installs the stamping sync handler on `bus`; the bus frees the stamp.
+static inline PodsBusStamp *pods_bus_stamp_install(GstBus *bus) {
+    PodsBusStamp *stamp = g_new0(PodsBusStamp, 1);
+    gst_bus_set_sync_handler(bus, pods_stamp_message, stamp, g_free);
+    return stamp;
+}
+
+static inline void pods_bus_stamp_set(PodsBusStamp *stamp, gint generation) {
+    g_atomic_int_set(&stamp->generation, generation);
+}
+
+/// The generation stamped on `message` when it was posted; -1 for none.
+static inline gint pods_message_generation(GstMessage *message) {
+    return GPOINTER_TO_INT(gst_mini_object_get_qdata(GST_MINI_OBJECT_CAST(message), pods_generation_quark())) - 1;
+}
+
 /// `GST_OBJECT_CAST` is a macro; playbin's `source-setup` hands over a GstElement.
 static inline void pods_object_unref(gpointer object) {
     gst_object_unref(object);

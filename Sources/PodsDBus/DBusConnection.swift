@@ -81,6 +81,18 @@ public final class DBusConnection: Sendable {
         return try result.get()
     }
 
+    /// Sends a method call that wants no reply, without waiting. Calls sent
+    /// one after another from one task leave in that order.
+    public func send(
+        destination: String, path: DBusObjectPath, interface: String, member: String, arguments: [DBusValue] = []
+    ) throws(DBusError) {
+        let message = try DBusMessage.methodCall(destination: destination, path: path, interface: interface, member: member)
+        try message.append(arguments)
+        message.setNoReply()
+        let handoff = MessageHandoff(message: message)
+        guard loop.enqueue({ loop in loop.send(handoff.message) }) else { throw .disconnected() }
+    }
+
     // MARK: - Names
 
     /// What `RequestName` achieved.
@@ -154,6 +166,24 @@ public final class DBusConnection: Sendable {
         try emitSignal(
             path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
             arguments: [.string(interface), .variantDictionary(changed), .stringArray(invalidated)])
+    }
+
+    /// From now on, a caller that leaves the bus (its process exits or
+    /// closes its connection) has its calls to this connection's objects
+    /// cancelled: the one running sees task cancellation, the waiting ones
+    /// never start.
+    public func cancelCallsWhenCallersLeave() async throws(DBusError) {
+        let owners = try await signals(matching: DBusSignalMatch(
+            sender: "org.freedesktop.DBus", path: DBusObjectPath(validLiteral: "/org/freedesktop/DBus"),
+            interface: "org.freedesktop.DBus", member: "NameOwnerChanged"))
+        Task { [loop] in
+            for await change in owners {
+                // (name, old owner, new owner): a unique name without a new owner has left.
+                guard change.arguments.count == 3, let name = change.arguments[0].stringValue, name.hasPrefix(":"),
+                      change.arguments[2].stringValue == "" else { continue }
+                loop.enqueue { loop in loop.router.callerLeft(name) }
+            }
+        }
     }
 
     // MARK: - Receiving signals

@@ -71,6 +71,8 @@ final class DBusMessage {
 
     func setNoAutoStart() { dbus_message_set_auto_start(pointer, 0) }
 
+    func setNoReply() { dbus_message_set_no_reply(pointer, 1) }
+
     // MARK: - Body
 
     func append(_ values: [DBusValue]) throws(DBusError) {

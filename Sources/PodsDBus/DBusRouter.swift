@@ -18,8 +18,10 @@ final class DBusRouter {
     private var isDisconnected = false
     /// Calls whose handler is still running, so that their messages are
     /// referenced (and finally released) on this thread only.
-    private var callsInFlight: [UInt64: DBusMessage] = [:]
+    private var callsInFlight: [UInt64: (message: DBusMessage, queue: CallQueue.Key)] = [:]
     private var nextCallID: UInt64 = 0
+    /// One queue per sender and object while that sender has calls there.
+    private var callQueues: [CallQueue.Key: CallQueue] = [:]
 
     /// The most values one call's arguments may hold (each is built as a
     /// `DBusValue`): a 50 MB `ay` inside a variant is refused after this
@@ -58,6 +60,8 @@ final class DBusRouter {
         guard !isDisconnected else { return }
         isDisconnected = true
         callsInFlight.removeAll()
+        for queue in callQueues.values { queue.cancel() }
+        callQueues.removeAll()
         for subscription in subscriptions.values { subscription.continuation.finish() }
         subscriptions.removeAll()
         let handlers = disconnectHandlers
@@ -163,14 +167,19 @@ final class DBusRouter {
         }
         nextCallID += 1
         let callID = nextCallID
-        callsInFlight[callID] = message
-        // The reply is made here but filled by the task: marshalling a large
+        let key = CallQueue.Key(path: path, sender: message.sender ?? "")
+        let queue = callQueues[key] ?? CallQueue(executor: object.executor)
+        callQueues[key] = queue
+        queue.pending += 1
+        callsInFlight[callID] = (message, key)
+        // The reply is made here but filled by the job: marshalling a large
         // reply (a page of library items) never holds up this thread, which
         // every other call and signal waits on.
         let emptyReply = message.expectsReply ? message.methodReturn().map(MessageHandoff.init) : nil
-        Task(executorPreference: object.executor) {
+        queue.enqueue { cancelled in
             let result: Result<MessageHandoff?, DBusError>
             do {
+                guard !cancelled else { throw DBusError.failed("the caller left the bus") }
                 let values = try await work()
                 try emptyReply?.message.append(values)
                 result = .success(emptyReply)
@@ -183,8 +192,21 @@ final class DBusRouter {
         }
     }
 
+    /// Cancels the calls of a sender that left the bus: the one running is
+    /// cancelled, the ones waiting are never started.
+    func callerLeft(_ sender: String) {
+        for (key, queue) in callQueues where key.sender == sender { queue.cancel() }
+    }
+
     private func finishCall(_ callID: UInt64, _ result: Result<MessageHandoff?, DBusError>, on loop: DBusEventLoop) {
-        guard let message = callsInFlight.removeValue(forKey: callID) else { return }
+        guard let (message, key) = callsInFlight.removeValue(forKey: callID) else { return }
+        if let queue = callQueues[key] {
+            queue.pending -= 1
+            if queue.pending == 0 {
+                queue.close()
+                callQueues[key] = nil
+            }
+        }
         switch result {
         case .success(let filled):
             if let filled { loop.send(filled.message) }

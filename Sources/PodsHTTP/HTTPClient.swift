@@ -68,13 +68,17 @@ public struct HTTPClient: Sendable {
         self.options = options
     }
 
+    /// Whether `url` is an absolute http or https URL with a host (the
+    /// scheme in any case: `HTTPS://` is one too).
+    public static func isHTTP(_ url: String) -> Bool {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else { return false }
+        return (scheme == "http" || scheme == "https") && parsed.host?.isEmpty == false
+    }
+
     /// GETs `url` (http or https), following redirects. `ifNoneMatch` and
     /// `ifModifiedSince` make it conditional (a 304 comes back with an empty body).
     public func get(_ url: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) async throws(HTTPError) -> HTTPResponse {
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              parsed.host?.isEmpty == false else {
-            throw HTTPError(.invalidURL, "not an http(s) URL: \(url)")
-        }
+        guard Self.isHTTP(url) else { throw HTTPError(.invalidURL, "not an http(s) URL: \(url)") }
         let transfer = Transfer(url: url, options: options, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince)
         let result: Result<HTTPResponse, HTTPError> = await withCheckedContinuation { continuation in
             transfer.completion = { continuation.resume(returning: $0) }

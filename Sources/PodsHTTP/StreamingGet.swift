@@ -45,7 +45,7 @@ extension HTTPClient {
         head: (HTTPResponseHead) -> Bool, body: (UnsafeRawBufferPointer) -> Bool,
         isCancelled: () -> Bool = { false }
     ) throws(HTTPError) -> HTTPResponseHead {
-        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+        guard HTTPClient.isHTTP(url) else {
             throw HTTPError(.invalidURL, "not an http(s) URL: \(url)")
         }
         let result = withoutActuallyEscaping(head) { head in

@@ -6,23 +6,30 @@ internal import CGStreamer
 /// matter into `PlaybackEvent`s.
 ///
 /// The thread blocks in `gst_bus_timed_pop_filtered` until a message comes,
-/// so a paused or stopped pipeline costs no wakeups.
+/// so a paused or stopped pipeline costs no wakeups. Each message carries
+/// the load generation current when it was *posted* (a sync handler stamps
+/// it on the posting thread), so a message of the previous source that was
+/// already waiting when a new one loaded is never taken for the new one's.
 final class PipelineBusReader: @unchecked Sendable {
-    // @unchecked Sendable, proven: `generation` and `stopped` are atomic; `bus` and `pipeline` are GstObjects, whose
-    // reference counting and `gst_bus_*` calls GStreamer documents as MT
-    // safe; `pipeline` is only compared by address here, never dereferenced.
+    // @unchecked Sendable, proven: `stopped` is atomic, and the stamp is
+    // read and written only with g_atomic; `bus` is a GstObject, whose
+    // reference counting and `gst_bus_*` calls GStreamer documents as MT safe.
     private let bus: UnsafeMutablePointer<GstBus>
-    private let pipeline: UnsafeMutableRawPointer
+    /// Owned by the bus (freed with it), which this object keeps alive.
+    private let stamp: UnsafeMutablePointer<PodsBusStamp>
     private let continuation: AsyncStream<PipelineMessage>.Continuation
-    /// The engine's load generation, read when a message is popped.
-    let generation = Atomic<UInt64>(0)
     private let stopped = Atomic<Bool>(false)
 
     init(pipeline: UnsafeMutablePointer<GstElement>, continuation: AsyncStream<PipelineMessage>.Continuation) {
-        // gst_element_get_bus returns a new reference, released in `stop`.
+        // gst_element_get_bus returns a new reference, released in `deinit`.
         self.bus = gst_element_get_bus(pipeline)
-        self.pipeline = UnsafeMutableRawPointer(pipeline)
+        self.stamp = pods_bus_stamp_install(bus)
         self.continuation = continuation
+    }
+
+    /// Messages posted from now on belong to `generation`.
+    func setGeneration(_ generation: UInt64) {
+        pods_bus_stamp_set(stamp, Int32(truncatingIfNeeded: generation))
     }
 
     func start() {
@@ -53,10 +60,9 @@ final class PipelineBusReader: @unchecked Sendable {
                 continue
             }
             defer { gst_message_unref(message) }
-            let type = pods_message_type(message)
-            if type == GST_MESSAGE_APPLICATION { break }
-            if let event = translate(message, type: type) {
-                continuation.yield(PipelineMessage(event: event, generation: generation.load(ordering: .acquiring)))
+            if pods_message_is_wakeup(message) != 0 { break }
+            if let event = translate(message, type: pods_message_type(message)) {
+                continuation.yield(PipelineMessage(event: event, generation: Int32(pods_message_generation(message))))
             }
         }
         continuation.finish()

@@ -29,7 +29,8 @@ public final class PlaybackEngine {
     /// with the current rate at the next `asyncDone`.
     private var segmentNeedsRate = false
     private var isPrerolled = false
-    /// Bumped by every load, so events of the previous source are dropped.
+    /// Bumped by every load, once the previous source is torn down, so
+    /// events that source posted are dropped.
     private var generation: UInt64 = 0
 
     /// The range `setRate` accepts.
@@ -120,10 +121,10 @@ public final class PlaybackEngine {
     /// Loads `source` paused at `start`; `events` reports `asyncDone` when it
     /// is ready or `error` when it cannot be played.
     public func load(_ source: MediaSource, startingAt start: Duration = .zero) {
-        generation += 1
-        busReader.generation.store(generation, ordering: .releasing)
         sourceSetup.stopFeeding()
-        gst_element_set_state(playbin, GST_STATE_NULL)
+        gst_element_set_state(playbin, GST_STATE_NULL)  // the old source's last messages are posted by now
+        generation &+= 1
+        busReader.setGeneration(generation)
         self.source = source
         sourceSetup.media = source.media
         pods_object_set_string(playbin, "uri", source.media == nil ? source.uri : "appsrc://")
@@ -263,7 +264,7 @@ public final class PlaybackEngine {
     /// `events` and act on the event it returns (nil for a message that
     /// belonged to an earlier source).
     public func handle(_ message: PipelineMessage) -> PlaybackEvent? {
-        guard message.generation == generation else { return nil }
+        guard message.generation == Int32(truncatingIfNeeded: generation) else { return nil }
         let event = message.event
         switch event {
         case .asyncDone:

@@ -10,11 +10,11 @@ public enum PlaybackEvent: Sendable {
     case error(PlaybackError)
 }
 
-/// An event as the bus thread read it, stamped with the engine's load
-/// generation so events of an earlier source can be told apart.
+/// An event as the bus thread read it, with the engine's load generation
+/// when it was posted, so events of an earlier source can be told apart.
 public struct PipelineMessage: Sendable {
     public let event: PlaybackEvent
-    let generation: UInt64
+    let generation: Int32
 }
 
 /// Tags found in the media.

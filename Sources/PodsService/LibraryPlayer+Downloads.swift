@@ -2,6 +2,7 @@ import Foundation
 import PodsCache
 import PodsClient
 import PodsDBus
+import PodsHTTP
 import PodsLibrary
 import PodsProtocol
 
@@ -37,7 +38,7 @@ extension LibraryPlayer {
     func download(episodeID: Int64) async throws(DBusError) {
         let mediaCache = try requireCache()
         let episode = try Self.mapped { () throws(LibraryError) in try library.episode(episodeID) }
-        guard let url = episode.episode.enclosures.first?.url, url.hasPrefix("http://") || url.hasPrefix("https://") else {
+        guard let url = episode.episode.enclosures.first?.url, HTTPClient.isHTTP(url) else {
             throw DBusError(name: LibraryNames.Error.failed, message: "episode \(episodeID) has no http(s) audio to download")
         }
         do throws(CacheError) {

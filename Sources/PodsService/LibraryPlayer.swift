@@ -4,6 +4,7 @@ import PodsCache
 import PodsClient
 import PodsDBus
 import PodsFeeds
+import PodsHTTP
 import PodsLibrary
 import PodsProtocol
 import PodsPlayback
@@ -41,6 +42,10 @@ actor LibraryPlayer {
     private var playingCache: EpisodeCache?
     /// The episode loaded, for reloading it when its cache cannot go on.
     private var loaded: LibraryEpisode?
+    /// Bumped by every load. A load that finds it changed after one of its
+    /// awaits was overtaken by a newer one: it lets go of what it opened and
+    /// gives way, so the last load wins and no cache is left open.
+    private var loadToken: UInt64 = 0
 
     init(library: Library, controller: PlayerController, signals: LibrarySignals, logger: Logger,
          mediaCache: MediaCache? = nil, artwork: ArtworkCache? = nil,
@@ -89,13 +94,24 @@ actor LibraryPlayer {
 
     private func load(_ episode: LibraryEpisode, paused: Bool, at position: Duration? = nil,
                       streaming: Bool = false) async throws(DBusError) {
+        loadToken &+= 1
+        let token = loadToken
         guard let url = episode.episode.enclosures.first?.url else {
             throw DBusError(name: LibraryNames.Error.failed, message: "episode \(episode.id) has no audio to play")
         }
-        let source = try await source(for: episode.id, url: url, duration: episode.episode.duration, streaming: streaming)
+        let (source, cache) = try await source(for: episode.id, url: url, duration: episode.episode.duration, streaming: streaming)
+        guard token == loadToken else {
+            if let cache { await mediaCache?.release(cache) }
+            throw Self.overtaken(episode.id)
+        }
+        // The cache of what played before goes once this one takes its place.
+        let previous = playingCache
+        playingCache = cache
         loaded = episode
+        if let previous { Task { [mediaCache] in await mediaCache?.release(previous) } }
         let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
         let localArt = if let remoteArt, let artwork { await artwork.cachedURI(for: remoteArt) } else { String?.none }
+        guard token == loadToken else { throw Self.overtaken(episode.id) }  // the newer load owns the cache now
         let metadata = EpisodeMetadata(
             episodeID: episode.id, podcastID: episode.podcastId, title: episode.episode.title,
             podcastTitle: episode.podcastTitle, author: episode.episode.author ?? episode.podcastAuthor,
@@ -109,25 +125,26 @@ actor LibraryPlayer {
         }
     }
 
-    /// The episode's audio: through its range cache for http(s), plainly
-    /// when the cache cannot serve it (unknown length, full disk).
+    private static func overtaken(_ episodeID: Int64) -> DBusError {
+        DBusError(name: LibraryNames.Error.failed, message: "episode \(episodeID) did not play: a newer play took its place")
+    }
+
+    /// The episode's audio: through its range cache (which the caller then
+    /// owns) for http(s), plainly when the cache cannot serve it (unknown
+    /// length, full disk).
     private func source(for episodeID: Int64, url: String, duration: Double?,
-                        streaming: Bool) async throws(DBusError) -> MediaSource {
+                        streaming: Bool) async throws(DBusError) -> (MediaSource, EpisodeCache?) {
         let plain: MediaSource
         do throws(PlaybackError) { plain = try MediaSource(uri: url) } catch {
             throw DBusError(name: LibraryNames.Error.failed, message: error.message)
         }
-        let previous = playingCache
-        playingCache = nil
-        defer { if let previous { Task { [mediaCache] in await mediaCache?.release(previous) } } }
-        guard !streaming, let mediaCache, url.hasPrefix("http://") || url.hasPrefix("https://") else { return plain }
+        guard !streaming, let mediaCache, HTTPClient.isHTTP(url) else { return (plain, nil) }
         do throws(CacheError) {
             let cache = try await mediaCache.open(episodeID: episodeID, url: url, duration: duration)
-            playingCache = cache
-            return MediaSource(uri: url, media: cache)
+            return (MediaSource(uri: url, media: cache), cache)
         } catch where error.code == .unknownLength || error.code == .diskFull || error.code == .file {
             logger.warning("episode \(episodeID) streams without the cache: \(error)")
-            return plain
+            return (plain, nil)
         } catch {
             throw DBusError(name: LibraryNames.Error.failed, message: "could not play \(url): \(error.message)")
         }
@@ -219,6 +236,7 @@ actor LibraryPlayer {
                 logger.error("after episode \(id) ended: \(error)")
             }
         case .otherTrack:
+            loadToken &+= 1  // an episode load still under way gives way to it
             loaded = nil
             if let playingCache { await mediaCache?.release(playingCache) }
             playingCache = nil

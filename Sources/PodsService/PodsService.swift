@@ -106,6 +106,9 @@ public struct PodsService: Service {
             quit: { requestStop.yield("Quit called") }))
         if let player { connection.export(LibraryObject.make(player, signals: signals)) }
         connection.onDisconnect { requestStop.yield("the bus connection closed") }
+        do throws(DBusError) { try await connection.cancelCallsWhenCallersLeave() } catch {
+            logger.warning("calls of clients that leave the bus will run to their end: \(error.message)")
+        }
 
         try await claimName(on: connection, requestStop: requestStop)
         logger.info("podsd owns \(MPRIS.busName) on the session bus as \(connection.uniqueName)")

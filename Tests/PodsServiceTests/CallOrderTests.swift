@@ -1,0 +1,81 @@
+import Foundation
+import PodsClient
+import PodsDBus
+import PodsProtocol
+import PodsTestSupport
+import Testing
+
+/// Calls from one sender are applied in the order sent; plays from several
+/// senders at once leave one episode playing, the one the library names,
+/// and nothing open behind it.
+@Suite struct CallOrderTests {
+    @Test func aBurstOfAThousandMixedMPRISCallsIsAppliedInOrder() async throws {
+        let podsd = try await PodsdProcess.start()
+        try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
+        try await podsd.client.pause()
+        let signals = try await podsd.connection.signals(matching: DBusSignalMatch(sender: MPRIS.busName, path: MPRIS.objectPath))
+        let connection = podsd.connection
+        // Every hundredth call opens a file (which takes a while), the next
+        // pauses it, the rest set the volume: out of order, a pause would
+        // reach the old track and the file would end up playing.
+        for index in 1...1000 {
+            switch index % 100 {
+            case 1:
+                let file = index % 200 == 1 ? Fixtures.sampleOgg : Fixtures.sampleMP3
+                try connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface,
+                                    member: "OpenUri", arguments: [.string(file.absoluteString)])
+            case 2:
+                try connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface,
+                                    member: "Pause")
+            default:
+                try connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties",
+                                    member: "Set", arguments: [.string(MPRIS.playerInterface), .string("Volume"),
+                                                               .variant(.double(Double(index) / 1000))])
+            }
+        }
+        // Asked after the burst by the same sender: answered after all of it.
+        #expect(try await podsd.client.property("Volume") == .double(1))
+        #expect(try await podsd.client.property("PlaybackStatus") == .string("Paused"))
+        #expect(try await podsd.client.status().url == Fixtures.sampleMP3.absoluteString)
+        var volumes: [Double] = []
+        var iterator = signals.makeAsyncIterator()
+        while volumes.last != 1, let signal = await iterator.next() {
+            if let volume = signal.arguments.dropFirst().first?.stringKeyedDictionary?["Volume"]?.doubleValue { volumes.append(volume) }
+        }
+        #expect(volumes.count == 980)
+        #expect(volumes == volumes.sorted(), "volume changes were applied out of order")
+    }
+
+    @Test func playsFromTwoClientsAtOnceLeaveWhatTheLibrarySaysPlayingAndNothingOpen() async throws {
+        let fixture = try await EpisodeServer(seconds: 20)
+        let podsd = try await PodsdProcess.start()
+        let episodes = try await fixture.subscribe(podsd).values.sorted()
+        try #require(episodes.count == 3)
+        let other = try await DBusConnection.connect(address: podsd.bus.address)
+        defer { other.close() }
+        func play(_ episode: Int64, from connection: DBusConnection) throws {
+            try connection.send(destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+                                member: LibraryMethod.playEpisode.name, arguments: [.int64(episode)])
+        }
+        func openFiles() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(podsd.processIdentifier)/fd").count) ?? 0 }
+        func threads() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(podsd.processIdentifier)/task").count) ?? 0 }
+        var baseline: (files: Int, threads: Int)?
+        let library = LibraryClient(podsd.client)
+        for round in 0..<50 {
+            try play(episodes[round % 3], from: podsd.connection)
+            try play(episodes[(round + 1) % 3], from: other)
+            // Each sender's next call to the library is answered after its play.
+            _ = try await other.call(destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+                                     member: LibraryMethod.currentEpisode.name)
+            let current = try await library.currentEpisode()?.stringKeyedDictionary?["id"]?.int64Value
+            let status = try await podsd.client.status()
+            #expect(status.episodeId != nil && status.episodeId == current, "round \(round): playing \(String(describing: status.episodeId)), the library says \(String(describing: current))")
+            if round == 4 { baseline = (openFiles(), threads()) }
+        }
+        try await Task.sleep(for: .milliseconds(500))  // caches let go of are closed in the background
+        let base = try #require(baseline)
+        #expect(openFiles() <= base.files + 2, "open files: \(base.files) after 5 rounds, \(openFiles()) after 50")
+        #expect(threads() <= base.threads + 2, "threads: \(base.threads) after 5 rounds, \(threads()) after 50")
+        #expect(podsd.isRunning)
+    }
+}
