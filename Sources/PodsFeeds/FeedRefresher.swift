@@ -45,10 +45,16 @@ public actor FeedRefresher {
         self.pipeline = AsyncGate(width: max(1, pipelineLimit))
     }
 
-    /// The default client: feed bodies past 1 MB wait for the parser in a
+    /// How long a feed's whole fetch may take by default.
+    public static let feedDeadline: Duration = .seconds(60)
+
+    /// The default client: a feed that has not arrived whole within
+    /// `feedDeadline` fails (a server trickling bytes cannot hold a refresh
+    /// or a subscribe), and bodies past 1 MB wait for the parser in a
     /// temporary file instead of memory.
     public static func spillingClient() -> HTTPClient {
         var options = HTTPClient.Options()
+        options.deadline = feedDeadline
         options.spillDirectory = FileManager.default.temporaryDirectory.path
         return HTTPClient(options: options)
     }

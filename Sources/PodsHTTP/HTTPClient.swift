@@ -49,6 +49,10 @@ public struct HTTPClient: Sendable {
         /// Abort when fewer than `lowSpeedBytes` per second arrive for this long.
         public var lowSpeedTime: Duration = .seconds(30)
         public var lowSpeedBytes = 16
+        /// The longest a whole transfer may take (nil: only the low-speed
+        /// limit ends it): a server that trickles just above that limit
+        /// fails within this instead of holding on for days.
+        public var deadline: Duration?
         public var maximumBytes = 64 * 1024 * 1024
         public var maximumRedirects = 10
         public var userAgent = "Pods/0.1"
@@ -141,7 +145,7 @@ public struct HTTPClient: Sendable {
         func result(_ handle: UnsafeMutableRawPointer, _ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
             if tooLarge { return .failure(HTTPError(.tooLarge, "\(url) is larger than \(options.maximumBytes / 1_048_576) MB")) }
             if spillFailed { return .failure(HTTPError(.other, "\(url): cannot write the body to \(options.spillDirectory ?? "")")) }
-            guard code == CURLE_OK else { return .failure(HTTPClient.error(code, url: url)) }
+            guard code == CURLE_OK else { return .failure(HTTPClient.error(code, url: url, deadline: options.deadline)) }
             var status = 0
             pods_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
             var effective: UnsafeMutablePointer<CChar>?
@@ -244,6 +248,10 @@ public struct HTTPClient: Sendable {
         pods_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout.components.seconds * 1000))
         pods_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, Int(options.lowSpeedTime.components.seconds))
         pods_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, options.lowSpeedBytes)
+        if let deadline = options.deadline {
+            pods_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Int(deadline.components.seconds * 1000
+                                                              + deadline.components.attoseconds / 1_000_000_000_000_000))
+        }
         pods_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
         pods_curl_set_string(handle, CURLOPT_USERAGENT, options.userAgent)
         if let share = SharedConnections.shared.handle { pods_curl_set_pointer(handle, CURLOPT_SHARE, share) }
@@ -255,8 +263,12 @@ public struct HTTPClient: Sendable {
         return curl_easy_init()
     }
 
-    static func error(_ code: CURLcode, url: String) -> HTTPError {
+    static func error(_ code: CURLcode, url: String, deadline: Duration? = nil) -> HTTPError {
         let reason = String(cString: curl_easy_strerror(code))
+        if code == CURLE_OPERATION_TIMEDOUT, let deadline {
+            return HTTPError(.timedOut, "\(url): timed out (no connection within the connect limit, "
+                             + "or no whole answer within \(deadline.components.seconds) s)")
+        }
         switch code {
         case CURLE_OPERATION_TIMEDOUT: return HTTPError(.timedOut, "\(url): timed out (\(reason))")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_SSL_CONNECT_ERROR, CURLE_RECV_ERROR,

@@ -11,8 +11,11 @@ extension Library {
         }
     }
 
-    /// Adds episodes at the end (or at `index`); one already queued moves there.
+    /// Adds episodes at the end (or at `index`); one already queued moves
+    /// there, and one named twice is queued once (where it first appears).
     public func enqueue(_ ids: [Int64], at index: Int? = nil) throws(LibraryError) {
+        var seen: Set<Int64> = []
+        let ids = ids.filter { seen.insert($0).inserted }
         try writing { db in
             for id in ids { _ = try Self.episode(id, db) }
             var order = try Int64.fetchAll(db, sql: "SELECT episodeId FROM queueItem ORDER BY rank").filter { !ids.contains($0) }

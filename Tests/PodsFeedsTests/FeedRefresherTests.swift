@@ -14,7 +14,8 @@ import Testing
         return Data((xml + "</channel></rss>").utf8)
     }
 
-    private func withRefresher(maximumBytes: Int = 1 << 20, _ body: (Library, FeedRefresher, LoopbackHTTPServer) async throws -> Void) async throws {
+    private func withRefresher(maximumBytes: Int = 1 << 20, deadline: Duration? = nil,
+                               _ body: (Library, FeedRefresher, LoopbackHTTPServer) async throws -> Void) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer(files: [:])
@@ -23,6 +24,7 @@ import Testing
         options.maximumBytes = maximumBytes
         options.lowSpeedTime = .seconds(1)
         options.lowSpeedBytes = 1
+        options.deadline = deadline
         let library = try Library(directory: directory)
         try await body(library, FeedRefresher(library: library, http: HTTPClient(options: options)), server)
     }
@@ -51,6 +53,36 @@ import Testing
             }
             #expect(byID[try #require(ids["error"])]?.error?.contains("500") == true)
             #expect(byID[try #require(ids["huge"])]?.error?.contains("larger") == true)
+        }
+    }
+
+    @Test func aTricklingServerFailsWithinTheDeadline() async throws {
+        #expect(FeedRefresher.spillingClient().options.deadline == FeedRefresher.feedDeadline)
+        try await withRefresher(deadline: .seconds(2)) { library, refresher, server in
+            // About a kilobyte a second, above the low-speed limit: 50 s for the whole feed.
+            server.setFile("/trickle.xml", Self.feed("Trickle", items: 60))
+            server.setRate("/trickle.xml", bytesPerSecond: 1000)
+            var start = ContinuousClock.now
+            do {
+                _ = try await refresher.subscribe(server.url("/trickle.xml"))
+                Issue.record("subscribing to a trickling feed succeeded")
+            } catch {
+                #expect("\(error)".contains("no whole answer within 2 s"), "\(error)")
+            }
+            // Fails at 2 s into the fetch; the margin is for the store lane the
+            // suite's other refreshers share (the whole feed would take 50 s).
+            #expect(ContinuousClock.now - start < .seconds(15))
+            #expect(try library.podcasts().isEmpty)
+
+            server.setRate("/trickle.xml", bytesPerSecond: nil)
+            let id = try await refresher.subscribe(server.url("/trickle.xml")).id
+            server.setFile("/trickle.xml", Self.feed("Trickle", items: 61))
+            server.setRate("/trickle.xml", bytesPerSecond: 1000)
+            start = ContinuousClock.now
+            let summaries = try await refresher.refresh()
+            #expect(ContinuousClock.now - start < .seconds(15))
+            #expect(summaries.first?.error?.contains("no whole answer within 2 s") == true, "\(summaries)")
+            #expect(try library.episodes(podcastId: id).count == 60, "the feed keeps its episodes")
         }
     }
 

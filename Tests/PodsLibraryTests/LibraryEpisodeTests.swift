@@ -63,6 +63,10 @@ import Testing
             #expect(try library.queue().map(\.id) == [c, a])
             try library.dequeue(a)
             #expect(throws: LibraryError.self) { try library.dequeue(a) }
+            try library.enqueue([b, b, a, b])  // named twice: queued once, where first named
+            #expect(try library.queue().map(\.id) == [c, b, a])
+            try library.dequeue(b)
+            try library.dequeue(a)
 
             try library.markCompleted(a, true)
             try library.saveProgress(a, position: 30)
