@@ -42,40 +42,40 @@ extension Library {
         guard let row = try Row.fetchOne(db, sql: episodeSelect + " WHERE episode.id = ?", arguments: [id]) else {
             throw LibraryError(.notFound, "no episode has id \(id)")
         }
-        return episode(from: row)
+        return try episode(from: row)
     }
 
-    static func episode(from row: Row) -> LibraryEpisode {
+    static func episode(from row: Row) throws -> LibraryEpisode {
         let decoder = JSONDecoder()
-        func decoded<T: Decodable>(_ column: String, as type: [T].Type) -> [T] {
-            guard let text: String = row[column] else { return [] }
+        func decoded<T: Decodable>(_ column: String, as type: [T].Type) throws -> [T] {
+            guard let text: String = try row.decode(forColumn: column) else { return [] }
             return (try? decoder.decode(type, from: Data(text.utf8))) ?? []
         }
         var episode = Episode()
-        episode.guid = row["guid"]
-        episode.title = row["title"]
-        episode.link = row["link"]
-        episode.descriptionHTML = row["descriptionHTML"]
-        let plain: String? = row["description"]
+        episode.guid = try row.decode(forColumn: "guid")
+        episode.title = try row.decode(forColumn: "title")
+        episode.link = try row.decode(forColumn: "link")
+        episode.descriptionHTML = try row.decode(forColumn: "descriptionHTML")
+        let plain: String? = try row.decode(forColumn: "description")
         // Empty: derived from the HTML when read (or none at all).
         episode.plainDescription = plain?.isEmpty == false || episode.descriptionHTML == nil ? plain ?? "" : nil
-        episode.published = (row["published"] as Double?).map(Date.init(timeIntervalSince1970:))
-        episode.duration = row["duration"]
-        episode.enclosures = decoded("enclosures", as: [Enclosure].self)
-        episode.artworkURL = row["artworkURL"]
-        episode.season = row["season"]
-        episode.number = row["number"]
-        episode.episodeType = row["episodeType"]
-        episode.explicit = row["explicit"]
-        episode.author = row["author"]
-        episode.chapters = decoded("chapters", as: [Chapter].self)
-        episode.chaptersURL = row["chaptersURL"]
-        episode.transcriptURL = row["transcriptURL"]
-        episode.persons = decoded("persons", as: [Person].self)
-        return LibraryEpisode(
-            id: row["id"], podcastId: row["podcastId"], episode: episode, position: row["position"],
-            completed: row["completed"], lastPlayedAt: (row["lastPlayedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            currentlyPlaying: row["currentlyPlaying"], inFeed: row["inFeed"],
-            podcastTitle: row["podcastTitle"] ?? "", podcastAuthor: row["podcastAuthor"], podcastArtworkURL: row["podcastArtworkURL"])
+        episode.published = (try row.decode(forColumn: "published") as Double?).map(Date.init(timeIntervalSince1970:))
+        episode.duration = try row.decode(forColumn: "duration")
+        episode.enclosures = try decoded("enclosures", as: [Enclosure].self)
+        episode.artworkURL = try row.decode(forColumn: "artworkURL")
+        episode.season = try row.decode(forColumn: "season")
+        episode.number = try row.decode(forColumn: "number")
+        episode.episodeType = try row.decode(forColumn: "episodeType")
+        episode.explicit = try row.decode(forColumn: "explicit")
+        episode.author = try row.decode(forColumn: "author")
+        episode.chapters = try decoded("chapters", as: [Chapter].self)
+        episode.chaptersURL = try row.decode(forColumn: "chaptersURL")
+        episode.transcriptURL = try row.decode(forColumn: "transcriptURL")
+        episode.persons = try decoded("persons", as: [Person].self)
+        return try LibraryEpisode(
+            id: row.decode(forColumn: "id"), podcastId: row.decode(forColumn: "podcastId"), episode: episode, position: row.decode(forColumn: "position"),
+            completed: row.decode(forColumn: "completed"), lastPlayedAt: (row.decode(forColumn: "lastPlayedAt") as Double?).map(Date.init(timeIntervalSince1970:)),
+            currentlyPlaying: row.decode(forColumn: "currentlyPlaying"), inFeed: row.decode(forColumn: "inFeed"),
+            podcastTitle: row.decode(forColumn: "podcastTitle") ?? "", podcastAuthor: row.decode(forColumn: "podcastAuthor"), podcastArtworkURL: row.decode(forColumn: "podcastArtworkURL"))
     }
 }

@@ -128,17 +128,17 @@ extension Library {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM cachedMedia WHERE episodeId = ?", arguments: [episodeID]) else {
             return nil
         }
-        var media = CachedMedia(
-            episodeId: row["episodeId"], url: row["url"], finalURL: row["finalURL"], length: row["length"],
-            etag: row["etag"], lastModified: row["lastModified"], acceptsRanges: row["acceptsRanges"],
-            fileName: row["fileName"], validatedAt: Date(timeIntervalSince1970: row["validatedAt"]),
-            lastAccess: Date(timeIntervalSince1970: row["lastAccess"]))
-        media.complete = row["complete"]
-        media.pinned = row["pinned"]
+        var media = try CachedMedia(
+            episodeId: row.decode(forColumn: "episodeId"), url: row.decode(forColumn: "url"), finalURL: row.decode(forColumn: "finalURL"), length: row.decode(forColumn: "length"),
+            etag: row.decode(forColumn: "etag"), lastModified: row.decode(forColumn: "lastModified"), acceptsRanges: row.decode(forColumn: "acceptsRanges"),
+            fileName: row.decode(forColumn: "fileName"), validatedAt: Date(timeIntervalSince1970: row.decode(forColumn: "validatedAt")),
+            lastAccess: Date(timeIntervalSince1970: row.decode(forColumn: "lastAccess")))
+        media.complete = try row.decode(forColumn: "complete")
+        media.pinned = try row.decode(forColumn: "pinned")
         media.ranges = try Row.fetchAll(
             db, sql: #"SELECT start, "end" FROM cachedRange WHERE episodeId = ? ORDER BY start"#, arguments: [episodeID]
         ).compactMap { row -> Range<Int64>? in
-            let start: Int64 = row["start"], end: Int64 = row["end"]
+            let start: Int64 = try row.decode(forColumn: "start"), end: Int64 = try row.decode(forColumn: "end")
             return start < end ? start..<end : nil
         }
         return media
@@ -151,8 +151,9 @@ extension Library {
     public func cachedArtwork(_ url: String) throws(LibraryError) -> CachedArtwork? {
         try reading { db in
             try Row.fetchOne(db, sql: "SELECT * FROM artwork WHERE url = ?", arguments: [url]).map { row in
-                CachedArtwork(url: row["url"], fileName: row["fileName"], etag: row["etag"], lastModified: row["lastModified"],
-                              validatedAt: Date(timeIntervalSince1970: row["validatedAt"]))
+                try CachedArtwork(url: row.decode(forColumn: "url"), fileName: row.decode(forColumn: "fileName"),
+                                  etag: row.decode(forColumn: "etag"), lastModified: row.decode(forColumn: "lastModified"),
+                                  validatedAt: Date(timeIntervalSince1970: row.decode(forColumn: "validatedAt")))
             }
         }
     }

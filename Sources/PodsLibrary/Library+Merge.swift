@@ -55,7 +55,10 @@ extension Library {
             try reading { db in
                 let rows = try Row.fetchCursor(db, sql: "SELECT guid, contentHash FROM episode WHERE podcastId = ? AND contentHash IS NOT NULL",
                                                arguments: [podcastId])
-                while let row = try rows.next() { stored[row["guid"]] = row["contentHash"] }
+                while let row = try rows.next() {
+                    let guid: String = try row.decode(atIndex: 0)
+                    stored[guid] = try row.decode(atIndex: 1)
+                }
             }
         }
         var channel = feed
@@ -87,7 +90,8 @@ extension Library {
         let rows = try Row.fetchCursor(db, sql: "SELECT id, guid, contentHash, inFeed FROM episode WHERE podcastId = ?",
                                        arguments: [podcastId])
         while let row = try rows.next() {
-            known[row["guid"]] = (row["id"], row["contentHash"], row["inFeed"])
+            let guid: String = try row.decode(atIndex: 1)
+            known[guid] = try (row.decode(atIndex: 0), row.decode(atIndex: 2), row.decode(atIndex: 3))
         }
         let columns = EpisodeRow.columns + ["feedOrder", "inFeed"]
         let update = try db.cachedStatement(

@@ -126,7 +126,7 @@ extension Library {
             sql += " ORDER BY \(Self.episodeSortKey), episode.id LIMIT ?"
             arguments += [max(0, limit)]
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-            while let row = try rows.next(), take(Self.summary(from: row)) {}
+            while let row = try rows.next(), take(try Self.summary(from: row)) {}
         }
     }
 
@@ -162,19 +162,19 @@ extension Library {
     private static func summaries(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [EpisodeSummary] {
         var summaries: [EpisodeSummary] = []
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while let row = try rows.next() { summaries.append(summary(from: row)) }
+        while let row = try rows.next() { summaries.append(try summary(from: row)) }
         return summaries
     }
 
     /// Read by position, in `summarySelect`'s order (by name, GRDB
     /// compares names case-insensitively, which costs more than the rest
     /// of a 50,000-row listing).
-    private static func summary(from row: Row) -> EpisodeSummary {
-        EpisodeSummary(
-            id: row[0], podcastId: row[1], podcastTitle: row[2] ?? "", guid: row[3], title: row[4],
-            published: (row[5] as Double?).map(Date.init(timeIntervalSince1970:)), duration: row[6], position: row[7],
-            completed: row[8], lastPlayedAt: (row[9] as Double?).map(Date.init(timeIntervalSince1970:)),
-            currentlyPlaying: row[10], inFeed: row[11], season: row[12], number: row[13], episodeType: row[14], url: row[15],
-            cursor: EpisodeCursor(sortKey: row[16], id: row[0]))
+    private static func summary(from row: Row) throws -> EpisodeSummary {
+        try EpisodeSummary(
+            id: row.decode(atIndex: 0), podcastId: row.decode(atIndex: 1), podcastTitle: row.decode(atIndex: 2) ?? "", guid: row.decode(atIndex: 3), title: row.decode(atIndex: 4),
+            published: (row.decode(atIndex: 5) as Double?).map(Date.init(timeIntervalSince1970:)), duration: row.decode(atIndex: 6), position: row.decode(atIndex: 7),
+            completed: row.decode(atIndex: 8), lastPlayedAt: (row.decode(atIndex: 9) as Double?).map(Date.init(timeIntervalSince1970:)),
+            currentlyPlaying: row.decode(atIndex: 10), inFeed: row.decode(atIndex: 11), season: row.decode(atIndex: 12), number: row.decode(atIndex: 13), episodeType: row.decode(atIndex: 14), url: row.decode(atIndex: 15),
+            cursor: EpisodeCursor(sortKey: row.decode(atIndex: 16), id: row.decode(atIndex: 0)))
     }
 }

@@ -145,16 +145,16 @@ extension Library {
         guard let row = try Row.fetchOne(db, sql: podcastSelect + " WHERE id = ?", arguments: [id]) else {
             throw LibraryError(.notFound, "no podcast has id \(id)")
         }
-        return podcast(from: row)
+        return try podcast(from: row)
     }
 
-    static func podcast(from row: Row) -> Podcast {
-        Podcast(
-            id: row["id"], feedURL: row["feedURL"], title: row["title"], author: row["author"],
-            description: row["description"], artworkURL: row["artworkURL"], link: row["link"], language: row["language"],
-            subscribedAt: Date(timeIntervalSince1970: row["subscribedAt"]), etag: row["etag"], lastModified: row["lastModified"],
-            lastRefreshedAt: (row["lastRefreshedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            lastError: row["lastError"], autoDownload: row["autoDownload"] ?? 0, episodeCount: row["episodeCount"] ?? 0, unplayedCount: row["unplayedCount"] ?? 0)
+    static func podcast(from row: Row) throws -> Podcast {
+        try Podcast(
+            id: row.decode(forColumn: "id"), feedURL: row.decode(forColumn: "feedURL"), title: row.decode(forColumn: "title"), author: row.decode(forColumn: "author"),
+            description: row.decode(forColumn: "description"), artworkURL: row.decode(forColumn: "artworkURL"), link: row.decode(forColumn: "link"), language: row.decode(forColumn: "language"),
+            subscribedAt: Date(timeIntervalSince1970: row.decode(forColumn: "subscribedAt")), etag: row.decode(forColumn: "etag"), lastModified: row.decode(forColumn: "lastModified"),
+            lastRefreshedAt: (row.decode(forColumn: "lastRefreshedAt") as Double?).map(Date.init(timeIntervalSince1970:)),
+            lastError: row.decode(forColumn: "lastError"), autoDownload: row.decode(forColumn: "autoDownload") ?? 0, episodeCount: row.decode(forColumn: "episodeCount") ?? 0, unplayedCount: row.decode(forColumn: "unplayedCount") ?? 0)
     }
 
     private static func title(of feed: Feed, _ feedURL: String) -> String {

@@ -115,13 +115,14 @@ public final class Library: Sendable {
             let hash = try db.makeStatement(sql: "UPDATE episode SET contentHash = ? WHERE id = ?")
             let description = try db.makeStatement(sql: "UPDATE episodeDetail SET description = ? WHERE episodeId = ?")
             for row in rows {
-                var stored = episode(from: row).episode
+                var stored = try episode(from: row).episode
                 let kept = storedDescription(stored)
                 // A v3 row held the text even when it was made from the HTML,
                 // as for a feed that gives HTML alone: hash it as such a feed.
                 if kept.isEmpty, stored.descriptionHTML != nil { stored.plainDescription = nil }
-                try hash.execute(arguments: [EpisodeContentHash.of(stored), row["id"]])
-                try description.execute(arguments: [kept, row["id"]])
+                let id: Int64 = try row.decode(forColumn: "id")
+                try hash.execute(arguments: [EpisodeContentHash.of(stored), id])
+                try description.execute(arguments: [kept, id])
             }
         }
         return migrator

@@ -57,6 +57,8 @@ import Testing
             #expect(took < .seconds(1), "input \(index) took \(took)")
         }
         print("fuzz: \(inputs) inputs, \(parsed) parsed, \(rejected) rejected, slowest \(slowest)")
-        #expect(parsed + rejected == inputs)
+        // Most mutations leave a feed that recover mode still reads: a parser
+        // that rejects them wholesale has lost its tolerance.
+        #expect(parsed > inputs / 2, "\(parsed) of \(inputs) mutated feeds parsed")
     }
 }

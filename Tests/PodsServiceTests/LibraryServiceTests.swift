@@ -92,7 +92,6 @@ func libraryAt(_ directory: URL) throws -> Library { try Library(directory: dire
             #expect(await podsd.pods("play", "1").status == 0)
             _ = await podsd.signal(SIGKILL)
         }
-        var rounds = 0
         for _ in 0..<20 {
             let podsd = try await PodsdProcess.start(directory: directory)
             try await podsd.client.play()
@@ -103,9 +102,7 @@ func libraryAt(_ directory: URL) throws -> Library { try Library(directory: dire
             #expect(try library.integrityCheck() == "ok")
             let saved = try #require(try library.currentEpisode()).position
             #expect(abs(observed - saved) <= 2, "observed \(observed) s, saved \(saved) s")
-            rounds += 1
         }
-        #expect(rounds == 20)
 
         // Resume: paused at the saved position with the episode's metadata; play continues from there.
         let saved = try #require(try libraryAt(directory).currentEpisode()).position
