@@ -120,14 +120,20 @@ let connection = try await DBusConnection.connect(address: podsd.bus.address)
 try await Task.sleep(for: .seconds(1))
 
 print("Pods MPRIS benchmark: \(file.lastPathComponent), private bus, \(ProcessInfo.processInfo.activeProcessorCount) cores")
-print("Get(Position): \(calls) calls each, interleaved…")
+print("Get(Position) and Peer.Ping (the bus's floor): \(calls) calls each, interleaved…")
 var roundTrips = Array(repeating: [Double](), count: players.count)
+var pings = Array(repeating: [Double](), count: players.count)
 for _ in 0..<calls {
     for (index, player) in players.enumerated() {
         roundTrips[index].append(milliseconds(try await MPRISTiming.getPosition(connection, busName: player.busName)))
+        let start = ContinuousClock.now
+        _ = try await connection.call(destination: player.busName, path: MPRIS.objectPath,
+                                      interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        pings[index].append(milliseconds(ContinuousClock.now - start))
     }
 }
 roundTrips = roundTrips.map { $0.sorted() }
+pings = pings.map { $0.sorted() }
 
 print("PlayPause → PropertiesChanged: \(toggles) toggles each…")
 var toggleTimes: [[Double]] = []
@@ -152,6 +158,8 @@ print("figure".padding(toLength: 40, withPad: " ", startingAt: 0)
       + players.map { $0.name.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined() + "podsd/peer")
 row("Get(Position) p50 (ms)", roundTrips.map { percentile($0, 0.5) })
 row("Get(Position) p99 (ms)", roundTrips.map { percentile($0, 0.99) })
+row("Peer.Ping p50 (ms)", pings.map { percentile($0, 0.5) })
+row("Get(Position) p50 ÷ Ping p50", zip(roundTrips, pings).map { percentile($0, 0.5) / percentile($1, 0.5) }, format: "%.2f")
 row("PlayPause→PropertiesChanged p50 (ms)", toggleTimes.map { percentile($0, 0.5) })
 row("PlayPause→PropertiesChanged p99 (ms)", toggleTimes.map { percentile($0, 0.99) })
 row("CPU % playing", playing.map(\.cpuPercent))

@@ -86,13 +86,20 @@ public struct DBusInterface: Sendable {
     public var methods: [DBusMethod]
     public var properties: [DBusProperty]
     public var signals: [DBusSignalDescription]
+    /// Every property's value at once, cheaply and without blocking (a
+    /// lock, no await): when set, `Get` and `GetAll` are answered from one
+    /// snapshot on the connection's thread, as fast as `Peer.Ping`, unless
+    /// calls of the same sender to the object are still waiting (they go
+    /// first). Setters still run as calls.
+    public var snapshot: (@Sendable () -> [String: DBusValue])?
 
     public init(name: String, methods: [DBusMethod] = [], properties: [DBusProperty] = [],
-                signals: [DBusSignalDescription] = []) {
+                signals: [DBusSignalDescription] = [], snapshot: (@Sendable () -> [String: DBusValue])? = nil) {
         self.name = name
         self.methods = methods
         self.properties = properties
         self.signals = signals
+        self.snapshot = snapshot
     }
 
     func method(named name: String) -> DBusMethod? { methods.first { $0.name == name } }

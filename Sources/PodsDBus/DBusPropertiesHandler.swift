@@ -12,6 +12,23 @@ enum DBusPropertiesHandler {
         }
     }
 
+    /// The answer to a `Get` or `GetAll` of an interface that has a
+    /// snapshot, made now; nil for anything else.
+    static func answerFromSnapshot(member: String, arguments: [DBusValue],
+                                   interfaces: [DBusInterface]) -> Result<[DBusValue], DBusError>? {
+        guard member == "Get" || member == "GetAll", let interfaceName = arguments.first?.stringValue,
+              let interface = interfaces.first(where: { $0.name == interfaceName }), let snapshot = interface.snapshot
+        else { return nil }
+        let values = snapshot()
+        guard member == "Get" else { return .success([.variantDictionary(values)]) }
+        let propertyName = arguments.count > 1 ? arguments[1].stringValue ?? "" : ""
+        guard interface.property(named: propertyName) != nil, let value = values[propertyName] else {
+            return .failure(.init(name: DBusError.Name.unknownProperty,
+                                  message: "No property '\(propertyName)' on interface '\(interfaceName)'"))
+        }
+        return .success([.variant(value)])
+    }
+
     /// Checks the call on the loop thread; what is left to do (running
     /// getters and setters) comes back as work for a task.
     static func work(member: String, signature: String, arguments: [DBusValue],

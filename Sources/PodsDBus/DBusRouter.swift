@@ -154,6 +154,11 @@ final class DBusRouter {
         } catch {
             return reply(to: message, .failure(error), on: loop)
         }
+        let key = CallQueue.Key(path: path, sender: message.sender ?? "")
+        if isProperties, callQueues[key] == nil,
+           let answer = DBusPropertiesHandler.answerFromSnapshot(member: member, arguments: arguments, interfaces: interfaces) {
+            return reply(to: message, answer, on: loop)
+        }
         let work: @Sendable () async throws -> [DBusValue]
         if let method {
             let handler = method.handler
@@ -167,7 +172,6 @@ final class DBusRouter {
         }
         nextCallID += 1
         let callID = nextCallID
-        let key = CallQueue.Key(path: path, sender: message.sender ?? "")
         let queue = callQueues[key] ?? CallQueue(executor: object.executor)
         callQueues[key] = queue
         queue.pending += 1

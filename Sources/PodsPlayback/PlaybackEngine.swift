@@ -18,6 +18,8 @@ public final class PlaybackEngine {
     public private(set) var volume: Double = 1
 
     private let playbin: UnsafeMutablePointer<GstElement>
+    /// The pipeline's position for other threads (see `PositionReader`).
+    public let positionReader: PositionReader
     private let busReader: PipelineBusReader
     /// Hands `appsrc://` sources their media when playbin makes them.
     private let sourceSetup = SourceSetup()
@@ -50,6 +52,7 @@ public final class PlaybackEngine {
         // gst_element_factory_make returns a floating reference; own it.
         _ = gst_object_ref_sink(playbin)
         self.playbin = playbin
+        positionReader = PositionReader(playbin)
         // Audio only, software volume: no video or subtitle decoding.
         let audioFlag: UInt32 = 0x2, softVolumeFlag: UInt32 = 0x10
         pods_object_set_uint(playbin, "flags", audioFlag | softVolumeFlag)

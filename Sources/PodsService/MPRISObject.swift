@@ -6,11 +6,13 @@ import PodsPlayback
 /// `/org/mpris/MediaPlayer2`: the `org.mpris.MediaPlayer2` and
 /// `org.mpris.MediaPlayer2.Player` interfaces over a `PlayerController`.
 enum MPRISObject {
-    static func make(controller: PlayerController, supportedMimeTypes: [String],
+    /// Properties are read from `publisher`'s snapshot (on the bus thread,
+    /// without a hop to the controller); methods and setters go to `controller`.
+    static func make(controller: PlayerController, publisher: MPRISPublisher, supportedMimeTypes: [String],
                      quit: @escaping @Sendable () -> Void) -> DBusExportedObject {
         DBusExportedObject(path: MPRIS.objectPath, interfaces: [
             root(supportedMimeTypes: supportedMimeTypes, quit: quit),
-            player(controller),
+            player(controller, publisher),
         ], executor: callThread)
     }
 
@@ -22,8 +24,23 @@ enum MPRISObject {
     // MARK: - org.mpris.MediaPlayer2
 
     private static func root(supportedMimeTypes: [String], quit: @escaping @Sendable () -> Void) -> DBusInterface {
-        func constant(_ name: String, _ value: DBusValue) -> DBusProperty {
-            DBusProperty(name, value.type, get: { value })
+        let values: [String: DBusValue] = [
+            "CanQuit": .bool(true),
+            "CanRaise": .bool(false),
+            "CanSetFullscreen": .bool(false),
+            "Fullscreen": .bool(false),
+            "HasTrackList": .bool(false),
+            "Identity": .string(MPRIS.identity),
+            "DesktopEntry": .string(MPRIS.desktopEntry),
+            "SupportedUriSchemes": .stringArray(MediaSource.supportedSchemes),
+            "SupportedMimeTypes": .stringArray(supportedMimeTypes),
+        ]
+        let properties = values.keys.sorted().map { name in
+            let value = values[name] ?? .bool(false)
+            guard name == "Fullscreen" else { return DBusProperty(name, value.type, get: { value }) }
+            return DBusProperty(name, .bool, get: { .bool(false) }, set: { value in
+                if value.boolValue == true { throw DBusError.notSupported("Pods has no window to make fullscreen") }
+            })
         }
         return DBusInterface(
             name: MPRIS.rootInterface,
@@ -34,28 +51,15 @@ enum MPRISObject {
                     return []
                 },
             ],
-            properties: [
-                constant("CanQuit", .bool(true)),
-                constant("CanRaise", .bool(false)),
-                constant("CanSetFullscreen", .bool(false)),
-                DBusProperty("Fullscreen", .bool, get: { .bool(false) }, set: { value in
-                    if value.boolValue == true { throw DBusError.notSupported("Pods has no window to make fullscreen") }
-                }),
-                constant("HasTrackList", .bool(false)),
-                constant("Identity", .string(MPRIS.identity)),
-                constant("DesktopEntry", .string(MPRIS.desktopEntry)),
-                constant("SupportedUriSchemes", .stringArray(MediaSource.supportedSchemes)),
-                constant("SupportedMimeTypes", .stringArray(supportedMimeTypes)),
-            ])
+            properties: properties,
+            snapshot: { values })
     }
 
     // MARK: - org.mpris.MediaPlayer2.Player
 
-    private static func player(_ controller: PlayerController) -> DBusInterface {
+    private static func player(_ controller: PlayerController, _ publisher: MPRISPublisher) -> DBusInterface {
         func stateProperty(_ name: String, _ type: DBusType, set: DBusProperty.Setter? = nil) -> DBusProperty {
-            DBusProperty(name, type, get: {
-                MPRISProperties.player(await controller.currentState())[name] ?? .bool(false)
-            }, set: set)
+            DBusProperty(name, type, get: { publisher.playerProperties()[name] ?? .bool(false) }, set: set)
         }
         func action(_ name: String, _ body: @escaping @Sendable () async throws -> Void) -> DBusMethod {
             DBusMethod(name) { _ in
@@ -102,7 +106,7 @@ enum MPRISObject {
                 stateProperty("Metadata", .dictionary(key: .string, value: .variant)),
                 stateProperty("Volume", .double, set: { value in try await controller.setVolume(value.doubleValue ?? .nan) }),
                 DBusProperty("Position", .int64, changeSignal: .none, get: {
-                    .int64(await controller.position().microsecondsSaturating)
+                    publisher.playerProperties()["Position"] ?? .int64(0)
                 }),
                 stateProperty("MinimumRate", .double),
                 stateProperty("MaximumRate", .double),
@@ -113,6 +117,7 @@ enum MPRISObject {
                 stateProperty("CanSeek", .bool),
                 DBusProperty("CanControl", .bool, changeSignal: .none, get: { .bool(true) }),
             ],
-            signals: [DBusSignalDescription("Seeked", arguments: [DBusArgument("Position", .int64)])])
+            signals: [DBusSignalDescription("Seeked", arguments: [DBusArgument("Position", .int64)])],
+            snapshot: { publisher.playerProperties() })
     }
 }

@@ -21,6 +21,11 @@ public actor PlayerController {
         case progress(episodeID: Int64, position: Duration, duration: Duration?)
         /// An episode played to its end.
         case ended(episodeID: Int64)
+        /// Where playback is, after every published state, poll and seek.
+        /// `live`, set while playing and settled, reads the pipeline's own
+        /// position until the next one; without it, `position` holds (a
+        /// seek or a load settling, paused, stopped).
+        case position(Duration, live: PositionReader?)
     }
 
     private let audioSink: String?
@@ -211,6 +216,7 @@ public actor PlayerController {
             engine?.seek(to: target)
         }
         lastPoll = (target, .now)
+        announcePosition()
         observer?(.seeked(target))
         if let episode = state.track?.episode {
             observer?(.progress(episodeID: episode.episodeID, position: target, duration: state.track?.duration))
@@ -317,6 +323,13 @@ public actor PlayerController {
 
     private func publish() {
         observer?(.state(state))
+        announcePosition()
+    }
+
+    /// Tells the observer where playback is now (see `Change.position`).
+    private func announcePosition() {
+        let live = state.status == .playing && engine?.isSettling == false ? engine?.positionReader : nil
+        observer?(.position(position(), live: live))
     }
 
     /// Tells the observer where the listener is in the loaded episode.
@@ -363,6 +376,7 @@ public actor PlayerController {
             if drift > .milliseconds(1500) { observer?(.seeked(now)) }
         }
         lastPoll = (now, readAt)
+        announcePosition()
         reportProgress()
     }
 

@@ -98,11 +98,11 @@ public struct PodsService: Service {
             case .progress(let id, let position, let duration):
                 player?.send(.progress(episodeID: id, position: position, duration: duration))
             case .ended(let id): player?.send(.ended(episodeID: id))
-            case .seeked: break
+            case .seeked, .position: break
             }
         }
         connection.export(MPRISObject.make(
-            controller: controller, supportedMimeTypes: SupportedFormats.mimeTypes(),
+            controller: controller, publisher: publisher, supportedMimeTypes: SupportedFormats.mimeTypes(),
             quit: { requestStop.yield("Quit called") }))
         if let player { connection.export(LibraryObject.make(player, signals: signals)) }
         connection.onDisconnect { requestStop.yield("the bus connection closed") }
