@@ -46,6 +46,30 @@ import Testing
         #expect(volumes == volumes.sorted(), "volume changes were applied out of order")
     }
 
+    @Test func theCallsOfACallerThatLeavesAreCancelled() async throws {
+        let server = try LoopbackHTTPServer(files: ["/slow.mp3": Fixtures.sampleMP3])
+        defer { server.stop() }
+        server.setDelay("/slow.mp3", .seconds(3))
+        let podsd = try await PodsdProcess.start()
+        let leaving = try await DBusConnection.connect(address: podsd.bus.address)
+        // A slow open, then a volume change queued behind it; then the caller goes.
+        try leaving.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface,
+                         member: "OpenUri", arguments: [.string(server.url("/slow.mp3"))])
+        try leaving.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties",
+                         member: "Set", arguments: [.string(MPRIS.playerInterface), .string("Volume"), .variant(.double(0.2))])
+        try await Task.sleep(for: .milliseconds(300))
+        leaving.close()
+        try await Task.sleep(for: .seconds(4))  // past the open's delay
+        #expect(try await podsd.client.property("Volume") == .double(1), "the queued call of a caller that left ran")
+        // A caller that stays has its queued call run after the slow one.
+        try podsd.connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface,
+                                  member: "OpenUri", arguments: [.string(server.url("/slow.mp3"))])
+        try podsd.connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties",
+                                  member: "Set", arguments: [.string(MPRIS.playerInterface), .string("Volume"), .variant(.double(0.2))])
+        #expect(try await podsd.client.property("Volume") == .double(0.2))
+        #expect(podsd.isRunning)
+    }
+
     @Test func playsFromTwoClientsAtOnceLeaveWhatTheLibrarySaysPlayingAndNothingOpen() async throws {
         let fixture = try await EpisodeServer(seconds: 20)
         let podsd = try await PodsdProcess.start()
