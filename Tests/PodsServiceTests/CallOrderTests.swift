@@ -96,8 +96,9 @@ import Testing
             #expect(status.episodeId != nil && status.episodeId == current, "round \(round): playing \(String(describing: status.episodeId)), the library says \(String(describing: current))")
             if round == 4 { baseline = (openFiles(), threads()) }
         }
-        try await Task.sleep(for: .milliseconds(500))  // caches let go of are closed in the background
+        // Caches let go of are closed in the background; a leaked one never is.
         let base = try #require(baseline)
+        try? await waitFor(timeout: .seconds(10)) { openFiles() <= base.files + 2 && threads() <= base.threads + 2 }
         #expect(openFiles() <= base.files + 2, "open files: \(base.files) after 5 rounds, \(openFiles()) after 50")
         #expect(threads() <= base.threads + 2, "threads: \(base.threads) after 5 rounds, \(threads()) after 50")
         #expect(podsd.isRunning)
