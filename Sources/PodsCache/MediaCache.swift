@@ -44,7 +44,16 @@ public actor MediaCache {
         var users = 0
         /// Held by a download until it completes or fails.
         var downloading = false
+        /// The download's host, while `downloading`.
+        var host = ""
     }
+
+    /// Downloads at once, in all and from one host: the rest wait their
+    /// turn in order, without an open cache (so without its threads).
+    public static let downloadLimit = 3
+    public static let downloadsPerHost = 2
+    /// Downloads asked for that wait for a free slot, in order.
+    private var queuedDownloads: [(episodeID: Int64, url: String)] = []
 
     /// - Parameter directory: the cache directory (`media` is made inside).
     public init(directory: URL, library: Library, http: HTTPClient = HTTPClient(),
@@ -206,13 +215,52 @@ public actor MediaCache {
     // MARK: - Downloads
 
     /// Completes the episode's file (only the missing bytes) and keeps it
-    /// as a download, never evicted.
+    /// as a download, never evicted. Past `downloadLimit` downloads (or
+    /// `downloadsPerHost` from its host) it waits its turn.
     public func download(episodeID: Int64, url: String) async throws(CacheError) {
+        if open[episodeID]?.downloading == true || queuedDownloads.contains(where: { $0.episodeID == episodeID }) { return }
+        let running = open.values.filter(\.downloading)
+        let host = Self.host(of: url)
+        let complete = (try? library.cachedMedia(episodeID))??.complete == true
+        if !complete, running.count >= Self.downloadLimit || running.filter({ $0.host == host }).count >= Self.downloadsPerHost {
+            queuedDownloads.append((episodeID, url))
+            updateSink.yield(.downloadsChanged(episodeID: episodeID))
+            return
+        }
+        try await startDownload(episodeID: episodeID, url: url)
+    }
+
+    /// The episode IDs of the downloads waiting their turn, in order.
+    public func queuedDownloadIDs() -> [Int64] { queuedDownloads.map(\.episodeID) }
+
+    private static func host(of url: String) -> String { URL(string: url)?.host?.lowercased() ?? "" }
+
+    /// Starts the queued downloads that now fit the limits, in order.
+    private func startQueuedDownloads() async {
+        var index = 0
+        while index < queuedDownloads.count {
+            let running = open.values.filter(\.downloading)
+            guard running.count < Self.downloadLimit else { return }
+            let next = queuedDownloads[index]
+            guard running.filter({ $0.host == Self.host(of: next.url) }).count < Self.downloadsPerHost else {
+                index += 1
+                continue
+            }
+            queuedDownloads.remove(at: index)
+            do throws(CacheError) { try await startDownload(episodeID: next.episodeID, url: next.url) } catch {
+                logger.error("download of episode \(next.episodeID): \(error)")
+                updateSink.yield(.failed(episodeID: next.episodeID, error))
+            }
+        }
+    }
+
+    private func startDownload(episodeID: Int64, url: String) async throws(CacheError) {
         let cache = try await acquire(episodeID: episodeID, url: url)
         cache.setPinned(true)
         guard var entry = open[episodeID] else { return }
         if !entry.downloading, !cache.isComplete {
             entry.downloading = true
+            entry.host = Self.host(of: url)
             entry.users += 1
             open[episodeID] = entry
             cache.fillAll()
@@ -229,12 +277,17 @@ public actor MediaCache {
         open[episodeID] = entry
         await release(entry.cache)
         updateSink.yield(.downloadsChanged(episodeID: episodeID))
+        await startQueuedDownloads()
     }
 
     /// Deletes an episode's cached file and its record.
     ///
     /// - Throws: when the episode is open (playing or downloading).
     public func delete(episodeID: Int64) async throws(CacheError) {
+        if let index = queuedDownloads.firstIndex(where: { $0.episodeID == episodeID }) {
+            queuedDownloads.remove(at: index)
+            updateSink.yield(.downloadsChanged(episodeID: episodeID))
+        }
         if let entry = open[episodeID], entry.users > 0 {
             throw CacheError(.file, "episode \(episodeID) is playing or downloading; stop it first")
         }

@@ -12,7 +12,8 @@ struct DownloadInfo: Sendable {
     var podcastId: Int64
     var title: String
     var podcastTitle: String
-    /// `downloaded`, `downloading`, `partial` (streamed in part) or `failed`.
+    /// `downloaded`, `downloading`, `queued` (waiting for a free download
+    /// slot), `partial` (streamed in part) or `failed`.
     var state: String
     /// Bytes on disk, and the whole file's size.
     var bytes: Int64
@@ -51,13 +52,23 @@ extension LibraryPlayer {
     /// Every cached episode: downloads, downloads under way, and the partial
     /// files streaming left.
     func downloads() async throws(DBusError) -> [DownloadInfo] {
-        return try await cacheEntries().compactMap { entry in
+        let queued = await mediaCache?.queuedDownloadIDs() ?? []
+        let cached = try await cacheEntries().compactMap { entry -> DownloadInfo? in
             guard let episode = try? library.episode(entry.media.episodeId) else { return nil }
             return DownloadInfo(
                 episodeId: episode.id, podcastId: episode.podcastId, title: episode.episode.title,
-                podcastTitle: episode.podcastTitle, state: entry.state, bytes: entry.media.cachedBytes,
-                size: entry.media.length, pinned: entry.media.pinned, path: entry.path, error: entry.error)
+                podcastTitle: episode.podcastTitle, state: queued.contains(episode.id) ? "queued" : entry.state,
+                bytes: entry.media.cachedBytes, size: entry.media.length, pinned: entry.media.pinned, path: entry.path,
+                error: entry.error)
         }
+        let listed = Set(cached.map(\.episodeId))
+        let waiting = queued.filter { !listed.contains($0) }.compactMap { id -> DownloadInfo? in
+            guard let episode = try? library.episode(id) else { return nil }
+            return DownloadInfo(
+                episodeId: episode.id, podcastId: episode.podcastId, title: episode.episode.title,
+                podcastTitle: episode.podcastTitle, state: "queued", bytes: 0, size: 0, pinned: true, path: "", error: nil)
+        }
+        return cached + waiting
     }
 
     func deleteDownload(episodeID: Int64) async throws(DBusError) {

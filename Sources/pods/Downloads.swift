@@ -24,7 +24,7 @@ struct Download: AsyncParsableCommand {
                 mine = try await library.downloads().filter { wanted.contains($0["episodeId"]?.int64Value ?? -1) }
                 // An episode whose file changed on the server is briefly not listed while it starts over.
                 let listed = Set(mine.compactMap { $0["episodeId"]?.int64Value })
-                let pending = mine.filter { $0["state"].text == "downloading" }
+                let pending = mine.filter { ["downloading", "queued"].contains($0["state"].text) }
                 if listed.count == wanted.count || ContinuousClock.now >= deadline, pending.isEmpty { break }
                 if terminal { Self.drawProgress(mine) }
                 try? await Task.sleep(for: .milliseconds(250))

@@ -92,6 +92,22 @@ import Testing
         try await waitFor { (try? await podsd.client.status().duration).flatMap { $0 } .map { abs($0 - 50) < 1 } ?? false }
     }
 
+    @Test func downloadsPastTheLimitWaitTheirTurnAndAllFinish() async throws {
+        let fixture = try await EpisodeServer(seconds: 30)
+        for format in AudioFixtures.Format.allCases { fixture.server.setRate(EpisodeServer.path(format), bytesPerSecond: 150_000) }
+        let podsd = try await PodsdProcess.start()
+        let episodes = try await fixture.subscribe(podsd).values.sorted()
+        #expect(await podsd.run(Fixtures.executable("pods"), ["download", "--no-wait"] + episodes.map(String.init)).status == 0)
+        // Three from one host: two at a time, the third queued without an open cache.
+        let states = (try json(await podsd.pods("downloads", "--json").stdout) as? [[String: Any]] ?? []).compactMap { $0["state"] as? String }
+        #expect(states.sorted() == ["downloading", "downloading", "queued"], "\(states)")
+        for format in AudioFixtures.Format.allCases { fixture.server.setRate(EpisodeServer.path(format), bytesPerSecond: nil) }
+        let done = await podsd.run(Fixtures.executable("pods"), ["download"] + episodes.map(String.init))
+        #expect(done.status == 0, "\(done)")
+        let final = (try json(await podsd.pods("downloads", "--json").stdout) as? [[String: Any]] ?? []).compactMap { $0["state"] as? String }
+        #expect(final == ["downloaded", "downloaded", "downloaded"], "\(final)")
+    }
+
     @Test func killNineInADownloadRecordsOnlyWhatIsOnDiskAndTheNextSessionFetchesTheRest() async throws {
         let fixture = try await EpisodeServer()
         let path = EpisodeServer.path(.ogg)
