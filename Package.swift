@@ -44,7 +44,9 @@ let package = Package(
         .target(name: "PodsFeeds", dependencies: ["PodsConcurrency", "PodsFeedParser", "PodsHTTP", "PodsLibrary"]),
         .target(
             name: "PodsCache",
-            dependencies: ["PodsHTTP", "PodsLibrary", "PodsPlayback", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "PodsConcurrency", "PodsHTTP", "PodsLibrary", "PodsPlayback", .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(name: "PodsLibrary", dependencies: ["PodsFeedParser", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PodsService",

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PodsConcurrency
 import PodsHTTP
 import PodsLibrary
 
@@ -185,19 +186,13 @@ public actor MediaCache {
         return "episode-\(episodeID).\(safe ? pathExtension : "audio")"
     }
 
-    /// Runs blocking work on a thread of its own, never on the cooperative pool.
+    /// Opens (a probe of the server, a file) and closes (waiting for the
+    /// downloads to save) block: they run on four threads of their own,
+    /// never on the cooperative pool, however many caches open at once.
+    private static let blockingWork = BlockingLane("pods.cache", width: 4)
+
     private static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws(CacheError) -> T) async -> Result<T, CacheError> {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                do throws(CacheError) {
-                    continuation.resume(returning: .success(try work()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-            thread.name = "pods.cache.open"
-            thread.start()
-        }
+        do throws(CacheError) { return .success(try await blockingWork.run(work)) } catch { return .failure(error) }
     }
 
     /// Closes every cache and waits for their downloads to save what they
