@@ -197,7 +197,11 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
     /// save; blocks, so call it from a thread of its own.
     func closeAndWait(timeout: Duration = .seconds(3)) {
         close()
-        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds))
+        waitForLanes(until: Date(timeIntervalSinceNow: Double(timeout.components.seconds)))
+    }
+
+    /// Waits until the downloads stopped and saved, or `deadline`; blocks.
+    func waitForLanes(until deadline: Date) {
         locked {
             while runningLanes > 0, condition.wait(until: deadline) {}
         }

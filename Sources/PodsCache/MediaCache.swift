@@ -200,8 +200,12 @@ public actor MediaCache {
     public func shutdown() async {
         let caches = open.values.map(\.cache)
         open.removeAll()
+        // All close at once, then one wait: shutdown takes at most one
+        // cache's time to save, however many are open.
         _ = await Self.onThread { () throws(CacheError) in
-            for cache in caches { cache.closeAndWait() }
+            for cache in caches { cache.close() }
+            let deadline = Date(timeIntervalSinceNow: 3)
+            for cache in caches { cache.waitForLanes(until: deadline) }
         }
         eventSink.finish()
         updateSink.finish()
