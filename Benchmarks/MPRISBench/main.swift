@@ -115,7 +115,6 @@ let mpv = try await startMPV(bus: podsd.bus)
 if let (player, _) = mpv { players.append(player) } else {
     print("mpv with mpv-mpris is not installed (./scripts/install-deps --bench): podsd figures only.")
 }
-defer { mpv?.1.terminate() }
 let connection = try await DBusConnection.connect(address: podsd.bus.address)
 try await Task.sleep(for: .seconds(1))
 
@@ -169,3 +168,8 @@ row("RSS MiB paused", paused.map(\.rssMiB), format: "%.1f")
 row("wakeups/s paused", paused.map(\.wakeupsPerSecond), format: "%.1f")
 row("wakeups/s playing", playing.map(\.wakeupsPerSecond), format: "%.1f")
 connection.close()
+// Top-level code ends with exit(): no deinit or defer runs, so the players
+// and the bus go now (SIGKILL: a child may have SIGTERM blocked).
+if let (_, process) = mpv { kill(process.processIdentifier, SIGKILL) }
+_ = await podsd.signal(SIGKILL)
+podsd.bus.stop()

@@ -162,7 +162,9 @@ public actor MediaCache {
         do { record = try library.cachedMedia(episodeID) } catch { throw CacheError(.library, error.message) }
         if var record {
             let path = directory.appendingPathComponent(record.fileName).path
-            if let file = try? ScratchFile(path: path, length: nil), file.size == record.length {
+            // A feed that moved the episode to another URL made its bytes
+            // another file's: what is cached belongs to the old one.
+            if record.url == url, let file = try? ScratchFile(path: path, length: nil), file.size == record.length {
                 record.lastAccess = Date()
                 let cache = EpisodeCache(record: record, file: file, url: url, http: http, library: library,
                                          tuning: tuning, logger: logger, onEvent: onEvent)

@@ -70,6 +70,9 @@ public enum OPML {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "\n": out += "&#10;"
+            case "\t", "\r": out.unicodeScalars.append(character)
+            case _ where character.value < 0x20 || character.value == 0xFFFE || character.value == 0xFFFF:
+                break  // not allowed in XML at all: dropped, or the export would not parse
             default: out.unicodeScalars.append(character)
             }
         }

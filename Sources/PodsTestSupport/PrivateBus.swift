@@ -38,7 +38,11 @@ public final class PrivateBus: Sendable {
     /// Environment that points clients (playerctl, gdbus, pods) at this bus.
     public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
 
-    deinit {
+    deinit { stop() }
+
+    /// Ends the daemon (also done when the bus is released; a program that
+    /// ends with `exit()`, as top-level code does, must call it).
+    public func stop() {
         // SIGKILL, not terminate(): the daemon inherits the test thread's
         // signal mask, in which Swift's runtime blocks SIGTERM, so SIGTERM
         // never reached it and every test left a bus running.

@@ -113,3 +113,38 @@ private func randomBytes(_ count: Int) -> Data {
         #expect(files == [try #require(try library.cachedMedia(ids[1])).fileName])
     }
 }
+
+@Suite struct MediaCacheURLTests {
+    /// An episode the feed moved to another URL (same length, no ETag) is
+    /// cached anew from the new URL, not served from the old file's bytes.
+    @Test func anEnclosureThatMovedIsCachedAnew() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let old = randomBytes(200_000), moved = randomBytes(200_000)
+        let server = try LoopbackHTTPServer(files: [:])
+        defer { server.stop() }
+        server.setFile("/1.mp3", old, type: "audio/mpeg")
+        server.setFile("/moved.mp3", moved, type: "audio/mpeg")
+        let library = try library(in: directory, server: server, count: 1)
+        let episodeID = try #require(try library.episodes().first?.id)
+        let cache = MediaCache(directory: directory, library: library)
+        let runner = Task { await cache.run() }
+        defer { runner.cancel() }
+        try await cache.download(episodeID: episodeID, url: server.url("/1.mp3"))
+        try await waitUntil { (try? library.cachedMedia(episodeID))??.complete == true }
+        for _ in 0..<500 where (try? await cache.entries())?.first?.downloading != false { try await Task.sleep(for: .milliseconds(20)) }
+        try await cache.download(episodeID: episodeID, url: server.url("/moved.mp3"))
+        try await waitUntil { (try? library.cachedMedia(episodeID))??.url == server.url("/moved.mp3") && (try? library.cachedMedia(episodeID))??.complete == true }
+        let record = try #require(try library.cachedMedia(episodeID))
+        #expect(FileManager.default.contents(atPath: cache.directory.appendingPathComponent(record.fileName).path) == moved)
+        await cache.shutdown()
+    }
+
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw TestSupportError("timed out") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}

@@ -122,3 +122,11 @@ import Testing
                              OPML.Outline(title: "Tom & Jerry", feedURL: "https://e.com/b")])
     }
 }
+
+@Suite struct OPMLExportTests {
+    @Test func controlCharactersInTitlesNeverMakeTheExportUnreadable() throws {
+        let outlines = [OPML.Outline(title: "A\u{1}B\u{B} & <C>\tD", feedURL: "https://e.com/a?x=1&y=2")]
+        let parsed = try OPML.parse(Data(OPML.document(outlines).utf8))
+        #expect(parsed == [OPML.Outline(title: "AB & <C> D", feedURL: "https://e.com/a?x=1&y=2")])  // a tab in an attribute reads as a space
+    }
+}
