@@ -257,7 +257,7 @@ public actor MediaCache {
 
     private func startDownload(episodeID: Int64, url: String) async throws(CacheError) {
         let cache = try await acquire(episodeID: episodeID, url: url)
-        cache.setPinned(true)
+        _ = await Self.onThread { () throws(CacheError) in cache.setPinned(true) }  // saves: fdatasync and a write
         guard var entry = open[episodeID] else { return }
         if !entry.downloading, !cache.isComplete {
             entry.downloading = true
