@@ -16,9 +16,9 @@ import Testing
         try await Task.sleep(for: .seconds(2))
         let moved = try #require(harness.engine.position()) - start
         let elapsed = ContinuousClock.now - clockStart
-        // Never ahead of the wall clock; behind only as far as a starved
-        // pipeline falls on two loaded cores.
-        #expect(moved < elapsed + .milliseconds(300) && moved > elapsed - .milliseconds(600), "moved \(moved) in \(elapsed)")
+        // Never ahead of the wall clock; behind it only as a pipeline starved
+        // of CPU falls (two loaded cores: up to a third), never frozen.
+        #expect(moved < elapsed + .milliseconds(300) && moved > elapsed * 0.66, "moved \(moved) in \(elapsed)")
     }
 
     @Test func seekLandsWithin100Milliseconds() async throws {
@@ -45,7 +45,8 @@ import Testing
         try await Task.sleep(for: .seconds(2))
         let moved = try #require(harness.engine.position()) - start
         let elapsed = ContinuousClock.now - clockStart
-        #expect(moved < elapsed * 2 + .milliseconds(400) && moved > elapsed * 2 - .milliseconds(800), "moved \(moved) in \(elapsed) at 2×")
+        // Never ahead of twice the wall clock, and clearly faster than once.
+        #expect(moved < elapsed * 2 + .milliseconds(400) && moved > elapsed * 1.33, "moved \(moved) in \(elapsed) at 2×")
         #expect(harness.engine.rate == 2.0)
         harness.engine.setRate(9)
         #expect(harness.engine.rate == PlaybackEngine.rateRange.upperBound)

@@ -45,9 +45,9 @@ import Testing
         try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
         try await Task.sleep(for: .milliseconds(300))
         let (moved, elapsed) = try await measure(podsd, for: .seconds(5))
-        // Never ahead of the wall clock; behind it only as far as a starved
-        // pipeline falls on two loaded cores (a frozen or 2× clock fails).
-        #expect(moved < elapsed + 0.3 && moved > elapsed - 1, "moved \(moved) s in \(elapsed) s")
+        // Never ahead of the wall clock; behind it only as a pipeline starved
+        // of CPU falls (two loaded cores: up to a third); a frozen or 2× clock fails.
+        #expect(moved < elapsed + 0.3 && moved > elapsed * 0.66, "moved \(moved) s in \(elapsed) s")
 
         try await podsd.client.pause()
         let (frozen, _) = try await measure(podsd, for: .seconds(1))
@@ -57,7 +57,7 @@ import Testing
         try await podsd.client.play()
         try await Task.sleep(for: .milliseconds(300))
         let (fast, fastElapsed) = try await measure(podsd, for: .seconds(2))
-        #expect(fast < 2 * fastElapsed + 0.3 && fast > 2 * fastElapsed - 1, "moved \(fast) s in \(fastElapsed) s at 2×")
+        #expect(fast < 2 * fastElapsed + 0.3 && fast > 1.33 * fastElapsed, "moved \(fast) s in \(fastElapsed) s at 2×")
     }
 
     private func measure(_ podsd: PodsdProcess, for span: Duration) async throws -> (moved: Double, elapsed: Double) {
