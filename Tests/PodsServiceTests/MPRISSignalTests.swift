@@ -44,28 +44,37 @@ import Testing
         let podsd = try await PodsdProcess.start()
         try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
         try await Task.sleep(for: .milliseconds(300))
-        let (moved, elapsed) = try await measure(podsd, for: .seconds(5))
+        let (moved, elapsed, inner) = try await measure(podsd, for: .seconds(5))
         // Never ahead of the wall clock; behind it only as a pipeline starved
         // of CPU falls (two loaded cores: up to a third); a frozen or 2× clock fails.
-        #expect(moved < elapsed + 0.3 && moved > elapsed * 0.66, "moved \(moved) s in \(elapsed) s")
+        #expect(moved < elapsed + 0.05 && moved > inner * 0.66, "moved \(moved) s in \(inner)–\(elapsed) s")
 
         try await podsd.client.pause()
-        let (frozen, _) = try await measure(podsd, for: .seconds(1))
+        let (frozen, _, _) = try await measure(podsd, for: .seconds(1))
         #expect(frozen == 0)
 
         try await podsd.client.setRate(2.0)
         try await podsd.client.play()
         try await Task.sleep(for: .milliseconds(300))
-        let (fast, fastElapsed) = try await measure(podsd, for: .seconds(2))
-        #expect(fast < 2 * fastElapsed + 0.3 && fast > 1.33 * fastElapsed, "moved \(fast) s in \(fastElapsed) s at 2×")
+        let (fast, fastElapsed, fastInner) = try await measure(podsd, for: .seconds(2))
+        #expect(fast < 2 * fastElapsed + 0.05 && fast > 1.33 * fastInner, "moved \(fast) s in \(fastInner)–\(fastElapsed) s at 2×")
     }
 
-    private func measure(_ podsd: PodsdProcess, for span: Duration) async throws -> (moved: Double, elapsed: Double) {
+    /// How far the position moved, and the time between the two readings:
+    /// `elapsed` from just before the first call to just after the second
+    /// (the readings happened within it, whatever the calls' latency), and
+    /// `inner` from just after the first to just before the second.
+    private func measure(_ podsd: PodsdProcess, for span: Duration) async throws -> (moved: Double, elapsed: Double, inner: Double) {
+        let outerStart = ContinuousClock.now
         let start = try await podsd.client.property("Position").int64Value ?? 0
-        let clock = ContinuousClock.now
+        let innerStart = ContinuousClock.now
         try await Task.sleep(for: span)
+        let innerEnd = ContinuousClock.now
         let end = try await podsd.client.property("Position").int64Value ?? 0
-        let elapsed = ContinuousClock.now - clock
-        return (Double(end - start) / 1e6, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        let outerEnd = ContinuousClock.now
+        func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+        return (Double(end - start) / 1e6, seconds(outerEnd - outerStart), seconds(innerEnd - innerStart))
     }
 }
