@@ -220,10 +220,8 @@ public actor MediaCache {
     /// `downloadsPerHost` from its host) it waits its turn.
     public func download(episodeID: Int64, url: String) async throws(CacheError) {
         if open[episodeID]?.downloading == true || queuedDownloads.contains(where: { $0.episodeID == episodeID }) { return }
-        let running = open.values.filter(\.downloading)
-        let host = Self.host(of: url)
         let complete = (try? library.cachedMedia(episodeID))??.complete == true
-        if !complete, running.count >= Self.downloadLimit || running.filter({ $0.host == host }).count >= Self.downloadsPerHost {
+        if !complete, !hasDownloadSlot(for: url) {
             queuedDownloads.append((episodeID, url))
             updateSink.yield(.downloadsChanged(episodeID: episodeID))
             return
@@ -236,14 +234,20 @@ public actor MediaCache {
 
     private static func host(of url: String) -> String { URL(string: url)?.host?.lowercased() ?? "" }
 
+    /// Whether a download of `url` may start now (within `downloadLimit`
+    /// and `downloadsPerHost`).
+    private func hasDownloadSlot(for url: String) -> Bool {
+        let running = open.values.filter(\.downloading)
+        let host = Self.host(of: url)
+        return running.count < Self.downloadLimit && running.filter { $0.host == host }.count < Self.downloadsPerHost
+    }
+
     /// Starts the queued downloads that now fit the limits, in order.
     private func startQueuedDownloads() async {
         var index = 0
-        while index < queuedDownloads.count {
-            let running = open.values.filter(\.downloading)
-            guard running.count < Self.downloadLimit else { return }
+        while index < queuedDownloads.count, open.values.filter(\.downloading).count < Self.downloadLimit {
             let next = queuedDownloads[index]
-            guard running.filter({ $0.host == Self.host(of: next.url) }).count < Self.downloadsPerHost else {
+            guard hasDownloadSlot(for: next.url) else {
                 index += 1
                 continue
             }

@@ -12,27 +12,30 @@ enum DBusPropertiesHandler {
         }
     }
 
-    /// The answer to a `Get` or `GetAll` of an interface that has a
-    /// snapshot, made now; nil for anything else.
-    static func answerFromSnapshot(member: String, arguments: [DBusValue],
-                                   interfaces: [DBusInterface]) -> Result<[DBusValue], DBusError>? {
+    /// A `Get` or `GetAll` of an interface that has a snapshot, as a read
+    /// of that snapshot (made whenever it runs); nil for any other call.
+    static func snapshotRead(member: String, arguments: [DBusValue],
+                             interfaces: [DBusInterface]) -> (@Sendable () -> Result<[DBusValue], DBusError>)? {
         guard member == "Get" || member == "GetAll", let interfaceName = arguments.first?.stringValue,
               let interface = interfaces.first(where: { $0.name == interfaceName }), let snapshot = interface.snapshot
         else { return nil }
-        let values = snapshot()
-        guard member == "Get" else { return .success([.variantDictionary(values)]) }
+        guard member == "Get" else { return { .success([.variantDictionary(snapshot())]) } }
         let propertyName = arguments.count > 1 ? arguments[1].stringValue ?? "" : ""
-        guard interface.property(named: propertyName) != nil, let value = values[propertyName] else {
-            return .failure(.init(name: DBusError.Name.unknownProperty,
-                                  message: "No property '\(propertyName)' on interface '\(interfaceName)'"))
+        if case .failure(let error) = property(interfaceName, propertyName, in: interfaces) { return { .failure(error) } }
+        return {
+            guard let value = snapshot()[propertyName] else { return .failure(unknownProperty(propertyName, interfaceName)) }
+            return .success([.variant(value)])
         }
-        return .success([.variant(value)])
     }
 
     /// Checks the call on the loop thread; what is left to do (running
     /// getters and setters) comes back as work for a task.
     static func work(member: String, signature: String, arguments: [DBusValue],
                      interfaces: [DBusInterface]) -> Result<Work, DBusError> {
+        // One snapshot answers a whole GetAll, after the sender's earlier calls.
+        if let read = snapshotRead(member: member, arguments: arguments, interfaces: interfaces) {
+            return .success({ try read().get() })
+        }
         switch member {
         case "Get":
             guard signature == "ss", let interfaceName = arguments[0].stringValue,
@@ -84,10 +87,13 @@ enum DBusPropertiesHandler {
             return .failure(unknownInterface(interfaceName))
         }
         guard let property = interface.property(named: propertyName) else {
-            return .failure(.init(name: DBusError.Name.unknownProperty,
-                                  message: "No property '\(propertyName)' on interface '\(interfaceName)'"))
+            return .failure(unknownProperty(propertyName, interfaceName))
         }
         return .success(property)
+    }
+
+    private static func unknownProperty(_ name: String, _ interfaceName: String) -> DBusError {
+        .init(name: DBusError.Name.unknownProperty, message: "No property '\(name)' on interface '\(interfaceName)'")
     }
 
     private static func unknownInterface(_ name: String) -> DBusError {

@@ -156,8 +156,8 @@ final class DBusRouter {
         }
         let key = CallQueue.Key(path: path, sender: message.sender ?? "")
         if isProperties, callQueues[key] == nil,
-           let answer = DBusPropertiesHandler.answerFromSnapshot(member: member, arguments: arguments, interfaces: interfaces) {
-            return reply(to: message, answer, on: loop)
+           let read = DBusPropertiesHandler.snapshotRead(member: member, arguments: arguments, interfaces: interfaces) {
+            return reply(to: message, read(), on: loop)
         }
         let work: @Sendable () async throws -> [DBusValue]
         if let method {

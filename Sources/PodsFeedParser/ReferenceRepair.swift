@@ -151,12 +151,15 @@ struct ReferenceRepair {
         }
     }
 
+    private static let commentStart = Array("<!--".utf8)
+    private static let cdataStart = Array("<![CDATA[".utf8)
     private static let commentEnd = Array("-->".utf8)
     private static let cdataEnd = Array("]]>".utf8)
     private static let processingEnd = Array("?>".utf8)
     private static let ampersand = Array("&#38;".utf8)
     private static let lessThan = Array("&#60;".utf8)
     private static let greaterThan = Array("&#62;".utf8)
+    private static let replacementCharacter = Array("&#65533;".utf8)
 
     /// What a `<` at `start` opens, and how many bytes its opening takes;
     /// nil when it opens nothing (a `<` in text such as `1 < 2`).
@@ -164,8 +167,8 @@ struct ReferenceRepair {
         guard start + 1 < buffer.count else { return nil }
         let next = buffer[start + 1]
         if next == UInt8(ascii: "!") {
-            if matches(Array("<!--".utf8), in: buffer, at: start) { return (.comment, 4) }
-            if matches(Array("<![CDATA[".utf8), in: buffer, at: start) { return (.cdata, 9) }
+            if matches(commentStart, in: buffer, at: start) { return (.comment, commentStart.count) }
+            if matches(cdataStart, in: buffer, at: start) { return (.cdata, cdataStart.count) }
             return (.declaration(0), 2)
         }
         if next == UInt8(ascii: "?") { return (.processingInstruction, 2) }
@@ -201,7 +204,7 @@ struct ReferenceRepair {
         }
         let isCharacterReference = buffer[start + 1] == UInt8(ascii: "#")
         guard isAllowed(scalar.value) else {
-            return isCharacterReference ? .replace(end - start, Array("&#65533;".utf8)) : .literalAmpersand
+            return isCharacterReference ? .replace(end - start, replacementCharacter) : .literalAmpersand
         }
         return isCharacterReference ? .keep(end - start) : .replace(end - start, Array("&#\(scalar.value);".utf8))
     }

@@ -245,13 +245,10 @@ public struct HTTPClient: Sendable {
         pods_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         pods_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1)
         pods_curl_set_long(handle, CURLOPT_MAXREDIRS, options.maximumRedirects)
-        pods_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout.components.seconds * 1000))
+        pods_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(options.connectTimeout))
         pods_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, Int(options.lowSpeedTime.components.seconds))
         pods_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, options.lowSpeedBytes)
-        if let deadline = options.deadline {
-            pods_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Int(deadline.components.seconds * 1000
-                                                              + deadline.components.attoseconds / 1_000_000_000_000_000))
-        }
+        if let deadline = options.deadline { pods_curl_set_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(deadline)) }
         pods_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
         pods_curl_set_string(handle, CURLOPT_USERAGENT, options.userAgent)
         if let share = SharedConnections.shared.handle { pods_curl_set_pointer(handle, CURLOPT_SHARE, share) }
@@ -261,6 +258,10 @@ public struct HTTPClient: Sendable {
     static func makeHandle() -> UnsafeMutableRawPointer? {
         globalInit
         return curl_easy_init()
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     static func error(_ code: CURLcode, url: String, deadline: Duration? = nil) -> HTTPError {

@@ -197,9 +197,19 @@ public final class PlaybackEngine {
         performSeek(to: target)
     }
 
+    /// `rate` within `rateRange`.
+    public static func clampedRate(_ rate: Double) -> Double {
+        min(max(rate, rateRange.lowerBound), rateRange.upperBound)
+    }
+
+    /// `volume` within `volumeRange`.
+    public static func clampedVolume(_ volume: Double) -> Double {
+        min(max(volume, volumeRange.lowerBound), volumeRange.upperBound)
+    }
+
     /// Sets the speed (clamped to `rateRange`) without changing pitch.
     public func setRate(_ newRate: Double) {
-        rate = min(max(newRate, Self.rateRange.lowerBound), Self.rateRange.upperBound)
+        rate = Self.clampedRate(newRate)
         guard source != nil else { return }
         if isPrerolled, currentState().rawValue >= GST_STATE_PAUSED.rawValue {
             performSeek(to: position() ?? .zero)
@@ -210,18 +220,14 @@ public final class PlaybackEngine {
 
     /// Sets the volume, clamped to `volumeRange`.
     public func setVolume(_ newVolume: Double) {
-        volume = min(max(newVolume, Self.volumeRange.lowerBound), Self.volumeRange.upperBound)
+        volume = Self.clampedVolume(newVolume)
         pods_object_set_double(playbin, "volume", volume)
     }
 
     /// The pipeline's position, or nil when it has none (stopped, loading).
     public func position() -> Duration? {
         if let target = deferredSeek ?? seekInFlight { return target }
-        var nanoseconds: gint64 = 0
-        guard currentState().rawValue >= GST_STATE_PAUSED.rawValue,
-              gst_element_query_position(playbin, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds >= 0
-        else { return nil }
-        return .nanoseconds(Int64(nanoseconds))
+        return positionReader.position()
     }
 
     /// The media's duration, once known.

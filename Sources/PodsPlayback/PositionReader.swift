@@ -19,10 +19,12 @@ public final class PositionReader: @unchecked Sendable {
 
     deinit { gst_object_unref(playbin) }
 
-    /// The position the pipeline reports, or nil when it has none.
+    /// The position the pipeline reports, or nil when it has none (below
+    /// PAUSED, counting a state change under way as done).
     public func position() -> Duration? {
         var state = GST_STATE_NULL, pending = GST_STATE_VOID_PENDING
         gst_element_get_state(playbin, &state, &pending, 0)
+        if pending != GST_STATE_VOID_PENDING { state = pending }
         var nanoseconds: gint64 = 0
         guard state.rawValue >= GST_STATE_PAUSED.rawValue,
               gst_element_query_position(playbin, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds >= 0

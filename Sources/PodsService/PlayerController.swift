@@ -242,7 +242,7 @@ public actor PlayerController {
             throw .invalidArgs("Rate must be between \(PlaybackEngine.rateRange.lowerBound) and \(PlaybackEngine.rateRange.upperBound)")
         }
         if rate == 0 { return pause() }
-        state.rate = min(max(rate, PlaybackEngine.rateRange.lowerBound), PlaybackEngine.rateRange.upperBound)
+        state.rate = PlaybackEngine.clampedRate(rate)
         engine?.setRate(state.rate)
         lastPoll = nil
         publish()
@@ -251,7 +251,7 @@ public actor PlayerController {
     /// Sets the volume: negative gives 0, above the maximum gives the maximum.
     public func setVolume(_ volume: Double) throws(DBusError) {
         guard !volume.isNaN else { throw .invalidArgs("Volume must be a number") }
-        state.volume = min(max(volume, PlaybackEngine.volumeRange.lowerBound), PlaybackEngine.volumeRange.upperBound)
+        state.volume = PlaybackEngine.clampedVolume(volume)
         engine?.setVolume(state.volume)
         publish()
     }
@@ -326,10 +326,11 @@ public actor PlayerController {
         announcePosition()
     }
 
-    /// Tells the observer where playback is now (see `Change.position`).
-    private func announcePosition() {
+    /// Tells the observer where playback is now (see `Change.position`);
+    /// `known` spares a query when the caller has just read it.
+    private func announcePosition(_ known: Duration? = nil) {
         let live = state.status == .playing && engine?.isSettling == false ? engine?.positionReader : nil
-        observer?(.position(position(), live: live))
+        observer?(.position(known ?? position(), live: live))
     }
 
     /// Tells the observer where the listener is in the loaded episode.
@@ -376,7 +377,7 @@ public actor PlayerController {
             if drift > .milliseconds(1500) { observer?(.seeked(now)) }
         }
         lastPoll = (now, readAt)
-        announcePosition()
+        announcePosition(now)
         reportProgress()
     }
 
