@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "PodsDBus", dependencies: ["CDBus"]),
         .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
         .target(name: "PodsProtocol", dependencies: ["PodsDBus"]),
+        .target(name: "PodsChapters"),
         .target(name: "PodsConcurrency"),
         .target(name: "PodsClient", dependencies: ["PodsDBus", "PodsFeedParser", "PodsProtocol"]),
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
@@ -93,6 +94,7 @@ let package = Package(
             path: "Benchmarks/ScaleBench"),
 
         // MARK: - Tests
+        .testTarget(name: "PodsChaptersTests", dependencies: ["PodsChapters", "PodsTestSupport"]),
         .testTarget(name: "PodsCacheTests", dependencies: ["PodsCache", "PodsLibrary", "PodsTestSupport"]),
         .testTarget(name: "PodsConcurrencyTests", dependencies: ["PodsConcurrency"]),
         .testTarget(name: "PodsClientTests", dependencies: ["PodsClient", "PodsDBus", "PodsProtocol"]),
