@@ -48,11 +48,11 @@ let package = Package(
             dependencies: [
                 "PodsConcurrency", "PodsHTTP", "PodsLibrary", "PodsPlayback", .product(name: "Logging", package: "swift-log"),
             ]),
-        .target(name: "PodsLibrary", dependencies: ["PodsFeedParser", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "PodsLibrary", dependencies: ["PodsChapters", "PodsFeedParser", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PodsService",
             dependencies: [
-                "PodsCache", "PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
+                "PodsCache", "PodsChapters", "PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
                 "PodsPlayback", "PodsProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -52,6 +52,22 @@ public actor ArtworkCache {
         return result
     }
 
+    /// Keeps an image found inside a media file (a chapter's `APIC`) under
+    /// a name made from `key` and returns its `file://` URI; the same key
+    /// is written once.
+    public nonisolated func storeEmbedded(_ bytes: [UInt8], key: String, fileExtension: String) -> String? {
+        let path = directory.appendingPathComponent("embedded-" + Self.fileName(for: key) + "." + fileExtension)
+        if !FileManager.default.fileExists(atPath: path.path) {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try Data(bytes).write(to: path, options: .atomic)
+            } catch {
+                return nil
+            }
+        }
+        return URL(fileURLWithPath: path.path).absoluteString
+    }
+
     private func fetch(_ url: String, previous: CachedArtwork?) async -> String? {
         let response: HTTPResponse
         do {

@@ -225,12 +225,23 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
     // MARK: - Reading (GStreamer's streaming threads)
 
     public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool) -> MediaReadResult {
+        read(at: offset, into: buffer, playing: true, shouldStop: shouldStop)
+    }
+
+    /// Reads without reading ahead: only the bytes asked for (rounded up to
+    /// a small job) are fetched.
+    public func peek(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool) -> MediaReadResult {
+        read(at: offset, into: buffer, playing: false, shouldStop: shouldStop)
+    }
+
+    private func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, playing: Bool,
+                      shouldStop: () -> Bool) -> MediaReadResult {
         let end = min(offset + Int64(buffer.count), length)
         guard offset >= 0, offset < end else { return .bytes(0) }
         let span = offset..<end
         condition.lock()
-        let sequential = isSequential(offset)
-        lastReadEnd = end
+        let sequential = playing && isSequential(offset)
+        if playing { lastReadEnd = end }
         var waits = 0
         while !written.contains(span) {
             waits += 1

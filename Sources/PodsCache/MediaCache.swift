@@ -96,12 +96,17 @@ public actor MediaCache {
     /// library when it has one, else made by a probe request. Release it
     /// with `release(_:)`.
     ///
-    /// - Parameter duration: the episode's length in seconds, if the feed
-    ///   says: the read-ahead then covers a span of listening time.
+    /// - Parameters:
+    ///   - duration: the episode's length in seconds, if the feed says: the
+    ///     read-ahead then covers a span of listening time.
+    ///   - forPlayback: fetch the file's end at once, as every demuxer reads
+    ///     it first; false for a reader that only peeks (at a tag).
     /// - Throws: `.unknownLength` or `.diskFull` (stream instead), `.network`.
-    public func open(episodeID: Int64, url: String, duration: Double? = nil) async throws(CacheError) -> EpisodeCache {
+    public func open(episodeID: Int64, url: String, duration: Double? = nil,
+                     forPlayback: Bool = true) async throws(CacheError) -> EpisodeCache {
         let cache = try await acquire(episodeID: episodeID, url: url)
         if let duration { cache.setDuration(duration) }
+        if forPlayback { cache.prefetchTail() }
         open[episodeID, default: Entry(cache: cache)].users += 1
         return cache
     }
@@ -166,19 +171,15 @@ public actor MediaCache {
             // another file's: what is cached belongs to the old one.
             if record.url == url, let file = try? ScratchFile(path: path, length: nil), file.size == record.length {
                 record.lastAccess = Date()
-                let cache = EpisodeCache(record: record, file: file, url: url, http: http, library: library,
-                                         tuning: tuning, logger: logger, onEvent: onEvent)
-                if !record.complete { cache.prefetchTail() }
-                return cache
+                return EpisodeCache(record: record, file: file, url: url, http: http, library: library,
+                                    tuning: tuning, logger: logger, onEvent: onEvent)
             }
             try? library.deleteCachedMedia(episodeID)
             unlink(path)
         }
-        let cache = try EpisodeCache.create(
+        return try EpisodeCache.create(
             episodeID: episodeID, url: url, directory: directory, fileName: fileName(episodeID, url), http: http,
             library: library, tuning: tuning, logger: logger, onEvent: onEvent)
-        cache.prefetchTail()
-        return cache
     }
 
     /// `episode-<id>.<extension of the URL>`.

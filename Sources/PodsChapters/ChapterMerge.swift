@@ -13,7 +13,8 @@
 /// Silent chapters (JSON `toc: false`) are art and metadata only: they
 /// never take part in the contest and are added back to the result.
 /// Each chapter without an end ends where the next jump point starts, and
-/// the last one at the episode's end when that is known.
+/// the last one at the episode's end when that is known, else where any
+/// source said the last chapter ends.
 public enum ChapterMerge {
     /// The order in which sources are preferred.
     public static let preference: [ChapterSource] = [.json, .psc, .id3, .mp4, .vorbis]
@@ -30,7 +31,8 @@ public enum ChapterMerge {
             silent += sorted.filter { !$0.toc }
             result = result.isEmpty ? sorted.filter(\.toc) : fold(result, sorted.filter(\.toc))
         }
-        return withEnds((result + silent).sorted { $0.start < $1.start }, duration: duration)
+        let lastEnd = ordered.compactMap { $0.filter(\.toc).max { $0.start < $1.start }?.end }.max()
+        return withEnds((result + silent).sorted { $0.start < $1.start }, duration: duration ?? lastEnd)
     }
 
     private static func rank(_ list: [EpisodeChapter]) -> Int {
@@ -48,7 +50,6 @@ public enum ChapterMerge {
                     chapter.image = theirs.image
                     chapter.embeddedImage = theirs.embeddedImage
                 }
-                if chapter.end == nil { chapter.end = theirs.end }
                 return chapter
             }
         }

@@ -65,6 +65,7 @@ public struct ItemJSON {
     private mutating func value(_ value: DBusValue, _ form: JSONForm) {
         switch (form, value) {
         case (.items(let schema), .array(_, let nested)): items(nested, schema)
+        case (.object(let schema), .dictionary): item(value, schema)
         case (.date, _): json.string(value.int64Value.map { JSONDate.string(unixSeconds: $0) })
         case (_, .string(let text)): json.string(text)
         case (_, .bool(let flag)): json.bool(flag)

@@ -33,6 +33,10 @@ public struct PlayerClient: Sendable {
     public func pause() async throws(Failure) { try await player("Pause") }
     public func playPause() async throws(Failure) { try await player("PlayPause") }
     public func stop() async throws(Failure) { try await player("Stop") }
+    /// The next chapter, else the next episode; stops with nothing next.
+    public func next() async throws(Failure) { try await player("Next", timeout: .seconds(20)) }
+    /// Back to the start of the chapter or episode, else the one before.
+    public func previous() async throws(Failure) { try await player("Previous", timeout: .seconds(20)) }
 
     /// Plays `uri`; waits until it plays or fails.
     public func open(uri: String) async throws(Failure) {
@@ -67,7 +71,8 @@ public struct PlayerClient: Sendable {
         let metadata = properties["Metadata"]?.stringKeyedDictionary ?? [:]
         var status = PlayerStatus(
             state: properties["PlaybackStatus"]?.stringValue ?? "Stopped",
-            title: metadata["xesam:title"]?.stringValue,
+            // While a chapter plays `xesam:title` is the chapter's; the episode's title stays in `pods:episodeTitle`.
+            title: (metadata["pods:episodeTitle"] ?? metadata["xesam:title"])?.stringValue,
             url: metadata["xesam:url"]?.stringValue,
             position: Double(properties["Position"]?.int64Value ?? 0) / 1_000_000,
             duration: metadata["mpris:length"]?.int64Value.map { Double($0) / 1_000_000 },

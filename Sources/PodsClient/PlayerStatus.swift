@@ -1,3 +1,5 @@
+import PodsDBus
+
 /// The player's state as `pods status` shows it (and `--json` prints it).
 public struct PlayerStatus: Sendable, Equatable, Codable {
     /// `Playing`, `Paused` or `Stopped`.
@@ -17,6 +19,46 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
     public var buffering = false
     /// The share of the loaded episode on disk, 0...1 (nil: unknown).
     public var cached: Double?
+    /// The chapter playing, when the episode has chapters.
+    public var chapter: Chapter?
+    /// The sleep timer, when one is set.
+    public var sleep: Sleep?
+    /// Seconds of silence trimmed from this episode so far.
+    public var silenceSkipped = 0.0
+
+    /// `"chapter": {"index", "title", "start"}`.
+    public struct Chapter: Sendable, Equatable, Codable {
+        /// From 1.
+        public var index: Int
+        public var title: String
+        /// Seconds.
+        public var start: Double
+
+        public init(index: Int, title: String, start: Double) {
+            self.index = index
+            self.title = title
+            self.start = start
+        }
+    }
+
+    /// `"sleep": {"mode", "remaining"}`.
+    public struct Sleep: Sendable, Equatable, Codable {
+        /// `time`, `episode` or `chapter`.
+        public var mode: String
+        /// Seconds until the pause, when known.
+        public var remaining: Double?
+
+        public init(mode: String, remaining: Double?) {
+            self.mode = mode
+            self.remaining = remaining
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(mode, forKey: .mode)
+            try container.encode(remaining, forKey: .remaining)
+        }
+    }
 
     public init(state: String, title: String?, url: String?, position: Double, duration: Double?, rate: Double, volume: Double) {
         self.state = state
@@ -29,7 +71,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached
+        case state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached, chapter, sleep, silenceSkipped
     }
 
     /// Writes every key, with `null` for what is unknown.
@@ -46,5 +88,21 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
         try container.encode(podcastId, forKey: .podcastId)
         try container.encode(buffering, forKey: .buffering)
         try container.encode(cached, forKey: .cached)
+        try container.encode(chapter, forKey: .chapter)
+        try container.encode(sleep, forKey: .sleep)
+        try container.encode(silenceSkipped, forKey: .silenceSkipped)
+    }
+
+    /// Adds what `org.pods.Player1.Extras` said.
+    public mutating func add(extras: DBusValue) {
+        let values = extras.stringKeyedDictionary ?? [:]
+        if let chapter = values["chapter"]?.stringKeyedDictionary, let index = chapter["index"]?.int64Value {
+            self.chapter = Chapter(index: Int(index), title: chapter["title"]?.stringValue ?? "",
+                                   start: chapter["start"]?.doubleValue ?? 0)
+        }
+        if let sleep = values["sleep"]?.stringKeyedDictionary, let mode = sleep["mode"]?.stringValue {
+            self.sleep = Sleep(mode: mode, remaining: sleep["remaining"]?.doubleValue)
+        }
+        silenceSkipped = values["silenceSkipped"]?.doubleValue ?? 0
     }
 }

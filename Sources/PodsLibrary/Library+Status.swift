@@ -67,4 +67,17 @@ extension Library {
                 """, arguments: [current.podcastId, published.timeIntervalSince1970]).map(Self.episode(from:))
         }
     }
+
+    /// The episode played most recently before `id` (by when it was last
+    /// played), for `Previous` when this run has no history.
+    public func previouslyPlayedEpisode(before id: Int64) throws(LibraryError) -> LibraryEpisode? {
+        try reading { db in
+            let current = try Self.episode(id, db)
+            let since = current.lastPlayedAt?.timeIntervalSince1970 ?? .greatestFiniteMagnitude
+            return try Row.fetchOne(db, sql: Self.episodeSelect + """
+                 WHERE episode.id != ? AND episode.lastPlayedAt IS NOT NULL AND episode.lastPlayedAt <= ?
+                 ORDER BY episode.lastPlayedAt DESC LIMIT 1
+                """, arguments: [id, since]).map(Self.episode(from:))
+        }
+    }
 }

@@ -125,6 +125,18 @@ public final class Library: Sendable {
                 try description.execute(arguments: [kept, id])
             }
         }
+        migrator.registerMigration("v5: chapter lists, podcast settings") { db in
+            try db.execute(sql: """
+                CREATE TABLE chapterList (
+                    episodeId INTEGER NOT NULL REFERENCES episode(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL, url TEXT NOT NULL, chapters TEXT NOT NULL, error TEXT, fetchedAt REAL NOT NULL,
+                    PRIMARY KEY (episodeId, kind));
+                CREATE TABLE podcastSetting (
+                    podcastId INTEGER NOT NULL REFERENCES podcast(id) ON DELETE CASCADE,
+                    key TEXT NOT NULL, value TEXT NOT NULL,
+                    PRIMARY KEY (podcastId, key));
+                """)
+        }
         return migrator
     }
 

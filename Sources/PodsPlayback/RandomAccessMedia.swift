@@ -15,8 +15,17 @@ public protocol RandomAccessMedia: AnyObject, Sendable {
     /// Fills `buffer` with the bytes from `offset` (fewer only at the end of
     /// the file), waiting for them to arrive.
     func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool) -> MediaReadResult
+    /// Like `read`, for a reader that looks at a few bytes (a tag) instead
+    /// of playing through: nothing beyond them is read ahead.
+    func peek(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool) -> MediaReadResult
     /// Wakes every blocked `read` so it re-checks its `shouldStop`.
     func interruptReads()
+}
+
+extension RandomAccessMedia {
+    public func peek(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool) -> MediaReadResult {
+        read(at: offset, into: buffer, shouldStop: shouldStop)
+    }
 }
 
 /// What a `RandomAccessMedia.read` did.

@@ -57,9 +57,13 @@ public indirect enum JSONForm: Sendable {
     case date
     /// An `aa{sv}` of nested items.
     case items(ItemSchema)
+    /// One nested item, an `a{sv}`.
+    case object(ItemSchema)
 
     var nestedSchema: ItemSchema? {
-        if case .items(let schema) = self { return schema }
-        return nil
+        switch self {
+        case .items(let schema), .object(let schema): schema
+        case .plain, .date: nil
+        }
     }
 }

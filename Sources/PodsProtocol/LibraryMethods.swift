@@ -1,9 +1,9 @@
 import PodsDBus
 
-/// A library method's name and typed arguments: podsd attaches a handler
-/// to each, `pods` calls them by these names, and introspection is written
-/// from them.
-public struct LibraryMethod: Sendable {
+/// A method of one of Pods' own interfaces (`Interface` tells which), with
+/// its typed arguments: podsd attaches a handler to each, `pods` calls them
+/// by these names, and introspection is written from them.
+public struct InterfaceMethod<Interface>: Sendable {
     public let name: String
     public let inputs: [DBusArgument]
     public let outputs: [DBusArgument]
@@ -15,7 +15,12 @@ public struct LibraryMethod: Sendable {
     }
 }
 
-extension LibraryMethod {
+/// Marks `org.pods.Library2`'s methods.
+public enum LibraryInterface {}
+/// A method of `org.pods.Library2`.
+public typealias LibraryMethod = InterfaceMethod<LibraryInterface>
+
+extension InterfaceMethod where Interface == LibraryInterface {
     // MARK: - Podcasts
 
     public static let subscribe = LibraryMethod("Subscribe", [DBusArgument("url", .string)], [item("podcast", LibraryItems.podcast)])
@@ -68,21 +73,23 @@ extension LibraryMethod {
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,
     ]
 
-    // MARK: - Argument shapes
-
     /// `s cursor` (`""` for the first page) and `u limit` (0: the default; capped).
     private static let pageInputs = [DBusArgument("cursor", .string), DBusArgument("limit", .uint32)]
+}
 
+// MARK: - Argument shapes
+
+extension InterfaceMethod {
     /// `aa{sv}` items and `s next`, the cursor of the following page (`""` after the last).
-    private static func page(_ name: String, _ schema: ItemSchema) -> [DBusArgument] {
+    static func page(_ name: String, _ schema: ItemSchema) -> [DBusArgument] {
         [items(name, schema), DBusArgument("next", .string)]
     }
 
-    private static func items(_ name: String, _ schema: ItemSchema) -> DBusArgument {
+    static func items(_ name: String, _ schema: ItemSchema) -> DBusArgument {
         DBusArgument(name, .array(LibraryItems.variantDictionary), annotations: [ItemSchema.annotation: schema.keySummary])
     }
 
-    private static func item(_ name: String, _ schema: ItemSchema) -> DBusArgument {
+    static func item(_ name: String, _ schema: ItemSchema) -> DBusArgument {
         DBusArgument(name, LibraryItems.variantDictionary, annotations: [ItemSchema.annotation: schema.keySummary])
     }
 }

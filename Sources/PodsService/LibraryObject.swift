@@ -42,6 +42,7 @@ enum LibraryObject {
                     try await LibraryWork.run { () throws(LibraryError) in try library.unsubscribe(id) }
                     signals.podcastsChanged()
                     signals.queueChanged()
+                    await player.refreshNeighbours()
                     return []
                 },
                 method(.podcast) { arguments throws(DBusError) in
@@ -138,6 +139,7 @@ enum LibraryObject {
                     let played = arguments[1].boolValue ?? true
                     try await LibraryWork.run { () throws(LibraryError) in try library.markCompleted(id, played) }
                     signals.statusChanged(id)
+                    await player.refreshNeighbours()
                     return []
                 },
 
@@ -152,12 +154,14 @@ enum LibraryObject {
                     let index = arguments[1].int64Value.flatMap { $0 >= 0 ? Int($0) : nil }
                     try await LibraryWork.run { () throws(LibraryError) in try library.enqueue(ids, at: index) }
                     signals.queueChanged()
+                    await player.refreshNeighbours()
                     return []
                 },
                 method(.queueRemove) { arguments throws(DBusError) in
                     let id = arguments[0].int64Value ?? -1
                     try await LibraryWork.run { () throws(LibraryError) in try library.dequeue(id) }
                     signals.queueChanged()
+                    await player.refreshNeighbours()
                     return []
                 },
                 method(.queueMove) { arguments throws(DBusError) in
@@ -165,11 +169,13 @@ enum LibraryObject {
                     let index = Int(arguments[1].int64Value ?? 0)
                     try await LibraryWork.run { () throws(LibraryError) in try library.moveInQueue(id, to: index) }
                     signals.queueChanged()
+                    await player.refreshNeighbours()
                     return []
                 },
                 method(.queueClear) { _ throws(DBusError) in
                     try await LibraryWork.run { () throws(LibraryError) in try library.clearQueue() }
                     signals.queueChanged()
+                    await player.refreshNeighbours()
                     return []
                 },
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PodsCache
+import PodsChapters
 import PodsClient
 import PodsDBus
 import PodsFeeds
@@ -46,6 +47,11 @@ actor LibraryPlayer {
     /// awaits was overtaken by a newer one: it lets go of what it opened and
     /// gives way, so the last load wins and no cache is left open.
     private var loadToken: UInt64 = 0
+    /// Episodes played before the loaded one in this run, newest last, for `Previous`.
+    private var history: [Int64] = []
+    /// The most episodes `history` keeps.
+    static let historyLength = 100
+    let chapterLoader: ChapterLoader
 
     init(library: Library, controller: PlayerController, signals: LibrarySignals, logger: Logger,
          mediaCache: MediaCache? = nil, artwork: ArtworkCache? = nil,
@@ -59,6 +65,7 @@ actor LibraryPlayer {
         self.controller = controller
         self.signals = signals
         self.logger = logger
+        self.chapterLoader = ChapterLoader(library: library, artwork: artwork, logger: logger)
         (events, eventSink) = AsyncStream.makeStream()
     }
 
@@ -75,10 +82,91 @@ actor LibraryPlayer {
     // MARK: - Playing episodes
 
     /// Plays an episode from where the listener stopped (from 0 if completed).
-    func play(episodeID: Int64) async throws(DBusError) {
+    /// `remember` puts the episode it replaces in the history `Previous` goes back through.
+    func play(episodeID: Int64, remember: Bool = true) async throws(DBusError) {
         let episode = try Self.mapped { () throws(LibraryError) in try library.startPlaying(episodeID) }
         signals.statusChanged(episodeID)
+        if remember, let previous = loaded?.id, previous != episodeID {
+            history.append(previous)
+            if history.count > Self.historyLength { history.removeFirst() }
+        }
         try await load(episode, paused: false)
+    }
+
+    // MARK: - Next and Previous
+
+    /// `Next` past the loaded episode: the queue's head, else the next newer
+    /// unplayed episode of its podcast. False when there is none.
+    func playNextEpisode() async throws(DBusError) -> Bool {
+        guard let current = loaded?.id,
+              let next = try Self.mapped({ () throws(LibraryError) in try library.nextEpisode(after: current) }) else { return false }
+        try await play(episodeID: next.id)
+        signals.queueChanged()
+        return true
+    }
+
+    /// `Previous` past the loaded episode's start: the episode played
+    /// before it. False when there is none.
+    func playPreviousEpisode() async throws(DBusError) -> Bool {
+        guard let target = try previousEpisodeID() else { return false }
+        if history.last == target { history.removeLast() }
+        try await play(episodeID: target, remember: false)
+        return true
+    }
+
+    private func previousEpisodeID() throws(DBusError) -> Int64? {
+        guard let current = loaded?.id else { return nil }
+        while let last = history.last, last == current { history.removeLast() }
+        if let last = history.last { return last }
+        return try Self.mapped { () throws(LibraryError) in try library.previouslyPlayedEpisode(before: current)?.id }
+    }
+
+    /// Tells the controller whether `Next` and `Previous` have an episode to
+    /// go to (after each load, and when the queue or a played mark changes).
+    func refreshNeighbours() async {
+        guard let current = loaded else { return }
+        let next = (try? library.nextEpisode(after: current.id)) != nil
+        let previous = ((try? previousEpisodeID()) ?? nil) != nil
+        await controller.setNeighbours(next: next, previous: previous, for: EpisodeMetadata.trackID(episodeID: current.id))
+    }
+
+    // MARK: - Chapters
+
+    /// The merged chapters of `episodeID`: the loaded episode's as playing,
+    /// another's read through its range cache (only the tag's bytes).
+    func chapters(of episodeID: Int64) async throws(DBusError) -> [EpisodeChapter] {
+        if episodeID == loaded?.id || episodeID == 0 {
+            guard loaded != nil else { throw DBusError(name: LibraryNames.Error.notFound, message: "no episode is loaded") }
+            return await controller.chapters()
+        }
+        let episode = try Self.mapped { () throws(LibraryError) in try library.episode(episodeID) }
+        guard let url = episode.episode.enclosures.first?.url, let mediaCache, HTTPClient.isHTTP(url) else {
+            return await chapterLoader.chapters(for: episode, media: nil)
+        }
+        let cache = try? await mediaCache.open(episodeID: episodeID, url: url, forPlayback: false)
+        let chapters = await chapterLoader.chapters(for: episode, media: cache)
+        if let cache { await mediaCache.release(cache) }
+        return chapters
+    }
+
+    /// Reads the loaded episode's chapters and hands them to the controller,
+    /// then its chapters' images as local files.
+    private func loadChapters(_ episode: LibraryEpisode, media: (any RandomAccessMedia)?, token: UInt64) async {
+        var chapters = await chapterLoader.chapters(for: episode, media: media)
+        guard token == loadToken, !chapters.isEmpty else { return }
+        let trackID = EpisodeMetadata.trackID(episodeID: episode.id)
+        await controller.setChapters(chapters, for: trackID)
+        guard let artwork else { return }
+        var changed = false
+        for index in chapters.indices.prefix(200) {
+            guard let image = chapters[index].image, HTTPClient.isHTTP(image) else { continue }
+            if let local = await artwork.localURI(for: image) {
+                chapters[index].image = local
+                changed = true
+            }
+            guard token == loadToken else { return }
+        }
+        if changed { await controller.setChapters(chapters, for: trackID) }
     }
 
     /// Loads the currently-playing episode paused at its saved position.
@@ -123,6 +211,9 @@ actor LibraryPlayer {
         } catch {
             throw DBusError(name: LibraryNames.Error.failed, message: "could not play \(url): \(error.message)")
         }
+        guard token == loadToken else { return }
+        await refreshNeighbours()
+        Task { await loadChapters(episode, media: cache, token: token) }
     }
 
     private static func overtaken(_ episodeID: Int64) -> DBusError {

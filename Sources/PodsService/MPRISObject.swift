@@ -8,18 +8,18 @@ import PodsPlayback
 enum MPRISObject {
     /// Properties are read from `publisher`'s snapshot (on the bus thread,
     /// without a hop to the controller); methods and setters go to `controller`.
-    static func make(controller: PlayerController, publisher: MPRISPublisher, supportedMimeTypes: [String],
-                     quit: @escaping @Sendable () -> Void) -> DBusExportedObject {
+    static func make(controller: PlayerController, navigation: Navigation, publisher: MPRISPublisher,
+                     supportedMimeTypes: [String], quit: @escaping @Sendable () -> Void) -> DBusExportedObject {
         DBusExportedObject(path: MPRIS.objectPath, interfaces: [
             root(supportedMimeTypes: supportedMimeTypes, quit: quit),
-            player(controller, publisher),
+            player(controller, navigation, publisher),
         ], executor: callThread)
     }
 
-    /// MPRIS calls run on a thread of their own, so media keys and applets
-    /// are answered at once even while a refresh or a listing keeps every
-    /// other thread busy.
-    private static let callThread = BlockingLane("pods.mpris", width: 1)
+    /// MPRIS calls (and `org.pods.Player1`'s) run on a thread of their own,
+    /// so media keys and applets are answered at once even while a refresh
+    /// or a listing keeps every other thread busy.
+    static let callThread = BlockingLane("pods.mpris", width: 1)
 
     // MARK: - org.mpris.MediaPlayer2
 
@@ -57,7 +57,7 @@ enum MPRISObject {
 
     // MARK: - org.mpris.MediaPlayer2.Player
 
-    private static func player(_ controller: PlayerController, _ publisher: MPRISPublisher) -> DBusInterface {
+    private static func player(_ controller: PlayerController, _ navigation: Navigation, _ publisher: MPRISPublisher) -> DBusInterface {
         func stateProperty(_ name: String, _ type: DBusType, set: DBusProperty.Setter? = nil) -> DBusProperty {
             DBusProperty(name, type, get: { publisher.playerProperties()[name] ?? .bool(false) }, set: set)
         }
@@ -70,8 +70,8 @@ enum MPRISObject {
         return DBusInterface(
             name: MPRIS.playerInterface,
             methods: [
-                action("Next") {},  // no queue yet: CanGoNext is false
-                action("Previous") {},
+                action("Next") { try await navigation.next() },
+                action("Previous") { try await navigation.previous() },
                 action("Pause") { await controller.pause() },
                 action("PlayPause") { try await controller.playPause() },
                 action("Stop") { await controller.stop() },

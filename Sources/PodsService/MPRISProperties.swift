@@ -14,11 +14,11 @@ enum MPRISProperties {
             "PlaybackStatus": .string(state.status.rawValue),
             "Rate": .double(state.rate),
             "Volume": .double(state.volume),
-            "Metadata": metadata(state.track),
+            "Metadata": metadata(state.track, chapter: state.chapter, chapterImage: state.chapterImage),
             "MinimumRate": .double(PlaybackEngine.rateRange.lowerBound),
             "MaximumRate": .double(PlaybackEngine.rateRange.upperBound),
-            "CanGoNext": .bool(false),
-            "CanGoPrevious": .bool(false),
+            "CanGoNext": .bool(state.canGoNext),
+            "CanGoPrevious": .bool(state.canGoPrevious),
             "CanPlay": .bool(hasTrack),
             "CanPause": .bool(hasTrack),
             "CanSeek": .bool(hasTrack && state.canSeek),
@@ -27,7 +27,14 @@ enum MPRISProperties {
 
     /// `Metadata`: empty when nothing is loaded; otherwise it always has an
     /// `o` trackid and `x` length in microseconds.
-    static func metadata(_ track: TrackInfo?) -> DBusValue {
+    ///
+    /// While a chapter plays, the episode reads as an album and the chapter
+    /// as its track: `xesam:title` is the chapter's title (the line every
+    /// applet shows largest), `xesam:album` the episode's, `xesam:trackNumber`
+    /// the chapter's number, and `mpris:artUrl` the chapter's image when it
+    /// has one. The trackid stays the episode's, so `SetPosition` and the
+    /// applets' idea of "the same track" hold across chapters.
+    static func metadata(_ track: TrackInfo?, chapter: PlayingChapter? = nil, chapterImage: String? = nil) -> DBusValue {
         guard let track else { return .variantDictionary([:]) }
         var entries: [String: DBusValue] = [
             "mpris:trackid": .objectPath(track.trackID),
@@ -37,10 +44,17 @@ enum MPRISProperties {
         if let duration = track.duration { entries["mpris:length"] = .int64(duration.microsecondsSaturating) }
         if let artist = track.episode?.author ?? track.tags.artist { entries["xesam:artist"] = .stringArray([artist]) }
         if let album = track.episode?.podcastTitle ?? track.tags.album { entries["xesam:album"] = .string(album) }
-        if let art = track.episode?.artworkURL { entries["mpris:artUrl"] = .string(art) }
+        if let art = chapterImage ?? track.episode?.artworkURL { entries["mpris:artUrl"] = .string(art) }
         if let episode = track.episode {  // Pods' own keys, in its own namespace
             entries["pods:episodeId"] = .int64(episode.episodeID)
             entries["pods:podcastId"] = .int64(episode.podcastID)
+        }
+        if let chapter, !chapter.title.isEmpty {
+            entries["xesam:title"] = .string(chapter.title)
+            entries["xesam:album"] = .string(track.title)
+            entries["xesam:trackNumber"] = .int32(Int32(clamping: chapter.index))
+            entries["pods:episodeTitle"] = .string(track.title)
+            entries["pods:chapter"] = .int32(Int32(clamping: chapter.index))
         }
         return .variantDictionary(entries)
     }

@@ -1,3 +1,4 @@
+import PodsChapters
 import PodsClient
 import PodsDBus
 import PodsPlayback
@@ -42,6 +43,14 @@ public actor PlayerController {
     private var nextWaiterID = 0
     /// The last polled position and when it was read, to spot jumps.
     private var lastPoll: (position: Duration, at: ContinuousClock.Instant)?
+    /// The loaded track's chapters.
+    private var timeline = ChapterTimeline()
+    /// Whether an episode comes before and after the loaded one.
+    private var neighbours = (next: false, previous: false)
+    private var nextAction = NextAction.chapter
+
+    /// `Previous` this far (seconds) into a chapter or episode goes back to its start.
+    static let restartAfter = 3.0
 
     /// Where a seek in media of unknown length stops (no podcast is longer).
     static let longestSeek: Duration = .seconds(100 * 24 * 3600)
@@ -121,12 +130,17 @@ public actor PlayerController {
         reportProgress()
         loadCount += 1
         let trackID = episode?.trackID ?? MPRIS.trackPathPrefix.appending(escaping: String(loadCount))
+        let previousTrackID = state.track?.trackID
         // Reopening the same episode (its cache restarted) keeps the callers
         // waiting for it; another track ends their wait.
         if trackID != state.track?.trackID {
             finishLoadWaiters(.failure(PlaybackError(.other, "replaced by another track")))
         }
         state.track = TrackInfo(trackID: trackID, source: source, tags: MediaTags(), duration: nil, episode: episode)
+        if trackID != previousTrackID {
+            timeline = ChapterTimeline()
+            neighbours = (false, false)
+        }
         state.canSeek = false
         state.lastError = nil
         state.isBuffering = false
@@ -216,7 +230,8 @@ public actor PlayerController {
             engine?.seek(to: target)
         }
         lastPoll = (target, .now)
-        announcePosition()
+        if refreshNavigation(at: target) { observer?(.state(state)) }
+        announcePosition(target)
         observer?(.seeked(target))
         if let episode = state.track?.episode {
             observer?(.progress(episodeID: episode.episodeID, position: target, duration: state.track?.duration))
@@ -231,6 +246,87 @@ public actor PlayerController {
         track.episode = episode
         state.track = track
         publish()
+    }
+
+    // MARK: - Chapters, Next and Previous
+
+    /// Gives the loaded track its chapters (ignored when `trackID` is no
+    /// longer loaded).
+    public func setChapters(_ chapters: [EpisodeChapter], for trackID: DBusObjectPath) {
+        guard state.track?.trackID == trackID else { return }
+        timeline = ChapterTimeline(chapters)
+        publish()
+    }
+
+    /// The loaded track's chapters, silent ones too.
+    public func chapters() -> [EpisodeChapter] { timeline.chapters }
+
+    /// Tells whether an episode comes after and before `trackID` (the library knows).
+    public func setNeighbours(next: Bool, previous: Bool, for trackID: DBusObjectPath) {
+        guard state.track?.trackID == trackID else { return }
+        neighbours = (next, previous)
+        publish()
+    }
+
+    public func setNextAction(_ action: NextAction) {
+        guard action != nextAction else { return }
+        nextAction = action
+        publish()
+    }
+
+    /// Where a chapter jump goes.
+    public enum ChapterTarget: Sendable, Equatable {
+        case next, previous
+        /// From 1.
+        case number(Int)
+    }
+
+    /// Jumps to a chapter of the loaded track; an error (and no change)
+    /// when there is no such chapter.
+    public func goToChapter(_ target: ChapterTarget) throws(DBusError) {
+        guard state.track != nil else { throw .failed("Nothing is loaded") }
+        guard !timeline.isEmpty else { throw .failed("This episode has no chapters") }
+        guard state.canSeek else { throw .failed("This track cannot seek") }
+        let here = position() / .seconds(1)
+        let start: Double? = switch target {
+        case .next: timeline.nextStart(after: here)
+        case .previous: timeline.previousStart(from: here, restartAfter: Self.restartAfter)
+        case .number(let number): timeline.start(ofChapter: number)
+        }
+        guard let start else {
+            throw switch target {
+            case .next: DBusError.failed("This is the last chapter")
+            case .previous: DBusError.failed("This is the first chapter")
+            case .number(let number): DBusError.invalidArgs("There is no chapter \(number); this episode has \(timeline.jumps.count)")
+            }
+        }
+        jump(to: .seconds(start))
+    }
+
+    /// `Next` within the track: the next chapter, when the next action is
+    /// chapters and one remains. False when `Next` must go to another episode.
+    public func nextWithinTrack() -> Bool {
+        guard state.track != nil, state.canSeek, nextAction == .chapter,
+              let start = timeline.nextStart(after: position() / .seconds(1)) else { return false }
+        jump(to: .seconds(start))
+        return true
+    }
+
+    /// `Previous` within the track: back to the start of the chapter (or
+    /// the track) when more than 3 s in, else to the previous chapter.
+    /// False at the start of the first chapter: `Previous` goes to another episode.
+    public func previousWithinTrack() -> Bool {
+        guard state.track != nil, state.canSeek else { return false }
+        let here = position() / .seconds(1)
+        let chapterStart = nextAction == .chapter ? timeline.previousStart(from: here, restartAfter: Self.restartAfter) : nil
+        if let chapterStart {
+            jump(to: .seconds(chapterStart))
+        } else if here > Self.restartAfter {
+            jump(to: .zero)
+        } else {
+            return false
+        }
+        return true
     }
 
     // MARK: - Rate and volume
@@ -322,8 +418,27 @@ public actor PlayerController {
     }
 
     private func publish() {
+        let now = position()
+        refreshNavigation(at: now)
         observer?(.state(state))
-        announcePosition()
+        announcePosition(now)
+    }
+
+    /// Updates the chapter playing and where Next and Previous go, for
+    /// `position`; true when any of it changed.
+    @discardableResult
+    private func refreshNavigation(at position: Duration) -> Bool {
+        let seconds = position / .seconds(1)
+        let before = (state.chapter, state.chapterImage, state.canGoNext, state.canGoPrevious)
+        let hasTrack = state.track != nil
+        state.chapter = timeline.current(at: seconds)
+        state.chapterImage = timeline.image(at: seconds).flatMap { $0.hasPrefix("file:") ? $0 : nil }
+        let chapterAhead = nextAction == .chapter && timeline.nextStart(after: seconds) != nil
+        state.canGoNext = hasTrack && ((state.canSeek && chapterAhead) || neighbours.next)
+        let canGoBack = state.canSeek && (seconds > Self.restartAfter
+            || (nextAction == .chapter && timeline.previousStart(from: seconds, restartAfter: Self.restartAfter) != nil))
+        state.canGoPrevious = hasTrack && (canGoBack || neighbours.previous)
+        return before != (state.chapter, state.chapterImage, state.canGoNext, state.canGoPrevious)
     }
 
     /// Tells the observer where playback is now (see `Change.position`);
@@ -377,6 +492,7 @@ public actor PlayerController {
             if drift > .milliseconds(1500) { observer?(.seeked(now)) }
         }
         lastPoll = (now, readAt)
+        if refreshNavigation(at: now) { observer?(.state(state)) }
         announcePosition(now)
         reportProgress()
     }

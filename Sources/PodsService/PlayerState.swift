@@ -1,3 +1,4 @@
+import PodsChapters
 import PodsClient
 import PodsDBus
 import PodsPlayback
@@ -43,7 +44,10 @@ public struct EpisodeMetadata: Sendable, Equatable {
     }
 
     /// `mpris:trackid`: `/org/pods/episode/<id>`, stable across restarts.
-    public var trackID: DBusObjectPath {
+    public var trackID: DBusObjectPath { Self.trackID(episodeID: episodeID) }
+
+    /// The trackid of library episode `episodeID`.
+    public static func trackID(episodeID: Int64) -> DBusObjectPath {
         MPRIS.episodePathPrefix.appending(escaping: String(episodeID))
     }
 }
@@ -59,4 +63,20 @@ public struct PlayerState: Sendable, Equatable {
     public var isBuffering = false
     /// Why the last load or playback failed.
     public var lastError: String?
+    /// The chapter playing, when the track has chapters.
+    public var chapter: PlayingChapter?
+    /// The playing chapter's image (a `file://` URI), shown instead of the episode's.
+    public var chapterImage: String?
+    /// What MPRIS `CanGoNext` and `CanGoPrevious` say: whether `Next` and
+    /// `Previous` have somewhere to go.
+    public var canGoNext = false
+    public var canGoPrevious = false
+}
+
+/// What `Next` skips to first.
+public enum NextAction: String, Sendable, CaseIterable {
+    /// The next chapter while one remains, then the next episode.
+    case chapter
+    /// The next episode, whatever the chapters.
+    case episode
 }

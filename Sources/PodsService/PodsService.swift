@@ -102,8 +102,9 @@ public struct PodsService: Service {
             }
         }
         connection.export(MPRISObject.make(
-            controller: controller, publisher: publisher, supportedMimeTypes: SupportedFormats.mimeTypes(),
-            quit: { requestStop.yield("Quit called") }))
+            controller: controller, navigation: Navigation(controller: controller, player: player), publisher: publisher,
+            supportedMimeTypes: SupportedFormats.mimeTypes(), quit: { requestStop.yield("Quit called") }))
+        connection.export(PlayerObject.make(controller: controller, player: player, skips: { SkipIntervals() }))
         if let player { connection.export(LibraryObject.make(player, signals: signals)) }
         connection.onDisconnect { requestStop.yield("the bus connection closed") }
         do throws(DBusError) { try await connection.cancelCallsWhenCallersLeave() } catch {

@@ -5,7 +5,7 @@ import PodsClient
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show what is playing.")
 
-    @Flag(help: "Print JSON: state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached.")
+    @Flag(help: "Print JSON: state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached, chapter, sleep, silenceSkipped.")
     var json = false
 
     func run() async throws {
@@ -16,6 +16,7 @@ struct Status: AsyncParsableCommand {
                 status.buffering = cache["buffering"]?.boolValue ?? false
                 status.cached = cache["cached"]?.doubleValue
             }
+            if let extras = try? await PodsPlayerClient(player).extras() { status.add(extras: extras) }
             print(json ? Self.json(status) : Self.text(status))
         }
     }
@@ -33,9 +34,13 @@ struct Status: AsyncParsableCommand {
         let speed = status.rate == 1 ? "" : String(format: "  ×%.2g", status.rate)
         let cached = status.cached.map { String(format: "  %d%% cached", Int(($0 * 100).rounded(.down))) } ?? ""
         let state = status.buffering && status.state == "Playing" ? "Playing (buffering…)" : status.state
+        let chapter = status.chapter.map { "\n  chapter \($0.index): \($0.title) (from \(clock($0.start)))" } ?? ""
+        let sleep = status.sleep.map { timer in
+            "\n  sleep: " + (timer.remaining.map { "pauses in \(clock($0))" } ?? "pauses at the end of the \(timer.mode)")
+        } ?? ""
         return """
             \(state): \(title)
-              \(clock(status.position))\(length)\(speed)  volume \(Int((status.volume * 100).rounded()))%\(cached)
+              \(clock(status.position))\(length)\(speed)  volume \(Int((status.volume * 100).rounded()))%\(cached)\(chapter)\(sleep)
               \(status.url ?? "")
             """
     }

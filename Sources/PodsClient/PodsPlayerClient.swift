@@ -1,0 +1,51 @@
+import PodsDBus
+import PodsProtocol
+
+/// Drives podsd's own player interface (`org.pods.Player1`): chapters,
+/// skips, the sleep timer, and what `pods status` adds to MPRIS.
+public struct PodsPlayerClient: Sendable {
+    private let player: PlayerClient
+
+    public init(_ player: PlayerClient) { self.player = player }
+
+    // MARK: - Chapters
+
+    /// An episode's chapters (items in `PlayerItems.chapter`); 0 for the loaded one.
+    public func chapters(episode: Int64) async throws(PlayerClient.Failure) -> [DBusValue] {
+        // Another episode's chapters may wait for its tag's bytes to download.
+        try await single(.chapters, [.int64(episode)], timeout: .seconds(60)).arrayValue ?? []
+    }
+
+    /// Jumps to `next`, `prev` or a chapter number (from 1).
+    public func goToChapter(_ target: String) async throws(PlayerClient.Failure) {
+        _ = try await call(.goToChapter, [.string(target)])
+    }
+
+    // MARK: - Skips
+
+    /// Skips `forward` or `back` by `seconds` (nil: the configured interval).
+    public func skip(_ direction: String, seconds: Double?) async throws(PlayerClient.Failure) {
+        _ = try await call(.skip, [.string(direction), .double(seconds ?? 0)])
+    }
+
+    // MARK: - Status
+
+    /// `chapter`, `sleep` and `silenceSkipped` (keys in `PlayerItems.extras`).
+    public func extras() async throws(PlayerClient.Failure) -> DBusValue { try await single(.extras) }
+
+    // MARK: - Calls
+
+    private func single(_ method: PlayerMethod, _ arguments: [DBusValue] = [],
+                        timeout: Duration? = nil) async throws(PlayerClient.Failure) -> DBusValue {
+        guard let value = try await call(method, arguments, timeout: timeout).first else {
+            throw PlayerClient.Failure("podsd sent no answer to \(method.name)")
+        }
+        return value
+    }
+
+    private func call(_ method: PlayerMethod, _ arguments: [DBusValue] = [],
+                      timeout: Duration? = nil) async throws(PlayerClient.Failure) -> [DBusValue] {
+        try await player.call(path: PlayerNames.objectPath, interface: PlayerNames.interface, member: method.name, arguments,
+                              timeout: timeout)
+    }
+}

@@ -1,0 +1,62 @@
+import PodsDBus
+
+/// Names of Pods' own player interface: what MPRIS has no word for
+/// (chapters, skips, the sleep timer, playback settings).
+public enum PlayerNames {
+    public static let objectPath = DBusObjectPath(validLiteral: "/org/pods/Player")
+    public static let interface = "org.pods.Player1"
+}
+
+/// Marks `org.pods.Player1`'s methods.
+public enum PlayerInterface {}
+/// A method of `org.pods.Player1`.
+public typealias PlayerMethod = InterfaceMethod<PlayerInterface>
+
+extension InterfaceMethod where Interface == PlayerInterface {
+    // MARK: - Chapters
+
+    /// An episode's merged chapters (jump points only), 0 for the loaded one.
+    public static let chapters = PlayerMethod(
+        "Chapters", [DBusArgument("episode", .int64)], [items("chapters", PlayerItems.chapter)])
+    /// `next`, `prev`, or a chapter's index (from 1); a `Seeked` follows.
+    public static let goToChapter = PlayerMethod("GoToChapter", [DBusArgument("chapter", .string)])
+
+    // MARK: - Skips and the sleep timer
+
+    /// `forward` or `back` by `seconds` (0: the configured interval).
+    public static let skip = PlayerMethod("Skip", [DBusArgument("direction", .string), DBusArgument("seconds", .double)])
+    /// `30m`, `90s`, `1h`, `end`, `chapter` or `off` (see `SleepRequest`).
+    public static let setSleepTimer = PlayerMethod("SetSleepTimer", [DBusArgument("timer", .string)])
+
+    // MARK: - Status
+
+    /// What `pods status` shows beyond MPRIS: the chapter, the sleep timer,
+    /// the silence skipped.
+    public static let extras = PlayerMethod("Extras", [], [item("extras", PlayerItems.extras)])
+
+    /// Every method, in introspection order.
+    public static let all: [PlayerMethod] = [chapters, goToChapter, skip, setSleepTimer, extras]
+}
+
+/// The items `org.pods.Player1` sends.
+public enum PlayerItems {
+    /// One chapter, as `pods chapters --json` prints it.
+    public static let chapter = ItemSchema("chapter", [
+        ItemField("index", .int32), ItemField("start", .double), .maybe("end", .double), ItemField("title", .string),
+        .maybe("url", .string), .maybe("image", .string), ItemField("source", .string),
+    ])
+
+    /// The chapter playing now.
+    public static let currentChapter = ItemSchema("currentChapter", [
+        ItemField("index", .int32), ItemField("title", .string), ItemField("start", .double),
+    ])
+
+    /// The sleep timer: `time`, `episode` or `chapter`; seconds left when known.
+    public static let sleep = ItemSchema("sleep", [ItemField("mode", .string), .maybe("remaining", .double)])
+
+    public static let extras = ItemSchema("extras", [
+        .maybe("chapter", LibraryItems.variantDictionary, .object(currentChapter)),
+        .maybe("sleep", LibraryItems.variantDictionary, .object(sleep)),
+        ItemField("silenceSkipped", .double),
+    ])
+}

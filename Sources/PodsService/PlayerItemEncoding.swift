@@ -1,0 +1,30 @@
+import PodsChapters
+import PodsDBus
+
+/// `org.pods.Player1`'s items (keys in `PlayerItems`).
+enum PlayerItemEncoding {
+    static func chapter(_ chapter: EpisodeChapter, index: Int) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("index", index)
+        item.set("start", chapter.start)
+        item.set("end", chapter.end)
+        item.set("title", chapter.title)
+        item.set("url", chapter.url)
+        item.set("image", chapter.image)
+        item.set("source", chapter.source.rawValue)
+        return item.value
+    }
+
+    static func extras(_ state: PlayerState) -> DBusValue {
+        var item = ItemBuilder()
+        if let chapter = state.chapter {
+            var playing = ItemBuilder()
+            playing.set("index", chapter.index)
+            playing.set("title", chapter.title)
+            playing.set("start", chapter.start)
+            item.set("chapter", playing.value)
+        }
+        item.set("silenceSkipped", 0.0)
+        return item.value
+    }
+}
