@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
         // MARK: - C libraries, each touched by exactly one wrapper module
@@ -38,6 +39,7 @@ let package = Package(
         .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
         .target(name: "PodsProtocol", dependencies: ["PodsDBus"]),
         .target(name: "PodsChapters"),
+        .target(name: "PodsSettings", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "PodsConcurrency"),
         .target(name: "PodsClient", dependencies: ["PodsDBus", "PodsFeedParser", "PodsProtocol"]),
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
@@ -53,7 +55,7 @@ let package = Package(
             name: "PodsService",
             dependencies: [
                 "PodsCache", "PodsChapters", "PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
-                "PodsPlayback", "PodsProtocol",
+                "PodsPlayback", "PodsProtocol", "PodsSettings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -63,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "podsd",
             dependencies: [
-                "PodsService",
+                "PodsService", "PodsSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -94,6 +96,7 @@ let package = Package(
             path: "Benchmarks/ScaleBench"),
 
         // MARK: - Tests
+        .testTarget(name: "PodsSettingsTests", dependencies: ["PodsSettings", "PodsTestSupport"]),
         .testTarget(name: "PodsChaptersTests", dependencies: ["PodsChapters", "PodsTestSupport"]),
         .testTarget(name: "PodsCacheTests", dependencies: ["PodsCache", "PodsLibrary", "PodsTestSupport"]),
         .testTarget(name: "PodsConcurrencyTests", dependencies: ["PodsConcurrency"]),

@@ -28,6 +28,21 @@ public struct PodsPlayerClient: Sendable {
         _ = try await call(.skip, [.string(direction), .double(seconds ?? 0)])
     }
 
+    // MARK: - Settings
+
+    /// Every setting (`key` nil) or one, of the player or of `podcast`.
+    public func config(podcast: String?, key: String?) async throws(PlayerClient.Failure) -> [DBusValue] {
+        try await single(.config, [.string(podcast ?? ""), .string(key ?? "")]).arrayValue ?? []
+    }
+
+    public func setConfig(podcast: String?, key: String, value: String) async throws(PlayerClient.Failure) {
+        _ = try await call(.setConfig, [.string(podcast ?? ""), .string(key), .string(value)])
+    }
+
+    public func unsetConfig(podcast: String?, key: String) async throws(PlayerClient.Failure) {
+        _ = try await call(.unsetConfig, [.string(podcast ?? ""), .string(key)])
+    }
+
     // MARK: - Status
 
     /// `chapter`, `sleep` and `silenceSkipped` (keys in `PlayerItems.extras`).

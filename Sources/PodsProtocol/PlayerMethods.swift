@@ -28,6 +28,18 @@ extension InterfaceMethod where Interface == PlayerInterface {
     /// `30m`, `90s`, `1h`, `end`, `chapter` or `off` (see `SleepRequest`).
     public static let setSleepTimer = PlayerMethod("SetSleepTimer", [DBusArgument("timer", .string)])
 
+    // MARK: - Settings
+
+    /// Every setting (`key` ""), or one, for the player (`podcast` "") or a
+    /// podcast (an id or title prefix): items in `PlayerItems.setting`.
+    public static let config = PlayerMethod(
+        "Config", [DBusArgument("podcast", .string), DBusArgument("key", .string)], [items("settings", PlayerItems.setting)])
+    /// Sets a setting from its text form (`1.5`, `5%`, `true`, `episode`).
+    public static let setConfig = PlayerMethod(
+        "SetConfig", [DBusArgument("podcast", .string), DBusArgument("key", .string), DBusArgument("value", .string)])
+    /// Removes a value, so the podcast takes the player's (or the player the default).
+    public static let unsetConfig = PlayerMethod("UnsetConfig", [DBusArgument("podcast", .string), DBusArgument("key", .string)])
+
     // MARK: - Status
 
     /// What `pods status` shows beyond MPRIS: the chapter, the sleep timer,
@@ -35,7 +47,7 @@ extension InterfaceMethod where Interface == PlayerInterface {
     public static let extras = PlayerMethod("Extras", [], [item("extras", PlayerItems.extras)])
 
     /// Every method, in introspection order.
-    public static let all: [PlayerMethod] = [chapters, goToChapter, skip, setSleepTimer, extras]
+    public static let all: [PlayerMethod] = [chapters, goToChapter, skip, setSleepTimer, config, setConfig, unsetConfig, extras]
 }
 
 /// The items `org.pods.Player1` sends.
@@ -44,6 +56,13 @@ public enum PlayerItems {
     public static let chapter = ItemSchema("chapter", [
         ItemField("index", .int32), ItemField("start", .double), .maybe("end", .double), ItemField("title", .string),
         .maybe("url", .string), .maybe("image", .string), ItemField("source", .string),
+    ])
+
+    /// One setting: its value in force, its default, and where the value
+    /// comes from (`default`, `config`, `podcast`).
+    public static let setting = ItemSchema("setting", [
+        ItemField("key", .string), ItemField("value", .string), ItemField("default", .string), ItemField("source", .string),
+        ItemField("help", .string),
     ])
 
     /// The chapter playing now.

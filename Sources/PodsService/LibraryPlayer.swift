@@ -35,10 +35,10 @@ actor LibraryPlayer {
     private let signals: LibrarySignals
     private let events: AsyncStream<Event>
     private let eventSink: AsyncStream<Event>.Continuation
-    /// Go on to the next episode at the end of one.
-    private let autoNext: Bool
-    /// An episode counts as played once this little of it is left.
-    private let completionStretch: Duration
+    /// The settings: config.toml's, with each podcast's own over them.
+    let preferences: PreferenceStore
+    /// The loaded episode's podcast's settings, as it loaded (or as changed since).
+    private var playing = PlaybackPreferences()
     /// The cache the loaded episode plays from.
     private var playingCache: EpisodeCache?
     /// The episode loaded, for reloading it when its cache cannot go on.
@@ -54,12 +54,10 @@ actor LibraryPlayer {
     let chapterLoader: ChapterLoader
 
     init(library: Library, controller: PlayerController, signals: LibrarySignals, logger: Logger,
-         mediaCache: MediaCache? = nil, artwork: ArtworkCache? = nil,
-         autoNext: Bool = true, completionStretch: Duration = .zero) {
+         preferences: PreferenceStore, mediaCache: MediaCache? = nil, artwork: ArtworkCache? = nil) {
         self.mediaCache = mediaCache
         self.artwork = artwork
-        self.autoNext = autoNext
-        self.completionStretch = completionStretch
+        self.preferences = preferences
         self.library = library
         self.refresher = FeedRefresher(library: library)
         self.controller = controller
@@ -91,6 +89,26 @@ actor LibraryPlayer {
             if history.count > Self.historyLength { history.removeFirst() }
         }
         try await load(episode, paused: false)
+    }
+
+    // MARK: - Settings
+
+    /// Applies changed settings to the loaded episode at once.
+    func applyPreferences() async {
+        guard let loaded else { return }
+        playing = preferences.playback(for: loaded.podcastId)
+        if let speed = playing.speed { try? await controller.setRate(speed) }
+        await controller.setTrackPreferences(Self.trackPreferences(playing))
+    }
+
+    /// The loaded podcast's skip intervals.
+    func skipIntervals() -> SkipIntervals { playing.skips }
+
+    /// The loaded episode's podcast, if any.
+    func loadedPodcastID() -> Int64? { loaded?.podcastId }
+
+    private static func trackPreferences(_ preferences: PlaybackPreferences) -> PlayerController.TrackPreferences {
+        PlayerController.TrackPreferences(nextAction: preferences.nextAction, skipOutro: .milliseconds(Int64(preferences.skipOutro * 1000)))
     }
 
     // MARK: - Next and Previous
@@ -205,9 +223,16 @@ actor LibraryPlayer {
             podcastTitle: episode.podcastTitle, author: episode.episode.author ?? episode.podcastAuthor,
             artworkURL: localArt ?? remoteArt)
         if localArt == nil, let remoteArt { fetchArtwork(remoteArt, for: episode.id) }
+        playing = preferences.playback(for: episode.podcastId)
+        if let speed = playing.speed { try? await controller.setRate(speed) }
+        await controller.setTrackPreferences(Self.trackPreferences(playing))
+        // A fresh episode starts past its intro (unless the intro is the whole of it).
+        var start = position ?? .seconds(episode.position)
+        if start == .zero, playing.skipIntro > 0, episode.episode.duration.map({ playing.skipIntro < $0 }) ?? true {
+            start = .seconds(playing.skipIntro)
+        }
         do throws(PlaybackError) {
-            try await controller.open(source, episode: metadata, startingAt: position ?? .seconds(episode.position),
-                                      paused: paused)
+            try await controller.open(source, episode: metadata, startingAt: start, paused: paused)
         } catch {
             throw DBusError(name: LibraryNames.Error.failed, message: "could not play \(url): \(error.message)")
         }
@@ -310,7 +335,8 @@ actor LibraryPlayer {
     private func handle(_ event: Event) async {
         switch event {
         case .progress(let id, let position, let duration):
-            let nearEnd = duration.map { completionStretch > .zero && $0 - position <= completionStretch } ?? false
+            let stretch = playing.completionStretch(duration: duration)
+            let nearEnd = duration.map { stretch > .zero && $0 - position <= stretch } ?? false
             do {
                 try library.saveProgress(id, position: position / .seconds(1), completed: nearEnd ? true : nil)
             } catch {
@@ -320,7 +346,10 @@ actor LibraryPlayer {
             do {
                 try library.markCompleted(id, true)
                 signals.statusChanged(id)
-                guard autoNext, let next = try library.nextEpisode(after: id) else { return }
+                guard preferences.playback(for: nil).autoNext, let next = try library.nextEpisode(after: id) else {
+                    await refreshNeighbours()
+                    return
+                }
                 try await play(episodeID: next.id)
                 signals.queueChanged()
             } catch {
@@ -329,6 +358,8 @@ actor LibraryPlayer {
         case .otherTrack:
             loadToken &+= 1  // an episode load still under way gives way to it
             loaded = nil
+            playing = preferences.playback(for: nil)
+            await controller.setTrackPreferences(Self.trackPreferences(playing))
             if let playingCache { await mediaCache?.release(playingCache) }
             playingCache = nil
             do { try library.clearCurrentEpisode() } catch { logger.error("\(error)") }

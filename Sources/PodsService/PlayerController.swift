@@ -47,7 +47,9 @@ public actor PlayerController {
     private var timeline = ChapterTimeline()
     /// Whether an episode comes before and after the loaded one.
     private var neighbours = (next: false, previous: false)
-    private var nextAction = NextAction.chapter
+    private var preferences = TrackPreferences()
+    /// Ends the track at its outro.
+    private var outroTimer: Task<Void, Never>?
 
     /// `Previous` this far (seconds) into a chapter or episode goes back to its start.
     static let restartAfter = 3.0
@@ -230,6 +232,8 @@ public actor PlayerController {
             engine?.seek(to: target)
         }
         lastPoll = (target, .now)
+        outroTimer?.cancel()
+        outroTimer = nil
         if refreshNavigation(at: target) { observer?(.state(state)) }
         announcePosition(target)
         observer?(.seeked(target))
@@ -268,10 +272,44 @@ public actor PlayerController {
         publish()
     }
 
-    public func setNextAction(_ action: NextAction) {
-        guard action != nextAction else { return }
-        nextAction = action
+    /// What the loaded podcast's settings ask of the player.
+    public struct TrackPreferences: Sendable, Equatable {
+        public var nextAction = NextAction.chapter
+        /// The track ends this long before its end (and counts as played).
+        public var skipOutro = Duration.zero
+    }
+
+    public func setTrackPreferences(_ preferences: TrackPreferences) {
+        guard preferences != self.preferences else { return }
+        self.preferences = preferences
         publish()
+    }
+
+    /// Where the outro starts, when one is skipped and the length is known.
+    private var outroStart: Duration? {
+        guard preferences.skipOutro > .zero, let duration = state.track?.duration, duration > preferences.skipOutro else { return nil }
+        return duration - preferences.skipOutro
+    }
+
+    /// Ends the track at its outro: at once when past it, or (from the
+    /// poll) exactly when the last second before it runs out.
+    private func checkOutro(at position: Duration) {
+        guard state.status == .playing, let outroStart else { return }
+        let left = (outroStart - position) / state.rate
+        if left <= .milliseconds(20) {
+            endOfTrack()
+        } else if left < .seconds(1), outroTimer == nil {
+            outroTimer = Task { [weak self] in
+                try? await Task.sleep(for: left)
+                guard !Task.isCancelled else { return }
+                await self?.outroTimerFired()
+            }
+        }
+    }
+
+    private func outroTimerFired() {
+        outroTimer = nil
+        checkOutro(at: position())
     }
 
     /// Where a chapter jump goes.
@@ -306,7 +344,7 @@ public actor PlayerController {
     /// `Next` within the track: the next chapter, when the next action is
     /// chapters and one remains. False when `Next` must go to another episode.
     public func nextWithinTrack() -> Bool {
-        guard state.track != nil, state.canSeek, nextAction == .chapter,
+        guard state.track != nil, state.canSeek, preferences.nextAction == .chapter,
               let start = timeline.nextStart(after: position() / .seconds(1)) else { return false }
         jump(to: .seconds(start))
         return true
@@ -318,7 +356,7 @@ public actor PlayerController {
     public func previousWithinTrack() -> Bool {
         guard state.track != nil, state.canSeek else { return false }
         let here = position() / .seconds(1)
-        let chapterStart = nextAction == .chapter ? timeline.previousStart(from: here, restartAfter: Self.restartAfter) : nil
+        let chapterStart = preferences.nextAction == .chapter ? timeline.previousStart(from: here, restartAfter: Self.restartAfter) : nil
         if let chapterStart {
             jump(to: .seconds(chapterStart))
         } else if here > Self.restartAfter {
@@ -433,10 +471,10 @@ public actor PlayerController {
         let hasTrack = state.track != nil
         state.chapter = timeline.current(at: seconds)
         state.chapterImage = timeline.image(at: seconds).flatMap { $0.hasPrefix("file:") ? $0 : nil }
-        let chapterAhead = nextAction == .chapter && timeline.nextStart(after: seconds) != nil
+        let chapterAhead = preferences.nextAction == .chapter && timeline.nextStart(after: seconds) != nil
         state.canGoNext = hasTrack && ((state.canSeek && chapterAhead) || neighbours.next)
         let canGoBack = state.canSeek && (seconds > Self.restartAfter
-            || (nextAction == .chapter && timeline.previousStart(from: seconds, restartAfter: Self.restartAfter) != nil))
+            || (preferences.nextAction == .chapter && timeline.previousStart(from: seconds, restartAfter: Self.restartAfter) != nil))
         state.canGoPrevious = hasTrack && (canGoBack || neighbours.previous)
         return before != (state.chapter, state.chapterImage, state.canGoNext, state.canGoPrevious)
     }
@@ -475,6 +513,8 @@ public actor PlayerController {
         positionPoll?.cancel()
         positionPoll = nil
         lastPoll = nil
+        outroTimer?.cancel()
+        outroTimer = nil
     }
 
     /// Emits `Seeked` when the position moved in a way the rate does not
@@ -495,6 +535,7 @@ public actor PlayerController {
         if refreshNavigation(at: now) { observer?(.state(state)) }
         announcePosition(now)
         reportProgress()
+        checkOutro(at: now)
     }
 
     // MARK: - Waiting for a load

@@ -1,5 +1,6 @@
 import PodsChapters
 import PodsDBus
+import PodsSettings
 
 /// `org.pods.Player1`'s items (keys in `PlayerItems`).
 enum PlayerItemEncoding {
@@ -12,6 +13,16 @@ enum PlayerItemEncoding {
         item.set("url", chapter.url)
         item.set("image", chapter.image)
         item.set("source", chapter.source.rawValue)
+        return item.value
+    }
+
+    static func setting(_ entry: SettingEntry) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("key", entry.key.name)
+        item.set("value", entry.value.text)
+        item.set("default", entry.key.defaultValue.text)
+        item.set("source", entry.source)
+        item.set("help", entry.key.help)
         return item.value
     }
 

@@ -1,12 +1,13 @@
 import PodsChapters
 import PodsDBus
+import PodsLibrary
 import PodsProtocol
+import PodsSettings
 
 /// `/org/pods/Player`: the `org.pods.Player1` interface, what Pods' player
 /// does that MPRIS has no word for: chapters, skips, the sleep timer.
 enum PlayerObject {
-    static func make(controller: PlayerController, player: LibraryPlayer?, skips: @escaping @Sendable () async -> SkipIntervals)
-        -> DBusExportedObject {
+    static func make(controller: PlayerController, player: LibraryPlayer?, preferences: PreferenceStore) -> DBusExportedObject {
         func method(_ description: PlayerMethod,
                     _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
             DBusMethod(description.name, inputs: description.inputs, outputs: description.outputs) { arguments in
@@ -43,12 +44,39 @@ enum PlayerObject {
                     guard seconds.isFinite, seconds >= 0, seconds <= 24 * 3600 else {
                         throw DBusError.invalidArgs("A skip is 0 (the configured interval) to 86400 seconds")
                     }
-                    let intervals = await skips()
+                    let intervals = await player?.skipIntervals() ?? preferences.playback(for: nil).skips
                     switch direction {
                     case "forward": await controller.seek(by: .seconds(seconds == 0 ? intervals.forward : seconds))
                     case "back": await controller.seek(by: .seconds(-(seconds == 0 ? intervals.back : seconds)))
                     default: throw DBusError.invalidArgs("Skip goes 'forward' or 'back', not '\(direction.prefix(40))'")
                     }
+                    return []
+                },
+
+                // MARK: Settings
+                method(.config) { arguments throws(DBusError) in
+                    let podcast = try await podcastID(arguments[0].stringValue ?? "", player)
+                    let name = arguments[1].stringValue ?? ""
+                    let entries = name.isEmpty ? preferences.entries(podcast: podcast)
+                        : [preferences.entry(try settingKey(name), podcast: podcast)]
+                    return [ReplyPage.bounded(entries, item: PlayerItemEncoding.setting).list]
+                },
+                method(.setConfig) { arguments throws(DBusError) in
+                    let podcast = try await podcastID(arguments[0].stringValue ?? "", player)
+                    let key = try settingKey(arguments[1].stringValue ?? "")
+                    do throws(SettingsError) {
+                        try preferences.set(key, try key.parse(arguments[2].stringValue ?? ""), podcast: podcast)
+                    } catch { throw DBusError.invalidArgs(error.message) }
+                    await player?.applyPreferences()
+                    return []
+                },
+                method(.unsetConfig) { arguments throws(DBusError) in
+                    let podcast = try await podcastID(arguments[0].stringValue ?? "", player)
+                    let key = try settingKey(arguments[1].stringValue ?? "")
+                    do throws(SettingsError) { try preferences.set(key, nil, podcast: podcast) } catch {
+                        throw DBusError.failed(error.message)
+                    }
+                    await player?.applyPreferences()
                     return []
                 },
 
@@ -58,6 +86,17 @@ enum PlayerObject {
                     return [PlayerItemEncoding.extras(state)]
                 },
             ])], executor: MPRISObject.callThread)
+    }
+
+    private static func settingKey(_ name: String) throws(DBusError) -> SettingKey {
+        do throws(SettingsError) { return try SettingKey.named(name) } catch { throw DBusError.invalidArgs(error.message) }
+    }
+
+    /// A podcast by id or title prefix; nil for "" (the player's settings).
+    private static func podcastID(_ text: String, _ player: LibraryPlayer?) async throws(DBusError) -> Int64? {
+        guard !text.isEmpty else { return nil }
+        guard let library = player?.library else { throw DBusError(name: LibraryNames.Error.notFound, message: "podsd keeps no library") }
+        return try await LibraryWork.run { () throws(LibraryError) in try library.podcast(matching: text).id }
     }
 
     /// `next`, `prev` (or `previous`), or a number from 1.
@@ -72,10 +111,4 @@ enum PlayerObject {
             return .number(number)
         }
     }
-}
-
-/// How far `pods forward` and `pods back` go by default, in seconds.
-struct SkipIntervals: Sendable, Equatable {
-    var forward = 30.0
-    var back = 10.0
 }

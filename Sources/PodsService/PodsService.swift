@@ -5,6 +5,7 @@ import PodsClient
 import PodsDBus
 import PodsLibrary
 import PodsPlayback
+import PodsSettings
 import ServiceLifecycle
 import Synchronization
 
@@ -26,10 +27,10 @@ public struct PodsService: Service {
         /// Where episode caches, downloads and artwork live; nil streams
         /// every episode plainly, without a cache.
         public var cacheDirectory: URL?
-        /// Play the next episode when one ends.
-        public var autoNext = true
-        /// An episode counts as played once this little of it is left.
-        public var completionStretch: Duration = .zero
+        /// `config.toml`; nil keeps the defaults and refuses `pods config` changes.
+        public var configFile: URL?
+        /// Settings given on podsd's command line: they win over the file.
+        public var settingOverrides: [SettingKey: SettingValue] = [:]
 
         public init(audioSink: String? = nil, replace: Bool = false, busAddress: String? = nil, dataDirectory: URL? = nil) {
             self.audioSink = audioSink
@@ -79,11 +80,12 @@ public struct PodsService: Service {
         let signals = LibrarySignals(connection: connection)
         let lastTrackID = Mutex<DBusObjectPath?>(nil)
         let cacheDirectory = configuration.cacheDirectory
+        let preferences = PreferenceStore(file: configuration.configFile.map(ConfigFile.init), library: library,
+                                          overrides: configuration.settingOverrides, logger: logger)
         let player = library.map { library in
-            LibraryPlayer(library: library, controller: controller, signals: signals, logger: logger,
+            LibraryPlayer(library: library, controller: controller, signals: signals, logger: logger, preferences: preferences,
                           mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library, logger: logger) },
-                          artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) },
-                          autoNext: configuration.autoNext, completionStretch: configuration.completionStretch)
+                          artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) })
         }
         await controller.observe { change in
             publisher.publish(change)
@@ -104,7 +106,7 @@ public struct PodsService: Service {
         connection.export(MPRISObject.make(
             controller: controller, navigation: Navigation(controller: controller, player: player), publisher: publisher,
             supportedMimeTypes: SupportedFormats.mimeTypes(), quit: { requestStop.yield("Quit called") }))
-        connection.export(PlayerObject.make(controller: controller, player: player, skips: { SkipIntervals() }))
+        connection.export(PlayerObject.make(controller: controller, player: player, preferences: preferences))
         if let player { connection.export(LibraryObject.make(player, signals: signals)) }
         connection.onDisconnect { requestStop.yield("the bus connection closed") }
         do throws(DBusError) { try await connection.cancelCallsWhenCallersLeave() } catch {

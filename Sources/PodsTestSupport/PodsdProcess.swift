@@ -36,7 +36,8 @@ public final class PodsdProcess: Sendable {
         process.executableURL = URL(fileURLWithPath: Fixtures.executable("podsd"))
         process.arguments = ["--audio-sink", "fakesink sync=true",
                              "--data-dir", directory.appendingPathComponent("data").path,
-                             "--cache-dir", directory.appendingPathComponent("cache").path] + extraArguments
+                             "--cache-dir", directory.appendingPathComponent("cache").path,
+                             "--config", directory.appendingPathComponent("config.toml").path] + extraArguments
         process.environment = ProcessInfo.processInfo.environment.merging(bus.environment) { $1 }
         let stderrPipe = Pipe()
         process.standardError = stderrPipe

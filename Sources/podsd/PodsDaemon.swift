@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PodsService
+import PodsSettings
 import ServiceLifecycle
 
 @main
@@ -17,6 +18,9 @@ struct PodsDaemon: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where caches live.", valueName: "dir"))
     var cacheDir: String?
 
+    @Option(help: ArgumentHelp("The settings file (default: $XDG_CONFIG_HOME/pods/config.toml).", valueName: "file"))
+    var config: String?
+
     @Option(help: ArgumentHelp(
         "GStreamer audio sink, e.g. \"fakesink sync=true\" (default: $PODS_AUDIO_SINK, else autoaudiosink).",
         valueName: "description"))
@@ -25,11 +29,13 @@ struct PodsDaemon: AsyncParsableCommand {
     @Flag(help: "Take org.mpris.MediaPlayer2.pods from a running podsd.")
     var replace = false
 
-    @Flag(help: "At the end of an episode, stop instead of playing the next one.")
+    @Flag(help: "At the end of an episode, stop instead of playing the next one (overrides auto-next in the config file).")
     var noAutoNext = false
 
-    @Option(help: ArgumentHelp("Mark an episode played once this little of it is left.", valueName: "seconds"))
-    var completeWithin: Double = 0
+    @Option(help: ArgumentHelp(
+        "Mark an episode played once this little of it is left: seconds, or a share such as 5% (overrides the config file).",
+        valueName: "seconds"))
+    var completeWithin: String?
 
     @Flag(help: "Stream episodes plainly, without the range cache (no downloads, no cached artwork).")
     var noCache = false
@@ -52,13 +58,15 @@ struct PodsDaemon: AsyncParsableCommand {
             Self.fail(error)
         }
         let sink = audioSink ?? environment["PODS_AUDIO_SINK"].flatMap { $0.isEmpty ? nil : $0 }
-        guard completeWithin.isFinite, completeWithin >= 0 else {
-            Self.fail(ValidationError("--complete-within must be 0 or more seconds"))
-        }
         var configuration = PodsService.Configuration(audioSink: sink, replace: replace, dataDirectory: directories.data)
         configuration.cacheDirectory = noCache ? nil : directories.cache
-        configuration.autoNext = !noAutoNext
-        configuration.completionStretch = .milliseconds(Int64(completeWithin * 1000))
+        configuration.configFile = config.map { URL(fileURLWithPath: $0) } ?? directories.config
+        if noAutoNext { configuration.settingOverrides[.autoNext] = .bool(false) }
+        if let completeWithin {
+            do { configuration.settingOverrides[.completeWithin] = try SettingKey.completeWithin.parse(completeWithin) } catch {
+                Self.fail(ValidationError("--complete-within: \(error.message)"))
+            }
+        }
         let service = PodsService(configuration: configuration, logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],

@@ -4,6 +4,8 @@ import Foundation
 struct PodsDirectories: CustomStringConvertible {
     let data: URL
     let cache: URL
+    /// `config.toml`.
+    let config: URL
 
     init(dataDir: String?, cacheDir: String?, environment: [String: String]) {
         let home = environment["HOME"].map { URL(fileURLWithPath: $0) }
@@ -14,6 +16,7 @@ struct PodsDirectories: CustomStringConvertible {
         }
         data = dataDir.map { URL(fileURLWithPath: $0) } ?? xdg("XDG_DATA_HOME", ".local/share").appendingPathComponent("pods")
         cache = cacheDir.map { URL(fileURLWithPath: $0) } ?? xdg("XDG_CACHE_HOME", ".cache").appendingPathComponent("pods")
+        config = xdg("XDG_CONFIG_HOME", ".config").appendingPathComponent("pods/config.toml")
     }
 
     func create() throws {

@@ -1,0 +1,142 @@
+import Foundation
+import TOMLKit
+
+/// The global settings a person set, as read from `config.toml`.
+public struct Settings: Sendable, Equatable {
+    /// Only the keys the file sets; the rest take their defaults.
+    public var values: [SettingKey: SettingValue]
+
+    public init(values: [SettingKey: SettingValue] = [:]) { self.values = values }
+
+    /// The key's value: the file's, else its default.
+    public subscript(key: SettingKey) -> SettingValue { values[key] ?? key.defaultValue }
+}
+
+/// `$XDG_CONFIG_HOME/pods/config.toml`: read with TOMLKit, written with a
+/// comment for every key on first use, edited by `pods config` one line at
+/// a time so a person's own comments and layout stay.
+///
+/// Edits change the key's own line (or add one); TOMLKit's serializer
+/// would write the table anew without the comments, so the edit is made on
+/// the text and the result checked by parsing it before it replaces the
+/// file (atomically).
+public struct ConfigFile: Sendable {
+    public let url: URL
+
+    public init(url: URL) { self.url = url }
+
+    // MARK: - Reading
+
+    /// The settings the file holds; a missing file is written with every
+    /// key commented out. A broken file is one error naming the line and key.
+    public func load() throws(SettingsError) -> Settings {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            try writeTemplate()
+            return Settings()
+        }
+        return try Self.parse(String(decoding: data, as: UTF8.self), name: url.path)
+    }
+
+    /// Reads a config text; `name` is the file's, for messages.
+    public static func parse(_ text: String, name: String = "config.toml") throws(SettingsError) -> Settings {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw SettingsError("\(name) line \(error.source.begin.line): \(error.description)")
+        } catch {
+            throw SettingsError("\(name): \(error)")
+        }
+        var settings = Settings()
+        for keyName in table.keys {
+            let place = name + (lineNumber(of: keyName, in: text).map { " line \($0)" } ?? "")
+            do {
+                let key = try SettingKey.named(keyName)
+                guard let value = table[keyName] else { continue }
+                settings.values[key] = try key.checked(tomlValue(value, for: key))
+            } catch {
+                throw SettingsError("\(place): \(error.message)")
+            }
+        }
+        return settings
+    }
+
+    /// A TOML value as a setting value of `key`'s kind (a TOML integer is a number too).
+    private static func tomlValue(_ value: any TOMLValueConvertible, for key: SettingKey) throws(SettingsError) -> SettingValue {
+        if let flag = value.bool { return .bool(flag) }
+        if let number = value.double { return .number(number) }
+        if let number = value.int { return .number(Double(number)) }
+        if let text = value.string {
+            if case .choice = key.kind { return .text(text) }
+            return try key.parse(text)
+        }
+        throw SettingsError("\(key.name) takes \(key.expected), not a TOML \(value.type)")
+    }
+
+    /// The 1-based line where `key` is assigned.
+    static func lineNumber(of key: String, in text: String) -> Int? {
+        text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { assigns(key, $0) }.map { $0 + 1 }
+    }
+
+    /// Whether `line` is `key = …` (not commented out).
+    static func assigns(_ key: String, _ line: Substring) -> Bool {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        guard trimmed.hasPrefix(key) else { return false }
+        return trimmed.dropFirst(key.count).drop { $0 == " " || $0 == "\t" }.first == "="
+    }
+
+    // MARK: - Writing
+
+    /// Sets `key` to `value` (nil: removes it, so the default applies).
+    public func set(_ key: SettingKey, _ value: SettingValue?) throws(SettingsError) {
+        if FileManager.default.contents(atPath: url.path) == nil { try writeTemplate() }
+        let text = String(decoding: FileManager.default.contents(atPath: url.path) ?? Data(), as: UTF8.self)
+        let edited = Self.edit(text, key: key, value: value)
+        _ = try Self.parse(edited, name: url.path)  // never write what does not read back
+        try write(edited)
+    }
+
+    /// `text` with `key`'s line replaced, added after its commented
+    /// template line, or appended; or removed when `value` is nil.
+    static func edit(_ text: String, key: SettingKey, value: SettingValue?) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let assignment = value.map { "\(key.name) = \($0.toml)" }
+        if let index = lines.firstIndex(where: { assigns(key.name, Substring($0)) }) {
+            if let assignment { lines[index] = assignment } else { lines.remove(at: index) }
+        } else if let assignment {
+            if let template = lines.firstIndex(where: { assigns("# " + key.name, Substring($0)) || $0.hasPrefix("# \(key.name) =") }) {
+                lines.insert(assignment, at: template + 1)
+            } else {
+                // Before any [table], where top-level keys must be.
+                let firstTable = lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("[") } ?? lines.count
+                lines.insert(assignment, at: firstTable)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The file a first start writes: every key with its help and default, commented out.
+    public static var template: String {
+        var text = """
+            # Pods settings. podsd reads this file when it starts; `pods config KEY VALUE` edits it.
+            # A podcast's own values live in the library: `pods config --podcast NAME KEY VALUE`.
+            # Each key below shows its default; remove the '#' to change it.
+
+            """
+        for key in SettingKey.all {
+            text += "\n# \(key.help)\n# \(key.name) = \(key.defaultValue.toml)\n"
+        }
+        return text
+    }
+
+    private func writeTemplate() throws(SettingsError) { try write(Self.template) }
+
+    private func write(_ text: String) throws(SettingsError) {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw SettingsError("cannot write \(url.path): \(error.localizedDescription)")
+        }
+    }
+}

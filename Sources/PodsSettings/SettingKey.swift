@@ -1,0 +1,136 @@
+import Foundation
+
+/// One setting: its name in `config.toml` and `pods config`, what values
+/// it takes, and whether a podcast can have its own.
+public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
+    /// What a setting's values are.
+    public enum Kind: Sendable, Hashable {
+        /// A number of `unit`s within `range`.
+        case number(ClosedRange<Double>, unit: String)
+        case bool
+        /// One of these words.
+        case choice([String])
+        /// Seconds (`30`), or a share of the episode (`5%`).
+        case secondsOrPercent(maximumSeconds: Double)
+    }
+
+    public let name: String
+    public let kind: Kind
+    public let defaultValue: SettingValue
+    /// A podcast may override the global value.
+    public let perPodcast: Bool
+    /// One line for the config file's comment and `pods config`'s help.
+    public let help: String
+
+    public var description: String { name }
+
+    init(_ name: String, _ kind: Kind, default defaultValue: SettingValue, perPodcast: Bool = true, _ help: String) {
+        self.name = name
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.perPodcast = perPodcast
+        self.help = help
+    }
+
+    /// What a value must look like, for error messages.
+    public var expected: String {
+        switch kind {
+        case .number(let range, let unit):
+            "a number of \(unit) from \(SettingValue.number(range.lowerBound).text) to \(SettingValue.number(range.upperBound).text)"
+        case .bool: "true or false"
+        case .choice(let words): words.map { "'\($0)'" }.joined(separator: " or ")
+        case .secondsOrPercent(let maximum): "seconds (0 to \(SettingValue.number(maximum).text)) or a percentage such as 5%"
+        }
+    }
+
+    /// Reads a value as `pods config` is given it; an error says what was expected.
+    public func parse(_ text: String) throws(SettingsError) -> SettingValue {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch kind {
+        case .number:
+            guard let number = Double(trimmed) else { throw invalid(text) }
+            return try checked(.number(number))
+        case .bool:
+            switch trimmed.lowercased() {
+            case "true", "yes", "on", "1": return .bool(true)
+            case "false", "no", "off", "0": return .bool(false)
+            default: throw invalid(text)
+            }
+        case .choice:
+            return try checked(.text(trimmed.lowercased()))
+        case .secondsOrPercent:
+            if trimmed.hasSuffix("%") {
+                guard let number = Double(trimmed.dropLast().trimmingCharacters(in: .whitespaces)) else { throw invalid(text) }
+                return try checked(.percent(number))
+            }
+            guard let number = Double(trimmed) else { throw invalid(text) }
+            return try checked(.number(number))
+        }
+    }
+
+    /// `value` if it is of this key's kind and within its limits.
+    public func checked(_ value: SettingValue) throws(SettingsError) -> SettingValue {
+        switch (kind, value) {
+        case (.number(let range, _), .number(let number)) where number.isFinite && range.contains(number):
+            return value
+        case (.bool, .bool):
+            return value
+        case (.choice(let words), .text(let word)) where words.contains(word):
+            return value
+        case (.secondsOrPercent(let maximum), .number(let seconds)) where seconds.isFinite && (0...maximum).contains(seconds):
+            return value
+        case (.secondsOrPercent, .percent(let share)) where share.isFinite && (0...100).contains(share):
+            return value
+        default:
+            throw invalid(value.text)
+        }
+    }
+
+    private func invalid(_ text: String) -> SettingsError {
+        SettingsError("\(name) takes \(expected), not '\(text.prefix(60))'")
+    }
+}
+
+/// A setting's value.
+public enum SettingValue: Sendable, Hashable, CustomStringConvertible {
+    case bool(Bool)
+    case number(Double)
+    case text(String)
+    /// A share of the episode, 0...100.
+    case percent(Double)
+
+    /// As `pods config` prints it and takes it.
+    public var text: String {
+        switch self {
+        case .bool(let flag): String(flag)
+        case .number(let number): Self.format(number)
+        case .text(let word): word
+        case .percent(let share): Self.format(share) + "%"
+        }
+    }
+
+    public var description: String { text }
+
+    /// As `config.toml` holds it.
+    public var toml: String {
+        switch self {
+        case .bool, .number: text
+        case .text, .percent: "\"\(text)\""
+        }
+    }
+
+    private static func format(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+    }
+
+    public var boolValue: Bool? { if case .bool(let flag) = self { flag } else { nil } }
+    public var numberValue: Double? { if case .number(let number) = self { number } else { nil } }
+    public var textValue: String? { if case .text(let word) = self { word } else { nil } }
+}
+
+/// Why a setting or the config file could not be read or written; one line.
+public struct SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,45 @@
+/// Every setting Pods knows, in the order the config file lists them.
+extension SettingKey {
+    // MARK: - Playback (a podcast may have its own)
+
+    public static let speed = SettingKey(
+        "speed", .number(0.5...3, unit: "times"), default: .number(1),
+        "Playback speed, 0.5 to 3; a podcast's own speed applies when its episode loads.")
+    public static let skipForward = SettingKey(
+        "skip-forward", .number(1...600, unit: "seconds"), default: .number(30), "How far `pods forward` skips, in seconds.")
+    public static let skipBack = SettingKey(
+        "skip-back", .number(1...600, unit: "seconds"), default: .number(10), "How far `pods back` skips, in seconds.")
+    public static let skipIntro = SettingKey(
+        "skip-intro", .number(0...3600, unit: "seconds"), default: .number(0),
+        "Seconds to skip at the start of an episode played from its beginning.")
+    public static let skipOutro = SettingKey(
+        "skip-outro", .number(0...3600, unit: "seconds"), default: .number(0),
+        "Seconds left out at the end of an episode: it ends (and counts as played) that early.")
+    public static let trimSilence = SettingKey(
+        "trim-silence", .bool, default: .bool(false), "Shorten long silences (positions stay in the file's own time).")
+    public static let nextAction = SettingKey(
+        "next-action", .choice(["chapter", "episode"]), default: .text("chapter"),
+        "What Next skips to: the next chapter while one remains ('chapter'), or the next episode ('episode').")
+    public static let completeWithin = SettingKey(
+        "complete-within", .secondsOrPercent(maximumSeconds: 3600), default: .number(0),
+        "An episode counts as played once this little is left: seconds, or a share such as \"5%\".")
+
+    // MARK: - The player as a whole
+
+    public static let autoNext = SettingKey(
+        "auto-next", .bool, default: .bool(true), perPodcast: false,
+        "Play the next episode (the queue's head, else the podcast's next) when one ends.")
+
+    /// Every key, in the file's order.
+    public static let all: [SettingKey] = [
+        speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin, autoNext,
+    ]
+
+    /// The key called `name`.
+    public static func named(_ name: String) throws(SettingsError) -> SettingKey {
+        guard let key = all.first(where: { $0.name == name }) else {
+            throw SettingsError("there is no setting '\(name.prefix(60))'; the settings are " + all.map(\.name).joined(separator: ", "))
+        }
+        return key
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import PodsClient
+import PodsDBus
+import PodsTestSupport
+import Testing
+
+/// `pods config`: the player's settings in config.toml, a podcast's own in
+/// the library, and what they do to playback.
+@Suite struct SettingsServiceTests {
+    static func json(_ result: CommandResult) throws -> Any { try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) }
+
+    static func position(_ podsd: PodsdProcess) async throws -> Double {
+        Double(try await podsd.client.property("Position").int64Value ?? 0) / 1_000_000
+    }
+
+    /// Two podcasts on the sample MP3 (90 s): "Fast Show" and "Slow Show".
+    static func start(_ extraArguments: [String] = [], directory: URL? = nil) async throws -> (PodsdProcess, URL) {
+        let directory = try directory ?? Fixtures.temporaryDirectory()
+        let mp3 = Fixtures.sampleMP3.absoluteString
+        let fast = directory.appendingPathComponent("fast.xml"), slow = directory.appendingPathComponent("slow.xml")
+        try sampleFeed([("f1", "Fast one", 1, mp3), ("f2", "Fast two", 2, mp3)], title: "Fast Show").write(to: fast)
+        try sampleFeed([("s1", "Slow one", 1, mp3)], title: "Slow Show").write(to: slow)
+        let podsd = try await PodsdProcess.start(extraArguments: extraArguments, directory: directory)
+        for feed in [fast, slow] { #expect(await podsd.pods("subscribe", feed.absoluteString).status == 0) }
+        return (podsd, directory)
+    }
+
+    static func episodeID(_ podsd: PodsdProcess, _ title: String) async throws -> String {
+        let episodes = try await LibraryClient(podsd.client).episodesJSON()
+        return String(try #require(episodes.first { $0["title"] as? String == title }?["id"] as? Int))
+    }
+
+    @Test func listSetAndReadBackInTheFileAndPerPodcast() async throws {
+        let (podsd, directory) = try await Self.start()
+        let all = try #require(try Self.json(await podsd.pods("config", "--json")) as? [[String: Any]])
+        #expect(all.map { $0["key"] as? String } == [
+            "speed", "skip-forward", "skip-back", "skip-intro", "skip-outro", "trim-silence", "next-action", "complete-within",
+            "auto-next"])
+        #expect(all.allSatisfy { $0["source"] as? String == "default" && $0["value"] as? String == $0["default"] as? String })
+        #expect(Set(all[0].keys) == ["key", "value", "default", "source", "help"])
+
+        #expect(await podsd.pods("config", "skip-forward", "20").status == 0)
+        #expect(await podsd.pods("config", "complete-within", "5%").status == 0)
+        #expect(await podsd.pods("config", "skip-forward").stdout == "20\n")
+        let file = try String(contentsOf: directory.appendingPathComponent("config.toml"), encoding: .utf8)
+        #expect(file.contains("\nskip-forward = 20\n") && file.contains("\ncomplete-within = \"5%\"\n"))
+        #expect(file.contains("# How far `pods forward` skips"))
+
+        #expect(await podsd.pods("config", "--podcast", "Fast", "skip-forward", "45").status == 0)
+        let fast = try #require(try Self.json(await podsd.pods("config", "--podcast", "Fast", "skip-forward", "--json")) as? [String: Any])
+        #expect(fast["value"] as? String == "45" && fast["source"] as? String == "podcast")
+        let slow = try #require(try Self.json(await podsd.pods("config", "--podcast", "Slow", "skip-forward", "--json")) as? [String: Any])
+        #expect(slow["value"] as? String == "20" && slow["source"] as? String == "config")
+        #expect(await podsd.pods("config", "--podcast", "Fast", "skip-forward", "--unset").status == 0)
+        #expect(await podsd.pods("config", "--podcast", "Fast", "skip-forward").stdout == "20\n")
+
+        // Bad input: one line each, nothing written.
+        for (arguments, message) in [
+            (["config", "speed", "9"], "pods: speed takes a number of times from 0.5 to 3, not '9'"),
+            (["config", "volume", "1"], "pods: there is no setting 'volume'"),
+            (["config", "--podcast", "Nothing", "speed", "1"], "pods: no podcast is called Nothing"),
+            (["config", "--podcast", "Fast", "auto-next", "false"], "pods: auto-next is set for the whole player, not per podcast"),
+            (["config", "next-action", "track"], "pods: next-action takes 'chapter' or 'episode', not 'track'"),
+        ] {
+            let result = await podsd.run(Fixtures.executable("pods"), arguments)
+            #expect(result.status == 1 && result.stderr.hasPrefix(message) && result.stderr.split(separator: "\n").count == 1,
+                    "\(arguments): \(result)")
+        }
+        #expect(try String(contentsOf: directory.appendingPathComponent("config.toml"), encoding: .utf8) == file)
+        #expect(podsd.isRunning)
+    }
+
+    @Test func aPodcastsSpeedIntroAndSkipsApplyWhenItsEpisodeLoads() async throws {
+        let (podsd, _) = try await Self.start()
+        #expect(await podsd.pods("config", "--podcast", "Fast", "speed", "2").status == 0)
+        #expect(await podsd.pods("config", "--podcast", "Fast", "skip-intro", "12").status == 0)
+        #expect(await podsd.pods("config", "skip-back", "4").status == 0)
+        #expect(await podsd.pods("play", try await Self.episodeID(podsd, "Fast one")).status == 0)
+        #expect(try await podsd.client.property("Rate") == .double(2))
+        let start = try await Self.position(podsd)
+        #expect(start >= 12 && start < 14, "a fresh episode starts past its intro: \(start)")
+        try await podsd.client.pause()
+        try await podsd.client.setPosition(.seconds(40))
+        #expect(await podsd.pods("forward").status == 0)
+        #expect(abs(try await Self.position(podsd) - 70) < 0.2)
+        #expect(await podsd.pods("back").status == 0)
+        #expect(abs(try await Self.position(podsd) - 66) < 0.2)
+        #expect(await podsd.pods("back", "16").status == 0)
+        #expect(abs(try await Self.position(podsd) - 50) < 0.2)
+        // Another podcast's episode: the player's speed is back (nothing set: the one in use stays).
+        #expect(await podsd.pods("config", "--podcast", "Slow", "speed", "1").status == 0)
+        #expect(await podsd.pods("play", try await Self.episodeID(podsd, "Slow one")).status == 0)
+        #expect(try await podsd.client.property("Rate") == .double(1))
+        #expect(try await Self.position(podsd) < 3, "no intro skipped for Slow")
+    }
+
+    @Test func skipOutroEndsTheEpisodeEarlyAndCountsItPlayed() async throws {
+        let (podsd, _) = try await Self.start(["--no-auto-next"])
+        #expect(await podsd.pods("config", "--podcast", "Slow", "skip-outro", "80").status == 0)
+        let id = try await Self.episodeID(podsd, "Slow one")
+        let started = ContinuousClock.now
+        #expect(await podsd.pods("play", id).status == 0)  // 90 s, the last 80 left out: it ends after 10 s
+        try await waitFor(timeout: .seconds(20)) { await podsd.playerctl("status").stdout.trimmed == "Stopped" }
+        let elapsed = (ContinuousClock.now - started) / .seconds(1)
+        #expect(elapsed > 9.5 && elapsed < 12, "ended after \(elapsed) s")
+        let episodes = try await LibraryClient(podsd.client).episodesJSON()
+        #expect(episodes.first { String($0["id"] as? Int ?? 0) == id }?["completed"] as? Bool == true)
+    }
+
+    @Test func aBrokenConfigFileIsOneLogLineAndTheDefaultsHold() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try Data("speed = 1.5\nskip-back = \"lots\"\n".utf8).write(to: directory.appendingPathComponent("config.toml"))
+        let (podsd, _) = try await Self.start(directory: directory)
+        #expect(await podsd.pods("config", "skip-back").stdout == "10\n")
+        // Writing a value is refused while the file does not read back: the file stays as the person left it.
+        let result = await podsd.pods("config", "skip-forward", "20")
+        #expect(result.status == 1 && result.stderr.contains("line 2"))
+        #expect(try String(contentsOf: directory.appendingPathComponent("config.toml"), encoding: .utf8)
+                == "speed = 1.5\nskip-back = \"lots\"\n")
+        #expect(await podsd.signal(SIGTERM)?.status == 0)
+        let log = podsd.errorOutput()
+        #expect(log.contains("config.toml line 2: skip-back takes a number of seconds from 1 to 600, not 'lots'"), "\(log)")
+    }
+}

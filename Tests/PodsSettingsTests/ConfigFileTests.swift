@@ -1,0 +1,78 @@
+import Foundation
+import PodsSettings
+import PodsTestSupport
+import Testing
+
+@Suite struct ConfigFileTests {
+    static func file() throws -> ConfigFile {
+        ConfigFile(url: try Fixtures.temporaryDirectory().appendingPathComponent("pods/config.toml"))
+    }
+
+    @Test func aFirstStartWritesEveryKeyCommentedAndReadsAsDefaults() throws {
+        let config = try Self.file()
+        #expect(try config.load() == Settings())
+        let text = try String(contentsOf: config.url, encoding: .utf8)
+        for key in SettingKey.all { #expect(text.contains("# \(key.name) = \(key.defaultValue.toml)"), "\(key)") }
+        #expect(try config.load() == Settings())
+    }
+
+    @Test func editsKeepThePersonsCommentsAndReadBack() throws {
+        let config = try Self.file()
+        _ = try config.load()
+        try config.set(.speed, .number(1.5))
+        try config.set(.completeWithin, .percent(5))
+        try config.set(.nextAction, .text("episode"))
+        try config.set(.trimSilence, .bool(true))
+        var text = try String(contentsOf: config.url, encoding: .utf8)
+        text += "\n# my own note\n"
+        try Data(text.utf8).write(to: config.url)
+        try config.set(.speed, .number(2))
+        let settings = try config.load()
+        #expect(settings[.speed] == .number(2))
+        #expect(settings[.completeWithin] == .percent(5))
+        #expect(settings[.nextAction] == .text("episode"))
+        #expect(settings[.trimSilence] == .bool(true))
+        #expect(settings[.skipForward] == .number(30))
+        text = try String(contentsOf: config.url, encoding: .utf8)
+        #expect(text.contains("# my own note") && text.contains("# Playback speed"))
+        #expect(text.components(separatedBy: "\nspeed = ").count == 2, "one speed line")
+        try config.set(.speed, nil)
+        #expect(try config.load()[.speed] == .number(1))
+    }
+
+    @Test(arguments: [
+        ("speed = \"fast\"", "config.toml line 1: speed takes a number of times from 0.5 to 3, not 'fast'"),
+        ("speed = 9", "config.toml line 1: speed takes a number of times from 0.5 to 3, not '9'"),
+        ("# hi\nvolume = 3", "config.toml line 2: there is no setting 'volume'"),
+        ("trim-silence = 1", "config.toml line 1: trim-silence takes true or false, not '1'"),
+        ("next-action = \"track\"", "config.toml line 1: next-action takes 'chapter' or 'episode', not 'track'"),
+        ("speed = [1", "config.toml line 1: "),
+    ])
+    func aBrokenFileIsOneLineNamingTheLineAndKey(_ text: String, _ message: String) {
+        #expect {
+            _ = try ConfigFile.parse(text)
+        } throws: { error in
+            (error as? SettingsError)?.message.hasPrefix(message) == true
+        }
+    }
+
+    @Test func valuesFromTheCommandLine() throws {
+        #expect(try SettingKey.speed.parse("1.25") == .number(1.25))
+        #expect(try SettingKey.completeWithin.parse("5%") == .percent(5))
+        #expect(try SettingKey.completeWithin.parse("90") == .number(90))
+        #expect(try SettingKey.trimSilence.parse("on") == .bool(true))
+        #expect(try SettingKey.nextAction.parse("Episode") == .text("episode"))
+        #expect(throws: SettingsError.self) { try SettingKey.speed.parse("9") }
+        #expect(throws: SettingsError.self) { try SettingKey.completeWithin.parse("150%") }
+        #expect(throws: SettingsError.self) { try SettingKey.skipBack.parse("nan") }
+        #expect(throws: SettingsError.self) { try SettingKey.named("volume") }
+    }
+
+    @Test func aValueThatWouldNotReadBackIsNeverWritten() throws {
+        let config = try Self.file()
+        try FileManager.default.createDirectory(at: config.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("speed = 1.5\n[[broken\n".utf8).write(to: config.url)
+        #expect(throws: SettingsError.self) { try config.set(.skipBack, .number(5)) }
+        #expect(try String(contentsOf: config.url, encoding: .utf8) == "speed = 1.5\n[[broken\n")
+    }
+}
