@@ -21,11 +21,16 @@ public struct PodsPlayerClient: Sendable {
         _ = try await call(.goToChapter, [.string(target)])
     }
 
-    // MARK: - Skips
+    // MARK: - Skips and the sleep timer
 
     /// Skips `forward` or `back` by `seconds` (nil: the configured interval).
     public func skip(_ direction: String, seconds: Double?) async throws(PlayerClient.Failure) {
         _ = try await call(.skip, [.string(direction), .double(seconds ?? 0)])
+    }
+
+    /// Sets the sleep timer: `30m`, `90s`, `end`, `chapter` or `off`.
+    public func setSleepTimer(_ timer: String) async throws(PlayerClient.Failure) {
+        _ = try await call(.setSleepTimer, [.string(timer)])
     }
 
     // MARK: - Settings

@@ -20,7 +20,9 @@ actor LibraryPlayer {
     /// What the controller reports that concerns the library.
     enum Event: Sendable {
         case progress(episodeID: Int64, position: Duration, duration: Duration?)
-        case ended(episodeID: Int64)
+        /// `continues` false: the sleep timer waited for this end, so the
+        /// next episode loads paused.
+        case ended(episodeID: Int64, continues: Bool)
         /// Something that is not a library episode was loaded.
         case otherTrack
     }
@@ -81,14 +83,14 @@ actor LibraryPlayer {
 
     /// Plays an episode from where the listener stopped (from 0 if completed).
     /// `remember` puts the episode it replaces in the history `Previous` goes back through.
-    func play(episodeID: Int64, remember: Bool = true) async throws(DBusError) {
+    func play(episodeID: Int64, remember: Bool = true, paused: Bool = false) async throws(DBusError) {
         let episode = try Self.mapped { () throws(LibraryError) in try library.startPlaying(episodeID) }
         signals.statusChanged(episodeID)
         if remember, let previous = loaded?.id, previous != episodeID {
             history.append(previous)
             if history.count > Self.historyLength { history.removeFirst() }
         }
-        try await load(episode, paused: false)
+        try await load(episode, paused: paused)
     }
 
     // MARK: - Settings
@@ -342,7 +344,7 @@ actor LibraryPlayer {
             } catch {
                 logger.error("could not save progress: \(error)")
             }
-        case .ended(let id):
+        case .ended(let id, let continues):
             do {
                 try library.markCompleted(id, true)
                 signals.statusChanged(id)
@@ -350,7 +352,7 @@ actor LibraryPlayer {
                     await refreshNeighbours()
                     return
                 }
-                try await play(episodeID: next.id)
+                try await play(episodeID: next.id, paused: !continues)
                 signals.queueChanged()
             } catch {
                 logger.error("after episode \(id) ended: \(error)")

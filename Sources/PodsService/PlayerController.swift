@@ -2,6 +2,7 @@ import PodsChapters
 import PodsClient
 import PodsDBus
 import PodsPlayback
+import PodsProtocol
 
 /// The one owner of the player's state.
 ///
@@ -20,8 +21,9 @@ public actor PlayerController {
         /// Where the listener is in an episode: every second while playing,
         /// and at once on pause, seek, stop, track change and shutdown.
         case progress(episodeID: Int64, position: Duration, duration: Duration?)
-        /// An episode played to its end.
-        case ended(episodeID: Int64)
+        /// An episode played to its end; `continues` is false when the sleep
+        /// timer was waiting for that end (what plays next should wait, paused).
+        case ended(episodeID: Int64, continues: Bool)
         /// Where playback is, after every published state, poll and seek.
         /// `live`, set while playing and settled, reads the pipeline's own
         /// position until the next one; without it, `position` holds (a
@@ -50,6 +52,9 @@ public actor PlayerController {
     private var preferences = TrackPreferences()
     /// Ends the track at its outro.
     private var outroTimer: Task<Void, Never>?
+    private var sleep: SleepTimer?
+    /// Fades and pauses for the sleep timer, while playing.
+    private var sleepTask: Task<Void, Never>?
 
     /// `Previous` this far (seconds) into a chapter or episode goes back to its start.
     static let restartAfter = 3.0
@@ -234,6 +239,7 @@ public actor PlayerController {
         lastPoll = (target, .now)
         outroTimer?.cancel()
         outroTimer = nil
+        if sleep?.mode == .chapter { sleep?.chapterEnd = chapterEnd(after: target) }  // the chapter jumped to
         if refreshNavigation(at: target) { observer?(.state(state)) }
         announcePosition(target)
         observer?(.seeked(target))
@@ -367,6 +373,90 @@ public actor PlayerController {
         return true
     }
 
+    // MARK: - Sleep timer
+
+    /// Sets (or with `.off` clears) the sleep timer: over its last 10 s the
+    /// volume fades out, then playback pauses and the volume comes back.
+    /// Pausing by hand keeps it (a timer in minutes counts playing time).
+    public func setSleepTimer(_ request: SleepRequest) throws(DBusError) {
+        switch request {
+        case .off:
+            sleep = nil
+        case .time(let seconds):
+            sleep = .time(.milliseconds(Int64(seconds * 1000)), playing: state.status == .playing)
+        case .endOfEpisode:
+            guard state.track != nil else { throw .failed("Nothing is loaded") }
+            sleep = .endOfEpisode
+        case .endOfChapter:
+            guard state.track != nil else { throw .failed("Nothing is loaded") }
+            guard !timeline.isEmpty else { throw .failed("This episode has no chapters") }
+            sleep = .endOfChapter(at: chapterEnd(after: position()))
+        }
+        runSleepTimer()
+    }
+
+    /// The timer's mode and the seconds of listening until it pauses (nil: unknown).
+    public func sleepStatus() -> (mode: String, remaining: Double?)? {
+        guard let sleep else { return nil }
+        let left = sleep.untilPause(positionLeft: mediaLeft(for: sleep), rate: state.rate)
+        return (sleep.mode.rawValue, left.map { max(0, $0 / .seconds(1)) })
+    }
+
+    /// Media time to the end of the episode (its outro) or of the chapter
+    /// the timer waits for; negative once past it.
+    private func mediaLeft(for timer: SleepTimer) -> Duration? {
+        let end: Duration? = switch timer.mode {
+        case .time: nil
+        case .episode: outroStart ?? state.track?.duration
+        case .chapter: timer.chapterEnd
+        }
+        return end.map { $0 - position() }
+    }
+
+    /// Where the chapter playing at `position` ends.
+    private func chapterEnd(after position: Duration) -> Duration? {
+        timeline.nextStart(after: position / .seconds(1)).map { .seconds($0) } ?? outroStart ?? state.track?.duration
+    }
+
+    /// (Re)starts the sleep timer's steps while playing; otherwise stops
+    /// them and gives the pipeline its volume back.
+    private func runSleepTimer() {
+        sleepTask?.cancel()
+        sleepTask = nil
+        guard sleep != nil, state.status == .playing else {
+            engine?.setVolume(state.volume)
+            return
+        }
+        sleepTask = Task { [weak self] in
+            while !Task.isCancelled, let wait = await self?.sleepStep() {
+                try? await Task.sleep(for: wait)
+            }
+        }
+    }
+
+    /// One step: the fade's volume, or the pause when due. Returns how long
+    /// until the next step (at most a second, so seeks and rate changes
+    /// count), nil when the timer is done.
+    private func sleepStep() -> Duration? {
+        guard let sleep, state.status == .playing else { return nil }
+        guard let left = sleep.untilPause(positionLeft: mediaLeft(for: sleep), rate: state.rate) else {
+            return .seconds(1)
+        }
+        if left <= .milliseconds(20) {
+            // The end of the episode is the pipeline's to say (endOfTrack).
+            guard sleep.mode != .episode else { return .milliseconds(50) }
+            self.sleep = nil
+            pause()  // stops the steps and restores the volume
+            return nil
+        }
+        if left <= SleepTimer.fade {
+            engine?.setVolume(state.volume * (left / SleepTimer.fade))
+            return min(left, .milliseconds(100))
+        }
+        engine?.setVolume(state.volume)
+        return min(left - SleepTimer.fade, .seconds(1))
+    }
+
     // MARK: - Rate and volume
 
     /// Sets the rate: 0 pauses (the rate stays); others are clamped to
@@ -439,12 +529,14 @@ public actor PlayerController {
         publish()
     }
 
-    /// End of the media: stopped at the start, still loaded.
+    /// End of the media (or of what the outro leaves): stopped at the start, still loaded.
     private func endOfTrack() {
+        let sleepsHere = sleep?.mode == .episode
+        if sleepsHere { sleep = nil }
         engine?.stop()
         state.isBuffering = false
         setStatus(.stopped)
-        if let episode = state.track?.episode { observer?(.ended(episodeID: episode.episodeID)) }
+        if let episode = state.track?.episode { observer?(.ended(episodeID: episode.episodeID, continues: !sleepsHere)) }
     }
 
     // MARK: - Publishing
@@ -452,6 +544,8 @@ public actor PlayerController {
     private func setStatus(_ status: PlaybackStatus) {
         state.status = status
         if status == .playing { startPositionPoll() } else { stopPositionPoll() }
+        sleep?.setPlaying(status == .playing)
+        runSleepTimer()
         publish()
     }
 

@@ -26,7 +26,7 @@ enum PlayerItemEncoding {
         return item.value
     }
 
-    static func extras(_ state: PlayerState) -> DBusValue {
+    static func extras(_ state: PlayerState, sleep: (mode: String, remaining: Double?)?) -> DBusValue {
         var item = ItemBuilder()
         if let chapter = state.chapter {
             var playing = ItemBuilder()
@@ -34,6 +34,12 @@ enum PlayerItemEncoding {
             playing.set("title", chapter.title)
             playing.set("start", chapter.start)
             item.set("chapter", playing.value)
+        }
+        if let sleep {
+            var timer = ItemBuilder()
+            timer.set("mode", sleep.mode)
+            timer.set("remaining", sleep.remaining)
+            item.set("sleep", timer.value)
         }
         item.set("silenceSkipped", 0.0)
         return item.value

@@ -53,6 +53,16 @@ enum PlayerObject {
                     return []
                 },
 
+                // MARK: Sleep timer
+                method(.setSleepTimer) { arguments throws(DBusError) in
+                    let request: SleepRequest
+                    do throws(SleepRequest.Invalid) { request = try SleepRequest(arguments[0].stringValue ?? "") } catch {
+                        throw DBusError.invalidArgs(error.description)
+                    }
+                    try await controller.setSleepTimer(request)
+                    return []
+                },
+
                 // MARK: Settings
                 method(.config) { arguments throws(DBusError) in
                     let podcast = try await podcastID(arguments[0].stringValue ?? "", player)
@@ -83,7 +93,7 @@ enum PlayerObject {
                 // MARK: Status
                 method(.extras) { _ throws(DBusError) in
                     let state = await controller.currentState()
-                    return [PlayerItemEncoding.extras(state)]
+                    return [PlayerItemEncoding.extras(state, sleep: await controller.sleepStatus())]
                 },
             ])], executor: MPRISObject.callThread)
     }

@@ -99,7 +99,7 @@ public struct PodsService: Service {
                 if newTrack, let track = state.track, track.episode == nil { player?.send(.otherTrack) }
             case .progress(let id, let position, let duration):
                 player?.send(.progress(episodeID: id, position: position, duration: duration))
-            case .ended(let id): player?.send(.ended(episodeID: id))
+            case .ended(let id, let continues): player?.send(.ended(episodeID: id, continues: continues))
             case .seeked, .position: break
             }
         }
