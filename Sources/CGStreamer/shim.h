@@ -40,6 +40,33 @@ static inline gboolean pods_object_has_property(gpointer object, const char *nam
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
 }
 
+/// Reads a `level` element's message: the loudest channel's peak (dB) and
+/// the stream time the measured interval ends at. The peaks are a
+/// `GValueArray`, whose accessors GLib deprecates (so Swift would warn); its
+/// fields are read directly here. Returns FALSE for other messages.
+static inline gboolean pods_level_read(GstMessage *message, double *peak, guint64 *streamTime, guint64 *duration) {
+    const GstStructure *structure = gst_message_get_structure(message);
+    if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_ELEMENT || structure == NULL || !gst_structure_has_name(structure, "level")) {
+        return FALSE;
+    }
+    const GValue *peaks = gst_structure_get_value(structure, "peak");
+    if (peaks == NULL || !G_VALUE_HOLDS_BOXED(peaks)) return FALSE;
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    const GValueArray *array = g_value_get_boxed(peaks);
+    double loudest = -G_MAXDOUBLE;
+    for (guint i = 0; array != NULL && i < array->n_values; i++) {
+        if (G_VALUE_HOLDS_DOUBLE(&array->values[i])) {
+            double value = g_value_get_double(&array->values[i]);
+            if (value > loudest) loudest = value;
+        }
+    }
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    *peak = loudest;
+    if (!gst_structure_get_uint64(structure, "stream-time", streamTime)) return FALSE;
+    if (!gst_structure_get_uint64(structure, "duration", duration)) *duration = 0;
+    return TRUE;
+}
+
 /// `GST_MESSAGE_TYPE` is a function-like macro.
 static inline GstMessageType pods_message_type(GstMessage *message) {
     return GST_MESSAGE_TYPE(message);

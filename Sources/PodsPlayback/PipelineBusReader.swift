@@ -54,7 +54,7 @@ final class PipelineBusReader: @unchecked Sendable {
     private func run() {
         let wanted = GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue
             | GST_MESSAGE_DURATION_CHANGED.rawValue | GST_MESSAGE_TAG.rawValue | GST_MESSAGE_BUFFERING.rawValue
-            | GST_MESSAGE_APPLICATION.rawValue
+            | GST_MESSAGE_APPLICATION.rawValue | GST_MESSAGE_ELEMENT.rawValue
         while true {
             guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime.max, GstMessageType(rawValue: wanted)) else {
                 continue
@@ -89,6 +89,11 @@ final class PipelineBusReader: @unchecked Sendable {
             return tags == MediaTags() ? nil : .tags(tags)
         case GST_MESSAGE_ERROR:
             return .error(parseError(message))
+        case GST_MESSAGE_ELEMENT:
+            var peak = 0.0
+            var streamTime: guint64 = 0, duration: guint64 = 0
+            guard pods_level_read(message, &peak, &streamTime, &duration) != 0 else { return nil }
+            return .level(peak: peak, end: .nanoseconds(Int64(clamping: streamTime &+ duration)))
         default:
             return nil
         }

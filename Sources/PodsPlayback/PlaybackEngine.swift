@@ -16,11 +16,15 @@ public final class PlaybackEngine {
     public private(set) var rate: Double = 1
     /// Linear volume, 0 = silent, 1 = unchanged.
     public private(set) var volume: Double = 1
+    /// How much faster than `rate` the pipeline plays (silence being trimmed).
+    public private(set) var rateBoost: Double = 1
 
     private let playbin: UnsafeMutablePointer<GstElement>
     /// The pipeline's position for other threads (see `PositionReader`).
     public let positionReader: PositionReader
     private let busReader: PipelineBusReader
+    /// The `level` meter in the audio filter, for silence detection.
+    private var level: UnsafeMutablePointer<GstElement>?
     /// Hands `appsrc://` sources their media when playbin makes them.
     private let sourceSetup = SourceSetup()
     /// A seek to do once the pipeline has prerolled.
@@ -59,8 +63,11 @@ public final class PlaybackEngine {
         do throws(PlaybackError) {
             let sink = try Self.makeAudioSink(audioSink ?? "autoaudiosink")
             pods_object_set_object(playbin, "audio-sink", sink)
-            if let scaletempo = gst_element_factory_make("scaletempo", "pods-scaletempo") {
-                pods_object_set_object(playbin, "audio-filter", scaletempo)
+            // A level meter (silent until silence detection is on) ahead of scaletempo.
+            if let filter = gst_parse_bin_from_description(
+                "level name=pods-level interval=50000000 post-messages=false ! scaletempo", 1, nil) {
+                pods_object_set_object(playbin, "audio-filter", filter)
+                level = gst_bin_get_by_name(UnsafeMutableRawPointer(filter).assumingMemoryBound(to: GstBin.self), "pods-level")
             }
         } catch {
             gst_object_unref(playbin)
@@ -74,6 +81,7 @@ public final class PlaybackEngine {
     }
 
     deinit {
+        if let level { gst_object_unref(level) }
         sourceSetup.stopFeeding()
         gst_element_set_state(playbin, GST_STATE_NULL)
         busReader.stop()
@@ -218,6 +226,25 @@ public final class PlaybackEngine {
         }
     }
 
+    /// Plays `factor` times faster than `rate` (for silence being trimmed),
+    /// pitch kept, positions still in the media's own time; 1 ends it.
+    public func setRateBoost(_ factor: Double) {
+        guard factor.isFinite, factor >= 1, factor != rateBoost else { return }
+        rateBoost = factor
+        guard source != nil, isPrerolled, currentState().rawValue >= GST_STATE_PAUSED.rawValue else { return }
+        performSeek(to: position() ?? .zero)
+    }
+
+    /// Ends a boost without a seek of its own, for a caller about to seek
+    /// (which applies the plain rate).
+    public func clearRateBoost() { rateBoost = 1 }
+
+    /// Turns the level meter's messages (`PlaybackEvent.level`) on or off.
+    public func setSilenceDetection(_ on: Bool) {
+        guard let level else { return }
+        pods_object_set_int(level, "post-messages", on ? 1 : 0)
+    }
+
     /// Sets the volume, clamped to `volumeRange`.
     public func setVolume(_ newVolume: Double) {
         volume = Self.clampedVolume(newVolume)
@@ -260,7 +287,7 @@ public final class PlaybackEngine {
         let nanoseconds = overflow ? gint64.max : gint64(whole + target.components.attoseconds / 1_000_000_000)
         let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
         segmentNeedsRate = false
-        if gst_element_seek(playbin, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, nanoseconds,
+        if gst_element_seek(playbin, rate * rateBoost, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, nanoseconds,
                             GST_SEEK_TYPE_NONE, -1) != 0 {
             seekInFlight = target
             isPrerolled = false
@@ -283,7 +310,7 @@ public final class PlaybackEngine {
             deferredSeek = nil
             if let waiting {
                 performSeek(to: waiting)
-            } else if segmentNeedsRate && rate != 1 {
+            } else if segmentNeedsRate && rate * rateBoost != 1 {
                 performSeek(to: position() ?? .zero)
             }
             segmentNeedsRate = false

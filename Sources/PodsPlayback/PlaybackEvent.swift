@@ -8,6 +8,9 @@ public enum PlaybackEvent: Sendable {
     case buffering(percent: Int)
     case endOfStream
     case error(PlaybackError)
+    /// The loudest peak (dBFS) of the interval of media ending at `end`,
+    /// while silence detection is on.
+    case level(peak: Double, end: Duration)
 }
 
 /// An event as the bus thread read it, with the engine's load generation

@@ -110,7 +110,8 @@ actor LibraryPlayer {
     func loadedPodcastID() -> Int64? { loaded?.podcastId }
 
     private static func trackPreferences(_ preferences: PlaybackPreferences) -> PlayerController.TrackPreferences {
-        PlayerController.TrackPreferences(nextAction: preferences.nextAction, skipOutro: .milliseconds(Int64(preferences.skipOutro * 1000)))
+        PlayerController.TrackPreferences(nextAction: preferences.nextAction, skipOutro: .milliseconds(Int64(preferences.skipOutro * 1000)),
+                                          trimSilence: preferences.trimSilence)
     }
 
     // MARK: - Next and Previous

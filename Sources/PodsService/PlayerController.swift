@@ -52,6 +52,7 @@ public actor PlayerController {
     private var preferences = TrackPreferences()
     /// Ends the track at its outro.
     private var outroTimer: Task<Void, Never>?
+    private var trimmer = SilenceTrimmer()
     private var sleep: SleepTimer?
     /// Fades and pauses for the sleep timer, while playing.
     private var sleepTask: Task<Void, Never>?
@@ -79,6 +80,7 @@ public actor PlayerController {
         let engine = try PlaybackEngine(audioSink: audioSink)
         engine.setRate(state.rate)
         engine.setVolume(state.volume)
+        engine.setSilenceDetection(preferences.trimSilence)
         self.engine = engine
         engineReady.yield()
         engineReady.finish()
@@ -147,7 +149,9 @@ public actor PlayerController {
         if trackID != previousTrackID {
             timeline = ChapterTimeline()
             neighbours = (false, false)
+            trimmer.reset()
         }
+        endSilenceBoost(seeking: true)  // the load starts at the plain rate
         state.canSeek = false
         state.lastError = nil
         state.isBuffering = false
@@ -240,6 +244,7 @@ public actor PlayerController {
         outroTimer?.cancel()
         outroTimer = nil
         if sleep?.mode == .chapter { sleep?.chapterEnd = chapterEnd(after: target) }  // the chapter jumped to
+        endSilenceBoost(seeking: true)
         if refreshNavigation(at: target) { observer?(.state(state)) }
         announcePosition(target)
         observer?(.seeked(target))
@@ -283,12 +288,29 @@ public actor PlayerController {
         public var nextAction = NextAction.chapter
         /// The track ends this long before its end (and counts as played).
         public var skipOutro = Duration.zero
+        /// Long silences play faster (see `SilenceTrimmer`).
+        public var trimSilence = false
     }
 
     public func setTrackPreferences(_ preferences: TrackPreferences) {
         guard preferences != self.preferences else { return }
         self.preferences = preferences
+        engine?.setSilenceDetection(preferences.trimSilence)
+        if !preferences.trimSilence { endSilenceBoost() }
         publish()
+    }
+
+    // MARK: - Trimmed silence
+
+    /// Seconds of listening the trimmed silence saved in the loaded episode.
+    public func silenceSkipped() -> Double { trimmer.savedSeconds }
+
+    /// Back to the plain rate: the silence ended here, or the listener moved
+    /// (`seeking`: the seek itself applies the rate, so no second one).
+    private func endSilenceBoost(seeking: Bool = false) {
+        trimmer.interrupt(at: seeking ? nil : engine?.position())
+        guard engine?.rateBoost != 1 else { return }
+        if seeking { engine?.clearRateBoost() } else { engine?.setRateBoost(1) }
     }
 
     /// Where the outro starts, when one is skipped and the length is known.
@@ -503,6 +525,20 @@ public actor PlayerController {
             updateBuffering(percent: percent)
         case .endOfStream:
             endOfTrack()
+        case .level(let peak, let end):
+            guard preferences.trimSilence, state.status == .playing, !engine.isSettling, let here = engine.position() else { return }
+            switch trimmer.observe(peak: peak, end: end, position: here) {
+            case .speedUp:
+                engine.setRateBoost(SilenceTrimmer.boost)
+            case .resume(let target):
+                engine.clearRateBoost()
+                engine.seek(to: target)
+                lastPoll = (target, .now)
+                if target - here >= .seconds(1) { observer?(.seeked(target)) }  // a jump clients should hear of
+                announcePosition(target)
+            case nil:
+                break
+            }
         case .error(let error):
             state.lastError = error.message
             state.isBuffering = false
@@ -542,6 +578,7 @@ public actor PlayerController {
     // MARK: - Publishing
 
     private func setStatus(_ status: PlaybackStatus) {
+        if status != .playing { endSilenceBoost() }
         state.status = status
         if status == .playing { startPositionPoll() } else { stopPositionPoll() }
         sleep?.setPlaying(status == .playing)
@@ -621,7 +658,7 @@ public actor PlayerController {
         }
         let readAt = ContinuousClock.now
         if let last = lastPoll {
-            let expected = last.position + (readAt - last.at) * state.rate
+            let expected = last.position + (readAt - last.at) * (state.rate * (engine.rateBoost))
             let drift = now > expected ? now - expected : expected - now
             if drift > .milliseconds(1500) { observer?(.seeked(now)) }
         }
@@ -657,3 +694,4 @@ public actor PlayerController {
         for waiter in waiters.values { waiter.resume(returning: result) }
     }
 }
+

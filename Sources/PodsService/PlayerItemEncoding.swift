@@ -26,7 +26,7 @@ enum PlayerItemEncoding {
         return item.value
     }
 
-    static func extras(_ state: PlayerState, sleep: (mode: String, remaining: Double?)?) -> DBusValue {
+    static func extras(_ state: PlayerState, sleep: (mode: String, remaining: Double?)?, silenceSkipped: Double) -> DBusValue {
         var item = ItemBuilder()
         if let chapter = state.chapter {
             var playing = ItemBuilder()
@@ -41,7 +41,7 @@ enum PlayerItemEncoding {
             timer.set("remaining", sleep.remaining)
             item.set("sleep", timer.value)
         }
-        item.set("silenceSkipped", 0.0)
+        item.set("silenceSkipped", silenceSkipped)
         return item.value
     }
 }

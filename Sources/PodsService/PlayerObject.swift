@@ -93,7 +93,8 @@ enum PlayerObject {
                 // MARK: Status
                 method(.extras) { _ throws(DBusError) in
                     let state = await controller.currentState()
-                    return [PlayerItemEncoding.extras(state, sleep: await controller.sleepStatus())]
+                    return [PlayerItemEncoding.extras(state, sleep: await controller.sleepStatus(),
+                                                      silenceSkipped: await controller.silenceSkipped())]
                 },
             ])], executor: MPRISObject.callThread)
     }
