@@ -39,6 +39,7 @@ let package = Package(
         .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
         .target(name: "PodsProtocol", dependencies: ["PodsDBus"]),
         .target(name: "PodsChapters"),
+        .target(name: "PodsTranscripts", dependencies: ["PodsFeedParser"]),
         .target(name: "PodsSettings", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "PodsConcurrency"),
         .target(name: "PodsClient", dependencies: ["PodsDBus", "PodsFeedParser", "PodsProtocol"]),
@@ -55,7 +56,7 @@ let package = Package(
             name: "PodsService",
             dependencies: [
                 "PodsCache", "PodsChapters", "PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
-                "PodsPlayback", "PodsProtocol", "PodsSettings",
+                "PodsPlayback", "PodsProtocol", "PodsSettings", "PodsTranscripts",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -97,6 +98,7 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "PodsSettingsTests", dependencies: ["PodsSettings", "PodsTestSupport"]),
+        .testTarget(name: "PodsTranscriptsTests", dependencies: ["PodsTranscripts", "PodsFeedParser"]),
         .testTarget(name: "PodsChaptersTests", dependencies: ["PodsChapters", "PodsTestSupport"]),
         .testTarget(name: "PodsCacheTests", dependencies: ["PodsCache", "PodsLibrary", "PodsTestSupport"]),
         .testTarget(name: "PodsConcurrencyTests", dependencies: ["PodsConcurrency"]),

@@ -77,6 +77,11 @@ public struct LibraryClient: Sendable {
         _ = try await call(.mark, [.int64(episode), .bool(played)])
     }
 
+    /// An episode's transcript, a page of cues at a time (podsd fetches it once).
+    public func transcript(episode: Int64, _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        try await pages(.listTranscript, [.int64(episode)], limit: nil, timeout: .seconds(90), page)
+    }
+
     // MARK: - The queue
 
     /// The queue, next first, a page at a time.
@@ -131,14 +136,14 @@ public struct LibraryClient: Sendable {
     /// Reads every page of a paged method, asking for the next page before
     /// handing this one to `page`, so podsd builds one while the caller
     /// prints the other.
-    private func pages(_ method: LibraryMethod, _ leading: [DBusValue], limit: Int?,
+    private func pages(_ method: LibraryMethod, _ leading: [DBusValue], limit: Int?, timeout: Duration? = nil,
                        _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
         var remaining = limit.map { max(0, $0) } ?? Int.max
         func request(_ cursor: String) -> Task<Result<[DBusValue], PlayerClient.Failure>, Never> {
             let size = UInt32(clamping: min(remaining, LibraryPaging.maxItems))
             return Task {
                 do throws(PlayerClient.Failure) {
-                    return .success(try await call(method, leading + [.string(cursor), .uint32(size)]))
+                    return .success(try await call(method, leading + [.string(cursor), .uint32(size)], timeout: timeout))
                 } catch { return .failure(error) }
             }
         }

@@ -137,6 +137,13 @@ public final class Library: Sendable {
                     PRIMARY KEY (podcastId, key));
                 """)
         }
+        migrator.registerMigration("v6: transcripts") { db in
+            try db.execute(sql: """
+                CREATE TABLE transcript (
+                    episodeId INTEGER PRIMARY KEY REFERENCES episode(id) ON DELETE CASCADE,
+                    url TEXT NOT NULL, format TEXT NOT NULL, cues TEXT NOT NULL, fetchedAt REAL NOT NULL);
+                """)
+        }
         return migrator
     }
 

@@ -39,6 +39,11 @@ public enum LibraryItems {
         ItemField("start", .double), ItemField("title", .string), .maybe("url", .string), .maybe("image", .string),
     ])
 
+    /// One piece of a transcript (times in seconds, when the format has them).
+    public static let cue = ItemSchema("cue", [
+        .maybe("start", .double), .maybe("end", .double), .maybe("speaker", .string), ItemField("text", .string),
+    ])
+
     public static let person = ItemSchema("person", [
         ItemField("name", .string), .maybe("role", .string), .maybe("group", .string), .maybe("url", .string),
         .maybe("image", .string),

@@ -47,6 +47,9 @@ extension InterfaceMethod where Interface == LibraryInterface {
     public static let currentEpisode = LibraryMethod("CurrentEpisode", [], [item("episode", LibraryItems.episode)])
     public static let playEpisode = LibraryMethod("PlayEpisode", [DBusArgument("episode", .int64)])
     public static let mark = LibraryMethod("Mark", [DBusArgument("episode", .int64), DBusArgument("played", .bool)])
+    /// An episode's transcript, fetched once and kept: timed cues, page by page.
+    public static let listTranscript = LibraryMethod(
+        "ListTranscript", [DBusArgument("episode", .int64)] + pageInputs, page("cues", LibraryItems.cue))
 
     // MARK: - The queue
 
@@ -68,7 +71,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
     /// Every method, in introspection order.
     public static let all: [LibraryMethod] = [
         subscribe, unsubscribe, podcast, listPodcasts, refresh, importOPML, setAutoDownload,
-        listEpisodes, episode, currentEpisode, playEpisode, mark,
+        listEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript,
         listQueue, queueAdd, queueRemove, queueMove, queueClear,
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,
     ]

@@ -3,6 +3,7 @@ import PodsDBus
 import PodsFeedParser
 import PodsLibrary
 import PodsProtocol
+import PodsTranscripts
 
 /// Builds one `a{sv}` item of the library interface: keys in the schema's
 /// order, unknown values left out, long strings cut to
@@ -158,6 +159,15 @@ enum LibraryItemEncoding {
             sub.set("url", person.url)
             sub.set("image", person.image)
         })
+        return item.value
+    }
+
+    static func cue(_ cue: TranscriptCue) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("start", cue.start)
+        item.set("end", cue.end)
+        item.set("speaker", cue.speaker)
+        item.set("text", cue.text)
         return item.value
     }
 

@@ -143,6 +143,13 @@ enum LibraryObject {
                     return []
                 },
 
+                method(.listTranscript) { arguments throws(DBusError) in
+                    let cues = try await TranscriptLoader(library: library).cues(of: arguments[0].int64Value ?? -1)
+                    return try await offsetPaged(Array(arguments.dropFirst()), of: .listTranscript, item: LibraryItemEncoding.cue) {
+                        offset, limit throws(DBusError) in Array(cues.dropFirst(offset).prefix(limit))
+                    }
+                },
+
                 // MARK: The queue
                 method(.listQueue) { arguments throws(DBusError) in
                     try await offsetPaged(arguments, of: .listQueue, item: LibraryItemEncoding.summary) { offset, limit throws(DBusError) in

@@ -96,7 +96,7 @@ struct Episodes: AsyncParsableCommand {
 
 struct ShowEpisode: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "episode", abstract: "Show one episode in full: description, enclosures, chapters, people.")
+        commandName: "episode", abstract: "One episode's library item (every field; `pods show` is the page to read).")
 
     @Argument(help: "The episode's id.") var episode: Int64
     @Flag(help: "Print JSON (see docs/json.md for the schema).") var json = false
@@ -105,14 +105,7 @@ struct ShowEpisode: AsyncParsableCommand {
         try await withLibrary { (library) throws(PlayerClient.Failure) in
             let item = try await library.episode(episode)
             if json { return ItemOutput.print(item, LibraryItems.episode) }
-            print(Episodes.line(item))
-            print("  \(item["podcastTitle"].text)")
-            if let url = item["url"] { print("  \(url.text)") }
-            for chapter in item["chapters"]?.arrayValue ?? [] {
-                print("  \(Status.clock(chapter["start"]?.doubleValue ?? 0))  \(chapter["title"].text)")
-            }
-            let description = item["description"].text
-            if !description.isEmpty { print("\n" + description) }
+            print(Show.page(item, chapters: [], transcript: nil))
         }
     }
 }

@@ -1,0 +1,74 @@
+import Foundation
+import PodsFeedParser
+import PodsTranscripts
+import Testing
+
+@Suite struct TranscriptTests {
+    @Test func srt() throws {
+        let (format, cues) = try Transcript.parse(Data("""
+            1\r
+            00:00:01,000 --> 00:00:04,500\r
+            Alice: Welcome to the show.\r
+            \r
+            2\r
+            00:01:02,250 --> 00:01:05,000\r
+            <i>Music</i> plays\r
+            and fades\r
+            """.utf8))
+        #expect(format == .srt)
+        #expect(cues == [
+            TranscriptCue(start: 1, end: 4.5, speaker: "Alice", text: "Welcome to the show."),
+            TranscriptCue(start: 62.25, end: 65, text: "Music plays and fades"),
+        ])
+    }
+
+    @Test func webVTT() throws {
+        let (format, cues) = try Transcript.parse(Data("""
+            WEBVTT
+
+            intro
+            00:01.000 --> 00:03.000
+            <v Bob>Hello there</v>
+
+            01:00:00.000 --> 01:00:02.000 align:start
+            The end
+            """.utf8))
+        #expect(format == .vtt)
+        #expect(cues == [TranscriptCue(start: 1, end: 3, speaker: "Bob", text: "Hello there"),
+                         TranscriptCue(start: 3600, end: 3602, text: "The end")])
+    }
+
+    @Test func podcastJSON() throws {
+        let (format, cues) = try Transcript.parse(Data("""
+            {"version": "1.0.0", "segments": [{"speaker": "Ann", "startTime": 0.5, "endTime": 2, "body": "Hi"},
+              {"startTime": 2, "endTime": 3, "body": "there"}, {"startTime": 3}]}
+            """.utf8))
+        #expect(format == .json)
+        #expect(cues == [TranscriptCue(start: 0.5, end: 2, speaker: "Ann", text: "Hi"), TranscriptCue(start: 2, end: 3, text: "there")])
+    }
+
+    @Test func htmlAndPlainText() throws {
+        let html = try Transcript.parse(Data("<html><body><p><cite>Ann:</cite> Caf&eacute; talk</p><p>More &amp; more</p></body></html>".utf8))
+        #expect(html.format == .html && html.cues.map(\.text) == ["Ann: Café talk", "More & more"])
+        let plain = try Transcript.parse(Data("First line\n\nSecond line\n".utf8))
+        #expect(plain.format == .text && plain.cues.map(\.text) == ["First line", "Second line"])
+    }
+
+    @Test func whatIsNotATranscriptIsOneError() {
+        #expect(throws: TranscriptError.self) { try Transcript.parse(Data([0x25, 0x50, 0x44, 0x46, 0, 1, 2])) }
+        #expect(throws: TranscriptError.self) { try Transcript.parse(Data(#"{"chapters": []}"#.utf8)) }
+    }
+
+    @Test func showNotesLinksAndParagraphs() {
+        let html = """
+            <p>Hello <b>world</b>.</p><p>See <a href="https://example.com/a?x=1&amp;y=2">the site</a> and
+            <A HREF='https://example.com/b'>another</A>, <a href="https://example.com/a?x=1&amp;y=2">again</a>,
+            <a href="javascript:alert(1)">no</a> <a name="x">anchor</a></p><ul><li>One</li><li>Two</li></ul>
+            """
+        #expect(HTMLDocument.paragraphs(html) == ["Hello world.", "See the site and another, again, no anchor", "One", "Two"])
+        #expect(HTMLDocument.links(html) == [
+            HTMLDocument.Link(text: "the site", url: "https://example.com/a?x=1&y=2"),
+            HTMLDocument.Link(text: "another", url: "https://example.com/b"),
+        ])
+    }
+}
