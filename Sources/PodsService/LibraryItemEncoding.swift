@@ -77,7 +77,10 @@ struct ReplyPage {
     }
 
     /// The items as an `aa{sv}`.
-    var list: DBusValue { .array(.dictionary(key: .string, value: .variant), items) }
+    var list: DBusValue { list(of: .dictionary(key: .string, value: .variant)) }
+
+    /// The items as an array of `type` (for replies of other shapes than `aa{sv}`).
+    func list(of type: DBusType) -> DBusValue { .array(type, items) }
 
     /// `[aa{sv}, s next]`: `next` is the cursor after the last item when a
     /// page follows, else the empty cursor.

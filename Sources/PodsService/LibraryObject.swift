@@ -34,7 +34,10 @@ enum LibraryObject {
                     }
                     signals.podcastsChanged()
                     signals.episodesChanged(podcast.id)
-                    Task { await player.prefetchArtwork() }
+                    Task {
+                        await player.prefetchArtwork()
+                        signals.artworkChanged()
+                    }
                     return [LibraryItemEncoding.podcast(podcast)]
                 },
                 method(.unsubscribe) { arguments throws(DBusError) in
@@ -70,6 +73,7 @@ enum LibraryObject {
                     Task {
                         await player.autoDownload()
                         await player.prefetchArtwork()
+                        signals.artworkChanged()
                     }
                     // Failures and changes first: if a huge library's results pass the
                     // reply's bound, only "not modified" lines are left out.

@@ -9,6 +9,7 @@ import PodsHTTP
 import PodsLibrary
 import PodsProtocol
 import PodsPlayback
+import Synchronization
 
 /// Joins the library to the player: plays episodes with their metadata,
 /// saves progress as it comes, resumes the last episode on launch (paused),
@@ -391,14 +392,38 @@ actor LibraryPlayer {
     }
 }
 
-/// Emits the library interface's signals, so no client polls.
+/// Emits the library interface's signals, so no client polls; and tells
+/// what in podsd follows the queue and the podcasts (MPRIS TrackList and
+/// Playlists).
 struct LibrarySignals: Sendable {
     let connection: DBusConnection
+    let followers = Followers()
 
-    func podcastsChanged() { emit("PodcastsChanged") }
+    /// Who else hears of queue and podcast changes.
+    final class Followers: Sendable {
+        private let queue = Mutex<[@Sendable () -> Void]>([])
+        private let podcasts = Mutex<[@Sendable () -> Void]>([])
+
+        func onQueueChanged(_ follower: @escaping @Sendable () -> Void) { queue.withLock { $0.append(follower) } }
+        func onPodcastsChanged(_ follower: @escaping @Sendable () -> Void) { podcasts.withLock { $0.append(follower) } }
+
+        fileprivate func queueChanged() { for follower in queue.withLock({ $0 }) { follower() } }
+        fileprivate func podcastsChanged() { for follower in podcasts.withLock({ $0 }) { follower() } }
+    }
+
+    func podcastsChanged() {
+        emit("PodcastsChanged")
+        followers.podcastsChanged()
+    }
+
+    /// Cached artwork arrived: playlist icons may have changed (no D-Bus signal of the library's).
+    func artworkChanged() { followers.podcastsChanged() }
     func episodesChanged(_ podcastID: Int64) { emit("EpisodesChanged", [.int64(podcastID)]) }
     func statusChanged(_ episodeID: Int64) { emit("EpisodeStatusChanged", [.int64(episodeID)]) }
-    func queueChanged() { emit("QueueChanged") }
+    func queueChanged() {
+        emit("QueueChanged")
+        followers.queueChanged()
+    }
     func downloadsChanged(_ episodeID: Int64) { emit("DownloadsChanged", [.int64(episodeID)]) }
     func refreshProgress(_ done: Int, _ total: Int) {
         emit("RefreshProgress", [.uint32(UInt32(clamping: done)), .uint32(UInt32(clamping: total))])

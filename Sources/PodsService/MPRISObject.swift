@@ -9,11 +9,13 @@ enum MPRISObject {
     /// Properties are read from `publisher`'s snapshot (on the bus thread,
     /// without a hop to the controller); methods and setters go to `controller`.
     static func make(controller: PlayerController, navigation: Navigation, publisher: MPRISPublisher,
+                     trackList: TrackList, playlists: Playlists?, player libraryPlayer: LibraryPlayer?, signals: LibrarySignals?,
                      supportedMimeTypes: [String], quit: @escaping @Sendable () -> Void) -> DBusExportedObject {
         DBusExportedObject(path: MPRIS.objectPath, interfaces: [
             root(supportedMimeTypes: supportedMimeTypes, quit: quit),
             player(controller, navigation, publisher),
-        ], executor: callThread)
+            self.trackList(trackList, controller: controller, player: libraryPlayer, signals: signals),
+        ] + (playlists.map { [self.playlists($0)] } ?? []), executor: callThread)
     }
 
     /// MPRIS calls (and `org.pods.Player1`'s) run on a thread of their own,
@@ -29,7 +31,7 @@ enum MPRISObject {
             "CanRaise": .bool(false),
             "CanSetFullscreen": .bool(false),
             "Fullscreen": .bool(false),
-            "HasTrackList": .bool(false),
+            "HasTrackList": .bool(true),
             "Identity": .string(MPRIS.identity),
             "DesktopEntry": .string(MPRIS.desktopEntry),
             "SupportedUriSchemes": .stringArray(MediaSource.supportedSchemes),

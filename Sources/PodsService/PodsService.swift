@@ -87,6 +87,10 @@ public struct PodsService: Service {
                           mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library, logger: logger) },
                           artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) })
         }
+        let trackList = TrackList(connection: connection, controller: controller, player: player)
+        let playlists = player.map { Playlists(connection: connection, controller: controller, player: $0) }
+        signals.followers.onQueueChanged { trackList.refresh() }
+        signals.followers.onPodcastsChanged { playlists?.refresh() }
         await controller.observe { change in
             publisher.publish(change)
             switch change {
@@ -97,6 +101,10 @@ public struct PodsService: Service {
                     return last != state.track?.trackID
                 }
                 if newTrack, let track = state.track, track.episode == nil { player?.send(.otherTrack) }
+                if newTrack {
+                    trackList.refresh()
+                    playlists?.refresh()
+                }
             case .progress(let id, let position, let duration):
                 player?.send(.progress(episodeID: id, position: position, duration: duration))
             case .ended(let id, let continues): player?.send(.ended(episodeID: id, continues: continues))
@@ -105,6 +113,7 @@ public struct PodsService: Service {
         }
         connection.export(MPRISObject.make(
             controller: controller, navigation: Navigation(controller: controller, player: player), publisher: publisher,
+            trackList: trackList, playlists: playlists, player: player, signals: player == nil ? nil : signals,
             supportedMimeTypes: SupportedFormats.mimeTypes(), quit: { requestStop.yield("Quit called") }))
         connection.export(PlayerObject.make(controller: controller, player: player, preferences: preferences))
         if let player { connection.export(LibraryObject.make(player, signals: signals)) }
@@ -119,6 +128,10 @@ public struct PodsService: Service {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask { await controller.run() }
+                group.addTask { await trackList.run() }
+                if let playlists { group.addTask { await playlists.run() } }
+                trackList.refresh()
+                playlists?.refresh()
                 if let library {
                     group.addTask { await recorder.run(library: library, logger: logger) }
                 }
@@ -140,6 +153,8 @@ public struct PodsService: Service {
                 await player?.closeCaches()
                 recorder.finish()
                 player?.finish()
+                trackList.finish()
+                playlists?.finish()
             }
         } onGracefulShutdown: {
             requestStop.yield("shutdown signal")

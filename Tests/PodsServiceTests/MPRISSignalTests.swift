@@ -21,7 +21,7 @@ import Testing
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline, seeked.isEmpty || changes["Rate"] == nil {
             guard let signal = await iterator.next() else { break }
-            if signal.member == "PropertiesChanged" {
+            if signal.member == "PropertiesChanged", signal.arguments.first?.stringValue != MPRIS.trackListInterface {
                 #expect(signal.interface == "org.freedesktop.DBus.Properties")
                 #expect(signal.arguments.first?.stringValue == MPRIS.playerInterface)
                 #expect(signal.arguments.count == 3)

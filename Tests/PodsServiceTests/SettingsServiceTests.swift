@@ -102,7 +102,8 @@ import Testing
         #expect(await podsd.pods("play", id).status == 0)  // 90 s, the last 80 left out: it ends after 10 s
         try await waitFor(timeout: .seconds(20)) { await podsd.playerctl("status").stdout.trimmed == "Stopped" }
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
-        #expect(elapsed > 9.5 && elapsed < 12, "ended after \(elapsed) s")
+        // Ten seconds of a 90 s episode (more on a loaded machine, which starts slower), never all of it.
+        #expect(elapsed > 9.5 && elapsed < 20, "ended after \(elapsed) s")
         let episodes = try await LibraryClient(podsd.client).episodesJSON()
         #expect(episodes.first { String($0["id"] as? Int ?? 0) == id }?["completed"] as? Bool == true)
     }

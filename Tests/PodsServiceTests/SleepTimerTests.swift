@@ -24,6 +24,18 @@ import Testing
         }
     }
 
+    /// When `PlaybackStatus` next says `status`, as a client following the signals sees it.
+    static func whenStatus(_ podsd: PodsdProcess, becomes status: String) async throws -> Task<ContinuousClock.Instant?, Never> {
+        let signals = try await podsd.connection.signals(matching: DBusSignalMatch(
+            sender: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        return Task {
+            for await signal in signals where signal.arguments.dropFirst().first?.stringKeyedDictionary?["PlaybackStatus"] == .string(status) {
+                return ContinuousClock.now
+            }
+            return nil
+        }
+    }
+
     static func status(_ podsd: PodsdProcess) async throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(await podsd.pods("status", "--json").stdout.utf8)) as? [String: Any])
     }
@@ -34,14 +46,17 @@ import Testing
         let wav = directory.appendingPathComponent("out.wav")
         let podsd = try await Self.start(recordingTo: wav)
         try await podsd.client.open(uri: tone.absoluteString)
-        let set = ContinuousClock.now
-        #expect(await podsd.pods("sleep", "13s").status == 0)
+        let paused = try await Self.whenStatus(podsd, becomes: "Paused")
+        let setFrom = ContinuousClock.now
+        try await PodsPlayerClient(podsd.client).setSleepTimer("13s")
+        let setBy = ContinuousClock.now
         let timer = try #require(try await Self.status(podsd)["sleep"] as? [String: Any])
         #expect(timer["mode"] as? String == "time")
         #expect((timer["remaining"] as? Double).map { $0 > 10 && $0 <= 13 } == true, "\(timer)")
-        try await waitFor(timeout: .seconds(20)) { await podsd.playerctl("status").stdout.trimmed == "Paused" }
-        let after = (ContinuousClock.now - set) / .seconds(1)
-        #expect(abs(after - 13) <= 0.5, "paused after \(after) s")
+        let pausedAt = try #require(await paused.value)
+        // The timer was set somewhere between the call and its reply.
+        let early = (pausedAt - setBy) / .seconds(1), late = (pausedAt - setFrom) / .seconds(1)
+        #expect(late >= 12.5 && early <= 13.5, "paused \(early)–\(late) s after the timer was set")
         #expect(try await Self.status(podsd)["sleep"] is NSNull)
         #expect(try await podsd.client.property("Volume") == .double(1))
         // What was played: full level, then ten seconds falling to silence.
@@ -69,11 +84,13 @@ import Testing
         try await Task.sleep(for: .seconds(2))
         let still = try #require(try await Self.status(podsd)["sleep"] as? [String: Any])["remaining"] as? Double
         #expect(held != nil && held == still, "\(String(describing: held)) then \(String(describing: still))")
-        let resumed = ContinuousClock.now
+        let paused = try await Self.whenStatus(podsd, becomes: "Paused")
+        let resumedFrom = ContinuousClock.now
         try await podsd.client.play()
-        try await waitFor(timeout: .seconds(10)) { await podsd.playerctl("status").stdout.trimmed == "Paused" }
-        let after = (ContinuousClock.now - resumed) / .seconds(1)
-        #expect(abs(after - (held ?? 0)) <= 0.5, "paused \(after) s after resuming with \(held ?? 0) s left")
+        let resumedBy = ContinuousClock.now
+        let pausedAt = try #require(await paused.value)
+        let (early, late) = ((pausedAt - resumedBy) / .seconds(1), (pausedAt - resumedFrom) / .seconds(1))
+        #expect(late >= (held ?? 0) - 0.5 && early <= (held ?? 0) + 0.5, "paused \(early)–\(late) s after resuming with \(held ?? 0) s left")
     }
 
     @Test func atTheEndOfAChapterOrTheEpisode() async throws {

@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+
+/// The orders MPRIS `Playlists` offers podcasts in (oldest first).
+public enum PodcastOrder: String, Sendable, CaseIterable {
+    /// By title.
+    case alphabetical = "Alphabetical"
+    /// By when it was subscribed.
+    case created = "Created"
+    /// By its newest episode.
+    case modified = "Modified"
+    /// By when one of its episodes was last played.
+    case played = "Played"
+
+    var sql: String {
+        switch self {
+        case .alphabetical: "title COLLATE NOCASE"
+        case .created: "subscribedAt"
+        case .modified: "(SELECT max(published) FROM episode WHERE episode.podcastId = podcast.id)"
+        case .played: "(SELECT max(lastPlayedAt) FROM episode WHERE episode.podcastId = podcast.id)"
+        }
+    }
+}
+
+// MARK: - Podcasts as playlists, episodes by URL
+
+extension Library {
+    /// Up to `limit` podcasts from the `offset`th in `order`.
+    public func podcasts(in order: PodcastOrder, reversed: Bool, offset: Int, limit: Int) throws(LibraryError) -> [Podcast] {
+        let direction = reversed ? "DESC" : "ASC"
+        return try reading { db in
+            try Row.fetchAll(db, sql: Self.podcastSelect + " ORDER BY \(order.sql) \(direction), id \(direction) LIMIT ? OFFSET ?",
+                             arguments: [max(0, limit), max(0, offset)]).map(Self.podcast(from:))
+        }
+    }
+
+    public func podcastCount() throws(LibraryError) -> Int {
+        try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM podcast") ?? 0 }
+    }
+
+    /// What playing a podcast means: its episode in progress (the one
+    /// played last), else its newest unplayed one; nil when all are played.
+    public func episodeToPlay(inPodcast podcastID: Int64) throws(LibraryError) -> Int64? {
+        try reading { db in
+            if let started = try Int64.fetchOne(db, sql: """
+                SELECT id FROM episode WHERE podcastId = ? AND NOT completed AND position > 0
+                ORDER BY lastPlayedAt DESC LIMIT 1
+                """, arguments: [podcastID]) {
+                return started
+            }
+            return try Int64.fetchOne(db, sql: """
+                SELECT id FROM episode WHERE podcastId = ? AND NOT completed
+                ORDER BY \(Self.episodeSortKey), id LIMIT 1
+                """, arguments: [podcastID])
+        }
+    }
+
+    /// The episode whose audio is at `url` (any of its enclosures).
+    public func episodeID(enclosureURL url: String) throws(LibraryError) -> Int64? {
+        try reading { db in
+            try Int64.fetchOne(db, sql: """
+                SELECT episode.id FROM episode, json_each(episode.enclosures) AS enclosure
+                WHERE json_extract(enclosure.value, '$.url') = ? LIMIT 1
+                """, arguments: [url])
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Logging
+import PodsCache
+import PodsClient
+import PodsDBus
+import PodsLibrary
+import PodsPlayback
+import Synchronization
+
+/// MPRIS `TrackList`: the loaded track and the queue after it, at most 20
+/// ids (`/org/pods/episode/<id>`), as the spec asks ("the 20 or so tracks
+/// around the currently playing track"); edits go to the one queue that
+/// `pods queue` edits too.
+///
+/// Each change is announced the way the spec prefers: one track added or
+/// removed as `TrackAdded`/`TrackRemoved`; anything else, or a new current
+/// track, as `TrackListReplaced`; and `Tracks` invalidated (never sent with
+/// a value, and never on the Player or root interface, which KDE answers
+/// with a full `GetAll`).
+final class TrackList: Sendable {
+    /// The most ids the list shows.
+    static let maximumTracks = 20
+
+    private let connection: DBusConnection
+    private let controller: PlayerController
+    private let player: LibraryPlayer?
+    private let tracks = Mutex<[DBusObjectPath]>([])
+    private let current = Mutex<DBusObjectPath?>(nil)
+    private let requests: AsyncStream<Void>.Continuation
+    private let pending: AsyncStream<Void>
+
+    init(connection: DBusConnection, controller: PlayerController, player: LibraryPlayer?) {
+        self.connection = connection
+        self.controller = controller
+        self.player = player
+        (pending, requests) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The ids as last announced.
+    var snapshot: [DBusObjectPath] { tracks.withLock { $0 } }
+
+    /// Asks for the list to be read again (the queue or the current track changed).
+    func refresh() { requests.yield() }
+
+    /// Reads and announces the list after each `refresh()`, until `finish()`.
+    func run() async {
+        for await _ in pending { await update() }
+    }
+
+    func finish() { requests.finish() }
+
+    private func update() async {
+        let state = await controller.currentState()
+        let currentID = state.track?.trackID
+        var ids = currentID.map { [$0] } ?? []
+        if let library = player?.library {
+            let queued = (try? await LibraryWork.lane.run { () throws(LibraryError) in
+                try library.queue(offset: 0, limit: Self.maximumTracks)
+            }) ?? []
+            ids += queued.map { EpisodeMetadata.trackID(episodeID: $0.id) }.filter { $0 != currentID }
+        }
+        ids = Array(ids.prefix(Self.maximumTracks))
+        let old = tracks.withLock { tracks in
+            defer { tracks = ids }
+            return tracks
+        }
+        let previousCurrent = current.withLock { current in
+            defer { current = currentID }
+            return current
+        }
+        guard old != ids || previousCurrent != currentID else { return }
+        if previousCurrent == currentID, let index = Self.insertion(into: old, giving: ids) {
+            let metadata = await metadata(for: [ids[index]], state: state).first ?? .variantDictionary([:])
+            emit("TrackAdded", [metadata, .objectPath(index == 0 ? MPRIS.noTrack : ids[index - 1])])
+        } else if previousCurrent == currentID, let index = Self.insertion(into: ids, giving: old) {
+            emit("TrackRemoved", [.objectPath(old[index])])
+        } else {
+            emit("TrackListReplaced", [.array(.objectPath, ids.map(DBusValue.objectPath)), .objectPath(currentID ?? MPRIS.noTrack)])
+        }
+        try? connection.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, changed: [:],
+                                              invalidated: ["Tracks"])
+    }
+
+    /// The index of the one id that `new` adds to `old`, if that is the whole difference.
+    static func insertion(into old: [DBusObjectPath], giving new: [DBusObjectPath]) -> Int? {
+        guard new.count == old.count + 1 else { return nil }
+        return new.indices.first { index in
+            var without = new
+            without.remove(at: index)
+            return without == old
+        }
+    }
+
+    private func emit(_ member: String, _ arguments: [DBusValue]) {
+        try? connection.emitSignal(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, member: member, arguments: arguments)
+    }
+
+    // MARK: - Metadata
+
+    /// Each id's metadata (ids not in the list are left out, as the spec allows).
+    func metadata(for ids: [DBusObjectPath], state: PlayerState? = nil) async -> [DBusValue] {
+        let listed = Set(snapshot)
+        var known = state
+        if known == nil { known = await controller.currentState() }
+        guard let state = known else { return [] }
+        var result: [DBusValue] = []
+        for id in ids.prefix(Self.maximumTracks * 2) where listed.contains(id) || id == state.track?.trackID {
+            if id == state.track?.trackID {
+                result.append(MPRISProperties.metadata(state.track))
+            } else if let episodeID = MPRIS.id(in: id, under: MPRIS.episodePathPrefix), let value = await episodeMetadata(episodeID) {
+                result.append(value)
+            }
+        }
+        return result
+    }
+
+    private func episodeMetadata(_ episodeID: Int64) async -> DBusValue? {
+        guard let library = player?.library,
+              let episode = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.episode(episodeID) }) else { return nil }
+        let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
+        let art = if let remoteArt, let artwork = player?.artwork { await artwork.cachedURI(for: remoteArt) } else { String?.none }
+        var entries: [String: DBusValue] = [
+            "mpris:trackid": .objectPath(EpisodeMetadata.trackID(episodeID: episodeID)),
+            "xesam:title": .string(episode.episode.title),
+            "xesam:album": .string(episode.podcastTitle),
+            "pods:episodeId": .int64(episodeID),
+            "pods:podcastId": .int64(episode.podcastId),
+        ]
+        if let author = episode.episode.author ?? episode.podcastAuthor { entries["xesam:artist"] = .stringArray([author]) }
+        if let duration = episode.episode.duration, duration.isFinite, duration > 0 {
+            entries["mpris:length"] = .int64(Duration.milliseconds(Int64(duration * 1000)).microsecondsSaturating)
+        }
+        if let url = episode.episode.enclosures.first?.url { entries["xesam:url"] = .string(url) }
+        if let art { entries["mpris:artUrl"] = .string(art) }
+        return .variantDictionary(entries)
+    }
+}
