@@ -403,12 +403,15 @@ struct LibrarySignals: Sendable {
     final class Followers: Sendable {
         private let queue = Mutex<[@Sendable () -> Void]>([])
         private let podcasts = Mutex<[@Sendable () -> Void]>([])
+        private let episodes = Mutex<[@Sendable () -> Void]>([])
 
         func onQueueChanged(_ follower: @escaping @Sendable () -> Void) { queue.withLock { $0.append(follower) } }
         func onPodcastsChanged(_ follower: @escaping @Sendable () -> Void) { podcasts.withLock { $0.append(follower) } }
+        func onEpisodesChanged(_ follower: @escaping @Sendable () -> Void) { episodes.withLock { $0.append(follower) } }
 
         fileprivate func queueChanged() { for follower in queue.withLock({ $0 }) { follower() } }
         fileprivate func podcastsChanged() { for follower in podcasts.withLock({ $0 }) { follower() } }
+        fileprivate func episodesChanged() { for follower in episodes.withLock({ $0 }) { follower() } }
     }
 
     func podcastsChanged() {
@@ -418,7 +421,10 @@ struct LibrarySignals: Sendable {
 
     /// Cached artwork arrived: playlist icons may have changed (no D-Bus signal of the library's).
     func artworkChanged() { followers.podcastsChanged() }
-    func episodesChanged(_ podcastID: Int64) { emit("EpisodesChanged", [.int64(podcastID)]) }
+    func episodesChanged(_ podcastID: Int64) {
+        emit("EpisodesChanged", [.int64(podcastID)])
+        followers.episodesChanged()
+    }
     func statusChanged(_ episodeID: Int64) { emit("EpisodeStatusChanged", [.int64(episodeID)]) }
     func queueChanged() {
         emit("QueueChanged")

@@ -90,6 +90,8 @@ public struct PodsService: Service {
         let trackList = TrackList(connection: connection, controller: controller, player: player)
         let playlists = player.map { Playlists(connection: connection, controller: controller, player: $0) }
         signals.followers.onQueueChanged { trackList.refresh() }
+        signals.followers.onEpisodesChanged { trackList.refresh() }
+        let lastTrackFacts = Mutex<DBusValue?>(nil)
         signals.followers.onPodcastsChanged { playlists?.refresh() }
         await controller.observe { change in
             publisher.publish(change)
@@ -101,10 +103,10 @@ public struct PodsService: Service {
                     return last != state.track?.trackID
                 }
                 if newTrack, let track = state.track, track.episode == nil { player?.send(.otherTrack) }
-                if newTrack {
-                    trackList.refresh()
-                    playlists?.refresh()
-                }
+                if newTrack { playlists?.refresh() }
+                // The track list follows a new track, and the loaded one's length or artwork arriving.
+                let facts = MPRISProperties.metadata(state.track)
+                if lastTrackFacts.withLock({ last in defer { last = facts }; return last != facts }) { trackList.refresh() }
             case .progress(let id, let position, let duration):
                 player?.send(.progress(episodeID: id, position: position, duration: duration))
             case .ended(let id, let continues): player?.send(.ended(episodeID: id, continues: continues))

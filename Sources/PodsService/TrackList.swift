@@ -25,6 +25,8 @@ final class TrackList: Sendable {
     private let player: LibraryPlayer?
     private let tracks = Mutex<[DBusObjectPath]>([])
     private let current = Mutex<DBusObjectPath?>(nil)
+    /// What was last said of each listed track, to announce its changes.
+    private let described = Mutex<[DBusObjectPath: DBusValue]>([:])
     private let requests: AsyncStream<Void>.Continuation
     private let pending: AsyncStream<Void>
 
@@ -67,7 +69,7 @@ final class TrackList: Sendable {
             defer { current = currentID }
             return current
         }
-        guard old != ids || previousCurrent != currentID else { return }
+        guard old != ids || previousCurrent != currentID else { return await announceMetadataChanges(ids, state: state) }
         if previousCurrent == currentID, let index = Self.insertion(into: old, giving: ids) {
             let metadata = await metadata(for: [ids[index]], state: state).first ?? .variantDictionary([:])
             emit("TrackAdded", [metadata, .objectPath(index == 0 ? MPRIS.noTrack : ids[index - 1])])
@@ -78,6 +80,27 @@ final class TrackList: Sendable {
         }
         try? connection.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, changed: [:],
                                               invalidated: ["Tracks"])
+        await announceMetadataChanges(ids, state: state, announce: false)
+    }
+
+    /// `TrackMetadataChanged` for each listed track whose metadata is not
+    /// what was last said (a refresh renamed it, its length or artwork
+    /// arrived); with `announce` false, only notes what clients now know.
+    private func announceMetadataChanges(_ ids: [DBusObjectPath], state: PlayerState, announce: Bool = true) async {
+        let values = await metadata(for: ids, state: state)
+        var fresh: [DBusObjectPath: DBusValue] = [:]
+        for value in values {
+            if let id = value.stringKeyedDictionary?["mpris:trackid"]?.objectPathValue { fresh[id] = value }
+        }
+        let changed = described.withLock { described in
+            defer { described = fresh }
+            return fresh.filter { id, value in described[id] != nil && described[id] != value }
+        }
+        guard announce else { return }
+        for id in ids {
+            guard let value = changed[id] else { continue }
+            emit("TrackMetadataChanged", [.objectPath(id), value])
+        }
     }
 
     /// The index of the one id that `new` adds to `old`, if that is the whole difference.

@@ -8,7 +8,7 @@ struct Speed: AsyncParsableCommand {
     var rate: Double
 
     func validate() throws {
-        guard rate.isFinite, rate > 0 else { throw ValidationError("the speed must be a number above 0, such as 1.5") }
+        guard rate.isFinite, (0.5...3).contains(rate) else { throw ValidationError("the speed is 0.5 to 3.0, such as 1.5") }
     }
 
     func run() async throws {

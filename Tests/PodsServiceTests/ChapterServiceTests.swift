@@ -32,7 +32,18 @@ import Testing
             {"version": "1.2.0", "chapters": [{"startTime": 12, "endTime": 18, "title": "Sponsor", "toc": false,
               "img": "\(server.url("/art.png"))"}]}
             """.utf8), type: "application/json+chapters")
-        server.setFile("/feed.xml", Data("""
+        server.setFile("/feed.xml", feed(server))
+        let podsd = try await PodsdProcess.start()
+        _ = try await LibraryClient(podsd.client).subscribe(server.url("/feed.xml"))
+        let episodes = try await LibraryClient(podsd.client).episodesJSON()
+        func id(_ title: String) throws -> Int64 {
+            Int64(try #require(episodes.first { $0["title"] as? String == title }?["id"] as? Int))
+        }
+        return Setup(server: server, podsd: podsd, chaptered: try id("Chaptered"), plain: try id("Plain"))
+    }
+
+    static func feed(_ server: LoopbackHTTPServer) -> Data {
+        Data("""
             <?xml version="1.0"?>
             <rss version="2.0" xmlns:psc="http://podlove.org/simple-chapters" xmlns:podcast="https://podcastindex.org/namespace/1.0">
             <channel><title>Chapter Show</title>
@@ -46,14 +57,7 @@ import Testing
                 <psc:chapter start="20" title="The middle" href="https://example.com/b"/><psc:chapter start="30" title="Goodbye"/>
               </psc:chapters></item>
             </channel></rss>
-            """.utf8))
-        let podsd = try await PodsdProcess.start()
-        _ = try await LibraryClient(podsd.client).subscribe(server.url("/feed.xml"))
-        let episodes = try await LibraryClient(podsd.client).episodesJSON()
-        func id(_ title: String) throws -> Int64 {
-            Int64(try #require(episodes.first { $0["title"] as? String == title }?["id"] as? Int))
-        }
-        return Setup(server: server, podsd: podsd, chaptered: try id("Chaptered"), plain: try id("Plain"))
+            """.utf8)
     }
 
     static func json(_ result: CommandResult) throws -> Any {
@@ -93,6 +97,19 @@ import Testing
         #expect(chapters[2]["url"] as? String == "https://example.com/b")
         #expect(Set(chapters[0].keys) == ["index", "start", "end", "title", "url", "image", "source"])
         #expect(setup.server.bytesSent(for: "/chaptered.mp3") <= 140_000, "the probe and the tag, no read-ahead")
+
+        // Kept: listing again fetches nothing; a new chapters URL (here a broken file) is fetched, its error kept.
+        _ = await setup.podsd.pods("chapters", String(setup.chaptered), "--json")
+        #expect(setup.server.requests(for: "/chapters.json") == 1)
+        setup.server.setFile("/broken.json", Data("{\"version\": \"1.2.0\", \"chapters\": [".utf8), type: "application/json")
+        setup.server.setFile("/feed.xml", Data(String(decoding: Self.feed(setup.server), as: UTF8.self)
+            .replacingOccurrences(of: "/chapters.json", with: "/broken.json").utf8))
+        #expect(await setup.podsd.pods("refresh").status == 0)
+        let afterBroken = await setup.podsd.pods("chapters", String(setup.chaptered), "--json")
+        let kept = try Self.json(afterBroken) as? [[String: Any]]
+        #expect(afterBroken.status == 0 && kept?.count == 4, "\(afterBroken)")
+        _ = await setup.podsd.pods("chapters", String(setup.chaptered))
+        #expect(setup.server.requests(for: "/broken.json") == 1, "a broken file is not fetched again at once")
 
         // A chapters file that is a 404: that source is left out, nothing fails.
         let plain = await setup.podsd.pods("chapters", String(setup.plain), "--json")
@@ -136,6 +153,13 @@ import Testing
         metadata = try await Self.metadata(podsd)
         #expect(metadata["xesam:title"] == .string("Part A"))
 
+        // pods chapter next / prev.
+        #expect(await podsd.pods("chapter", "next").status == 0)
+        #expect(abs(try await Self.position(podsd) - 20) < 0.1)
+        #expect(await podsd.pods("chapter", "prev").status == 0)
+        #expect(abs(try await Self.position(podsd) - 10.4) < 0.1)
+        try await podsd.client.setPosition(.seconds(13))
+
         // Previous more than 3 s into a chapter goes to its start; within 3 s, to the chapter before.
         try await podsd.client.setPosition(.seconds(15))
         #expect((await podsd.playerctl("previous")).status == 0)
@@ -164,6 +188,15 @@ import Testing
         try await Self.eventually("the previous episode") {
             try await Self.metadata(podsd)["pods:episodeId"] == .int64(setup.chaptered)
         }
+        // next-action = episode: Next skips the chapters left.
+        #expect(await podsd.pods("config", "next-action", "episode").status == 0)
+        try await podsd.client.setPosition(.seconds(5))
+        #expect(await podsd.pods("next").status == 0)
+        try await Self.eventually("the next episode, chapters skipped") {
+            try await Self.metadata(podsd)["pods:episodeId"] == .int64(setup.plain)
+        }
+        #expect(await podsd.pods("config", "next-action", "chapter").status == 0)
+
         // Next with nothing next stops (gsd-media-keys calls it regardless).
         _ = await podsd.pods("play", String(setup.plain))
         try await Self.eventually("plain loaded") { try await Self.metadata(podsd)["pods:episodeId"] == .int64(setup.plain) }

@@ -67,6 +67,9 @@ import Testing
                     "\(arguments): \(result)")
         }
         #expect(try String(contentsOf: directory.appendingPathComponent("config.toml"), encoding: .utf8) == file)
+        let tooFast = await podsd.run(Fixtures.executable("pods"), ["speed", "9"])
+        #expect(tooFast.status != 0 && tooFast.stderr.hasPrefix("Error: the speed is 0.5 to 3.0"), "\(tooFast)")
+        #expect(try await podsd.client.property("Rate") == .double(1))
         #expect(podsd.isRunning)
     }
 
@@ -106,6 +109,22 @@ import Testing
         #expect(elapsed > 9.5 && elapsed < 20, "ended after \(elapsed) s")
         let episodes = try await LibraryClient(podsd.client).episodesJSON()
         #expect(episodes.first { String($0["id"] as? Int ?? 0) == id }?["completed"] as? Bool == true)
+    }
+
+    @Test func completeWithinAShareOfTheEpisode() async throws {
+        let (podsd, _) = try await Self.start()
+        #expect(await podsd.pods("config", "--podcast", "Slow", "complete-within", "25%").status == 0)
+        let id = try await Self.episodeID(podsd, "Slow one")
+        #expect(await podsd.pods("play", id).status == 0)
+        try await podsd.client.setPosition(.seconds(60))  // 30 s of 90 left: a third, not yet
+        try await podsd.client.pause()
+        let episode = try await LibraryClient(podsd.client).episodesJSON().first { String($0["id"] as? Int ?? 0) == id }
+        #expect(episode?["completed"] as? Bool == false)
+        try await podsd.client.setPosition(.seconds(70))  // 20 s left: under a quarter
+        try await waitFor {
+            let episodes = (try? await LibraryClient(podsd.client).episodesJSON()) ?? []
+            return episodes.first { String($0["id"] as? Int ?? 0) == id }?["completed"] as? Bool == true
+        }
     }
 
     @Test func aBrokenConfigFileIsOneLogLineAndTheDefaultsHold() async throws {

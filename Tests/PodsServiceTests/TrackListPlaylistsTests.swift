@@ -19,6 +19,7 @@ import Testing
     actor Follower {
         var tracks: [String] = []
         var replaced = 0, added = 0, removed = 0, invalidated = 0
+        var changedTitles: [String: String] = [:]
 
         func take(_ signal: DBusSignal) {
             switch signal.member {
@@ -34,6 +35,11 @@ import Testing
             case "TrackRemoved":
                 tracks.removeAll { $0 == signal.arguments.first?.objectPathValue?.rawValue }
                 removed += 1
+            case "TrackMetadataChanged":
+                if let id = signal.arguments.first?.objectPathValue?.rawValue,
+                   let title = signal.arguments.last?.stringKeyedDictionary?["xesam:title"]?.stringValue {
+                    changedTitles[id] = title
+                }
             case "PropertiesChanged" where signal.arguments.first?.stringValue == MPRIS.trackListInterface:
                 if signal.arguments.last?.stringArrayValue == ["Tracks"] { invalidated += 1 }
             default:
@@ -119,6 +125,12 @@ import Testing
         try await Self.settle(podsd, follower, [z2, z4, z3])
         #expect(try await podsd.client.status().episodeId == Int64(z2))
         #expect(await follower.invalidated >= 5)
+
+        // A refresh that renames a listed episode: TrackMetadataChanged with its new title.
+        server.setFile("/zeta.xml", sampleFeed((1...4).map { ("z\($0)", $0 == 3 ? "Zeta three" : "Zeta \($0)", $0, server.url("/\($0).mp3")) },
+                                              title: "Zeta Show"))
+        #expect(await podsd.pods("refresh").status == 0)
+        try await waitFor { await follower.changedTitles[Self.path(z3)] == "Zeta three" }
 
         // Bad input: a D-Bus error each, nothing changes.
         for (method, arguments) in [
