@@ -18,6 +18,8 @@ import Synchronization
 /// Progress and end-of-episode events arrive in order on one stream and
 /// are handled one at a time, so a write never overtakes another.
 actor LibraryPlayer {
+    // State the session's extension (LibraryPlayer+Session) shares is
+    // internal; nothing outside the player's files touches it.
     /// What the controller reports that concerns the library.
     enum Event: Sendable {
         case progress(episodeID: Int64, position: Duration, duration: Duration?)
@@ -33,25 +35,25 @@ actor LibraryPlayer {
     /// Range caches and downloads; nil streams every episode plainly.
     let mediaCache: MediaCache?
     let artwork: ArtworkCache?
-    private let controller: PlayerController
+    let controller: PlayerController
     let logger: Logger
-    private let signals: LibrarySignals
+    let signals: LibrarySignals
     private let events: AsyncStream<Event>
     private let eventSink: AsyncStream<Event>.Continuation
     /// The settings: config.toml's, with each podcast's own over them.
     let preferences: PreferenceStore
     /// The loaded episode's podcast's settings, as it loaded (or as changed since).
-    private var playing = PlaybackPreferences()
+    var playing = PlaybackPreferences()
     /// The cache the loaded episode plays from.
     private var playingCache: EpisodeCache?
     /// The episode loaded, for reloading it when its cache cannot go on.
-    private var loaded: LibraryEpisode?
+    var loaded: LibraryEpisode?
     /// Bumped by every load. A load that finds it changed after one of its
     /// awaits was overtaken by a newer one: it lets go of what it opened and
     /// gives way, so the last load wins and no cache is left open.
-    private var loadToken: UInt64 = 0
+    var loadToken: UInt64 = 0
     /// Episodes played before the loaded one in this run, newest last, for `Previous`.
-    private var history: [Int64] = []
+    var history: [Int64] = []
     /// The most episodes `history` keeps.
     static let historyLength = 100
     let chapterLoader: ChapterLoader
@@ -92,103 +94,6 @@ actor LibraryPlayer {
             if history.count > Self.historyLength { history.removeFirst() }
         }
         try await load(episode, paused: paused)
-    }
-
-    // MARK: - Settings
-
-    /// Applies changed settings to the loaded episode at once.
-    func applyPreferences() async {
-        guard let loaded else { return }
-        playing = preferences.playback(for: loaded.podcastId)
-        if let speed = playing.speed { try? await controller.setRate(speed) }
-        await controller.setTrackPreferences(Self.trackPreferences(playing))
-    }
-
-    /// The loaded podcast's skip intervals.
-    func skipIntervals() -> SkipIntervals { playing.skips }
-
-    /// The loaded episode's podcast, if any.
-    func loadedPodcastID() -> Int64? { loaded?.podcastId }
-
-    private static func trackPreferences(_ preferences: PlaybackPreferences) -> PlayerController.TrackPreferences {
-        PlayerController.TrackPreferences(nextAction: preferences.nextAction, skipOutro: .milliseconds(Int64(preferences.skipOutro * 1000)),
-                                          trimSilence: preferences.trimSilence)
-    }
-
-    // MARK: - Next and Previous
-
-    /// `Next` past the loaded episode: the queue's head, else the next newer
-    /// unplayed episode of its podcast. False when there is none.
-    func playNextEpisode() async throws(DBusError) -> Bool {
-        guard let current = loaded?.id,
-              let next = try Self.mapped({ () throws(LibraryError) in try library.nextEpisode(after: current) }) else { return false }
-        try await play(episodeID: next.id)
-        signals.queueChanged()
-        return true
-    }
-
-    /// `Previous` past the loaded episode's start: the episode played
-    /// before it. False when there is none.
-    func playPreviousEpisode() async throws(DBusError) -> Bool {
-        guard let target = try previousEpisodeID() else { return false }
-        if history.last == target { history.removeLast() }
-        try await play(episodeID: target, remember: false)
-        return true
-    }
-
-    private func previousEpisodeID() throws(DBusError) -> Int64? {
-        guard let current = loaded?.id else { return nil }
-        while let last = history.last, last == current { history.removeLast() }
-        if let last = history.last { return last }
-        return try Self.mapped { () throws(LibraryError) in try library.previouslyPlayedEpisode(before: current)?.id }
-    }
-
-    /// Tells the controller whether `Next` and `Previous` have an episode to
-    /// go to (after each load, and when the queue or a played mark changes).
-    func refreshNeighbours() async {
-        guard let current = loaded else { return }
-        let next = (try? library.nextEpisode(after: current.id)) != nil
-        let previous = ((try? previousEpisodeID()) ?? nil) != nil
-        await controller.setNeighbours(next: next, previous: previous, for: EpisodeMetadata.trackID(episodeID: current.id))
-    }
-
-    // MARK: - Chapters
-
-    /// The merged chapters of `episodeID`: the loaded episode's as playing,
-    /// another's read through its range cache (only the tag's bytes).
-    func chapters(of episodeID: Int64) async throws(DBusError) -> [EpisodeChapter] {
-        if episodeID == loaded?.id || episodeID == 0 {
-            guard loaded != nil else { throw DBusError(name: LibraryNames.Error.notFound, message: "no episode is loaded") }
-            return await controller.chapters()
-        }
-        let episode = try Self.mapped { () throws(LibraryError) in try library.episode(episodeID) }
-        guard let url = episode.episode.enclosures.first?.url, let mediaCache, HTTPClient.isHTTP(url) else {
-            return await chapterLoader.chapters(for: episode, media: nil)
-        }
-        let cache = try? await mediaCache.open(episodeID: episodeID, url: url, forPlayback: false)
-        let chapters = await chapterLoader.chapters(for: episode, media: cache)
-        if let cache { await mediaCache.release(cache) }
-        return chapters
-    }
-
-    /// Reads the loaded episode's chapters and hands them to the controller,
-    /// then its chapters' images as local files.
-    private func loadChapters(_ episode: LibraryEpisode, media: (any RandomAccessMedia)?, token: UInt64) async {
-        var chapters = await chapterLoader.chapters(for: episode, media: media)
-        guard token == loadToken, !chapters.isEmpty else { return }
-        let trackID = EpisodeMetadata.trackID(episodeID: episode.id)
-        await controller.setChapters(chapters, for: trackID)
-        guard let artwork else { return }
-        var changed = false
-        for index in chapters.indices.prefix(200) {
-            guard let image = chapters[index].image, HTTPClient.isHTTP(image) else { continue }
-            if let local = await artwork.localURI(for: image) {
-                chapters[index].image = local
-                changed = true
-            }
-            guard token == loadToken else { return }
-        }
-        if changed { await controller.setChapters(chapters, for: trackID) }
     }
 
     /// Loads the currently-playing episode paused at its saved position.
