@@ -20,6 +20,7 @@ import Testing
         var tracks: [String] = []
         var replaced = 0, added = 0, removed = 0, invalidated = 0
         var changedTitles: [String: String] = [:]
+        var playlistNames: [String] = []
 
         func take(_ signal: DBusSignal) {
             switch signal.member {
@@ -39,6 +40,10 @@ import Testing
                 if let id = signal.arguments.first?.objectPathValue?.rawValue,
                    let title = signal.arguments.last?.stringKeyedDictionary?["xesam:title"]?.stringValue {
                     changedTitles[id] = title
+                }
+            case "PlaylistChanged":
+                if case .structure(let fields) = signal.arguments.first, fields.count == 3, let name = fields[1].stringValue {
+                    playlistNames.append(name)
                 }
             case "PropertiesChanged" where signal.arguments.first?.stringValue == MPRIS.trackListInterface:
                 if signal.arguments.last?.stringArrayValue == ["Tracks"] { invalidated += 1 }
@@ -164,11 +169,16 @@ import Testing
             return active.stdout.contains("(true, (objectpath '/org/pods/podcast/\(alphaPodcast ?? -1)', 'alpha Show'")
         }
         #expect(await Self.gdbus(podsd, "org.mpris.MediaPlayer2.Playlists.ActivatePlaylist", "/org/pods/podcast/999").status != 0)
+        // A podcast renamed by its feed: PlaylistChanged with the new name.
+        server.setFile("/alpha.xml", sampleFeed([("a1", "Alpha 1", 5, server.url("/5.mp3"))], title: "Alpha, renamed"))
+        #expect(await podsd.pods("refresh").status == 0)
+        try await waitFor { await follower.playlistNames.contains("Alpha, renamed") }
 
         // playerctld lived through all of it and still speaks for Pods.
         #expect(playerctld.isRunning)
         let proxied = await podsd.run("playerctl", ["-p", "playerctld", "metadata", "xesam:title"])
         #expect(proxied.status == 0 && proxied.stdout.trimmed == "Alpha 1", "\(proxied)")
+        #expect(await podsd.run("playerctl", ["-p", "playerctld", "status"]).stdout.trimmed == "Playing")
         #expect(podsd.isRunning)
     }
 }
