@@ -18,7 +18,7 @@ public enum MPRIS {
     public static let podcastPathPrefix = DBusObjectPath(validLiteral: "/org/pods/podcast")
     /// `Identity`, matching the desktop file's Name.
     public static let identity = "Pods"
-    /// `DesktopEntry`: the basename of `data/pods.desktop`.
+    /// `DesktopEntry`: the basename of the installed `pods.desktop` (`data/pods.desktop.in`).
     public static let desktopEntry = "pods"
 
     /// The number at the end of `/org/pods/episode/12` (with `prefix` `episodePathPrefix`).

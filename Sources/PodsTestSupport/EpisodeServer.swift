@@ -24,7 +24,7 @@ public struct EpisodeServer: Sendable {
             urls[Self.path(format)] = url
             files[format] = try Data(contentsOf: url)
         }
-        urls["/art.png"] = Fixtures.data("pods.desktop")  // any bytes will do for the cache
+        urls["/art.png"] = Fixtures.data("pods.desktop.in")  // any bytes will do for the cache
         server = try LoopbackHTTPServer(files: urls)
         self.files = files
         var xml = #"<?xml version="1.0"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>"#

@@ -64,7 +64,7 @@ import Testing
             #expect(xml.contains(needle), "\(needle)")
         }
         #expect(xml.components(separatedBy: "EmitsChangedSignal\" value=\"false\"").count == 3)  // Position, CanControl
-        let desktopFile = try String(contentsOf: Fixtures.data("pods.desktop"), encoding: .utf8)
+        let desktopFile = try String(contentsOf: Fixtures.data("pods.desktop.in"), encoding: .utf8)
         #expect(desktopFile.contains("Name=Pods"))
     }
 

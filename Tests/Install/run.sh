@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Installs Pods into a temporary prefix (the debug build) and checks what a
+# desktop needs: every file in place, the desktop file and the systemd unit
+# valid, the man pages found, the completions readable, D-Bus activation
+# (with podsd not running, `pods status` and `playerctl -p pods status` start
+# it from the prefix, on a private bus whose service directory is there),
+# and an uninstall that removes exactly what was installed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+prefix="$(mktemp -d)"
+home="$(mktemp -d)"
+bus_pid=""
+cleanup() {
+  [ -n "$bus_pid" ] && kill -9 "$bus_pid" 2>/dev/null
+  pkill -9 -f "^$prefix/bin/podsd" 2>/dev/null
+  rm -rf "$prefix" "$home"
+}
+trap cleanup EXIT
+passed=0 failed=0
+check() {  # check DESCRIPTION COMMAND...
+  local description="$1"; shift
+  if output="$("$@" 2>&1)"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAILED: $description" >&2
+    [ -n "$output" ] && echo "$output" | sed 's/^/  /' >&2
+  fi
+}
+
+check "install --debug" env PODS_INSTALL_QUIET=1 ./scripts/install --prefix "$prefix" --debug
+for file in bin/podsd bin/pods share/dbus-1/services/org.mpris.MediaPlayer2.pods.service lib/systemd/user/pods.service \
+            share/applications/pods.desktop share/icons/hicolor/scalable/apps/pods.svg \
+            share/bash-completion/completions/pods share/zsh/site-functions/_pods share/fish/vendor_completions.d/pods.fish \
+            share/man/man1/pods.1 share/man/man1/podsd.1; do
+  check "installs $file" test -s "$prefix/$file"
+done
+check "the activation file names the installed podsd and the unit" \
+  grep -qx "Exec=$prefix/bin/podsd" "$prefix/share/dbus-1/services/org.mpris.MediaPlayer2.pods.service"
+check "the activation file names the systemd unit" \
+  grep -qx "SystemdService=pods.service" "$prefix/share/dbus-1/services/org.mpris.MediaPlayer2.pods.service"
+check "the desktop file is valid" desktop-file-validate "$prefix/share/applications/pods.desktop"
+check "the unit is valid" env MANPATH="$prefix/share/man:" systemd-analyze verify "$prefix/lib/systemd/user/pods.service"
+check "the unit is Type=dbus with the bus name" \
+  bash -c "grep -qx 'Type=dbus' '$prefix/lib/systemd/user/pods.service' && grep -qx 'BusName=org.mpris.MediaPlayer2.pods' '$prefix/lib/systemd/user/pods.service'"
+check "man finds podsd(1)" env MANPATH="$prefix/share/man:" man -w podsd
+check "the bash completion reads" bash -n "$prefix/share/bash-completion/completions/pods"
+
+# A private session bus that activates services from the prefix, with a
+# home of its own for the podsd it starts.
+config="$home/bus.conf"
+cat > "$config" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <servicedir>$prefix/share/dbus-1/services</servicedir>
+  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+</busconfig>
+CONF
+address_file="$home/address"
+HOME="$home" XDG_DATA_HOME="$home/data" XDG_CACHE_HOME="$home/cache" XDG_CONFIG_HOME="$home/config" \
+  PODS_AUDIO_SINK="fakesink sync=true" dbus-daemon --config-file="$config" --nofork --print-address=1 > "$address_file" 2> "$home/bus.log" &
+bus_pid=$!
+disown
+for _ in $(seq 50); do [ -s "$address_file" ] && break; sleep 0.1; done
+export DBUS_SESSION_BUS_ADDRESS="$(head -1 "$address_file")"
+check "podsd is not running before" bash -c "! pgrep -f '^$prefix/bin/podsd' >/dev/null"
+check "pods status starts podsd through D-Bus activation" bash -c "'$prefix/bin/pods' status | grep -qx 'Stopped: nothing loaded'"
+check "the podsd running is the installed one" pgrep -f "^$prefix/bin/podsd"
+check "playerctl sees it" bash -c "playerctl -p pods status | grep -qx Stopped"
+check "it wrote its config file under XDG_CONFIG_HOME" test -s "$home/config/pods/config.toml"
+kill -9 "$bus_pid" 2>/dev/null; bus_pid=""
+for _ in $(seq 50); do pgrep -f "^$prefix/bin/podsd" >/dev/null || break; sleep 0.1; done
+check "podsd leaves with its bus" bash -c "! pgrep -f '^$prefix/bin/podsd' >/dev/null"
+
+check "uninstall" ./scripts/uninstall --prefix "$prefix"
+check "uninstall leaves no file behind" bash -c "[ -z \"\$(find '$prefix' -type f)\" ]"
+
+echo "install: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
