@@ -87,6 +87,17 @@ public struct PodsService: Service {
                           mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library, logger: logger) },
                           artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) })
         }
+        // podsd picks up a changed config.toml without a restart.
+        let watcher = configuration.configFile.map { file in
+            ConfigWatcher(url: file) { [logger] in
+                guard preferences.reload() else { return }
+                logger.info("config.toml changed; the new settings apply now")
+                Task { await player?.applyPreferences() }
+            }
+        }
+        do throws(SettingsError) { try watcher?.start() } catch {
+            logger.warning("\(error.message); config.toml changes will apply when podsd restarts")
+        }
         let trackList = TrackList(connection: connection, controller: controller, player: player)
         let playlists = player.map { Playlists(connection: connection, controller: controller, player: $0) }
         signals.followers.onQueueChanged { trackList.refresh() }
@@ -157,6 +168,7 @@ public struct PodsService: Service {
                 player?.finish()
                 trackList.finish()
                 playlists?.finish()
+                watcher?.stop()
             }
         } onGracefulShutdown: {
             requestStop.yield("shutdown signal")

@@ -51,11 +51,13 @@ final class PreferenceStore: Sendable {
     /// Values podsd's command line gave; they win over the file.
     private let overrides: [SettingKey: SettingValue]
     private let settings: Mutex<Settings>
+    private let logger: Logger
 
     init(file: ConfigFile?, library: Library?, overrides: [SettingKey: SettingValue], logger: Logger) {
         self.file = file
         self.library = library
         self.overrides = overrides
+        self.logger = logger
         var loaded = Settings()
         if let file {
             do { loaded = try file.load() } catch {
@@ -63,6 +65,23 @@ final class PreferenceStore: Sendable {
             }
         }
         settings = Mutex(loaded)
+    }
+
+    /// Reads the file again (it changed on disk); true when the settings
+    /// changed. A broken file is one log line naming the line and key, and
+    /// the last good settings stay.
+    func reload() -> Bool {
+        guard let file else { return false }
+        do {
+            let loaded = try file.load()
+            return settings.withLock { settings in
+                defer { settings = loaded }
+                return settings != loaded
+            }
+        } catch {
+            logger.error("\(error.message); keeping the settings read before")
+            return false
+        }
     }
 
     // MARK: - Reading

@@ -118,7 +118,8 @@ public struct ConfigFile: Sendable {
     /// The file a first start writes: every key with its help and default, commented out.
     public static var template: String {
         var text = """
-            # Pods settings. podsd reads this file when it starts; `pods config KEY VALUE` edits it.
+            # Pods settings. podsd reads this file when it starts and whenever it is saved;
+            # `pods config KEY VALUE` edits it.
             # A podcast's own values live in the library: `pods config --podcast NAME KEY VALUE`.
             # Each key below shows its default; remove the '#' to change it.
 

@@ -127,6 +127,30 @@ import Testing
         }
     }
 
+    @Test func anEditedFileAppliesWithoutARestartAndABrokenEditKeepsTheLastGoodSettings() async throws {
+        let (podsd, directory) = try await Self.start()
+        let file = directory.appendingPathComponent("config.toml")
+        #expect(await podsd.pods("play", try await Self.episodeID(podsd, "Slow one")).status == 0)
+        // An editor saves the file (a new file renamed over the old one).
+        func save(_ text: String) throws {
+            let partial = directory.appendingPathComponent(".config.toml.swp")
+            try Data(text.utf8).write(to: partial)
+            guard rename(partial.path, file.path) == 0 else { throw TestSupportError("rename failed") }
+        }
+        try save("speed = 1.5\nskip-forward = 42\n")
+        try await waitFor { await podsd.pods("config", "skip-forward").stdout == "42\n" }
+        try await waitFor { (try? await podsd.client.property("Rate")) == .double(1.5) }
+        try save("speed = 1.5\nskip-forward = \"far\"\n")
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(await podsd.pods("config", "skip-forward").stdout == "42\n", "the last good settings stay")
+        try save("skip-forward = 15\n")
+        try await waitFor { await podsd.pods("config", "skip-forward").stdout == "15\n" }
+        #expect(await podsd.signal(SIGTERM)?.status == 0)
+        let log = podsd.errorOutput()
+        #expect(log.contains("config.toml line 2: skip-forward takes a number of seconds from 1 to 600, not 'far'; keeping the settings read before"),
+                "\(log)")
+    }
+
     @Test func aBrokenConfigFileIsOneLogLineAndTheDefaultsHold() async throws {
         let directory = try Fixtures.temporaryDirectory()
         try Data("speed = 1.5\nskip-back = \"lots\"\n".utf8).write(to: directory.appendingPathComponent("config.toml"))
