@@ -98,7 +98,7 @@ extension Library {
             var summary = try Self.merge(prepared, into: podcastId, db)
             try db.execute(sql: """
                 UPDATE podcast SET title = ?, author = ?, description = ?, artworkURL = ?, link = ?, language = ?,
-                    etag = ?, lastModified = ?, lastRefreshedAt = ?, lastError = NULL WHERE id = ?
+                    etag = ?, lastModified = ?, lastRefreshedAt = ?, lastError = NULL, refreshFailures = 0 WHERE id = ?
                 """, arguments: [Self.title(of: feed, podcast.feedURL), feed.author, feed.description, feed.artworkURL,
                                  feed.link, feed.language, etag, lastModified, now.timeIntervalSince1970, podcastId])
             if let newURL, newURL != podcast.feedURL {
@@ -113,7 +113,7 @@ extension Library {
     public func markNotModified(_ podcastId: Int64, movedTo newURL: String? = nil, at now: Date = Date()) throws(LibraryError) -> RefreshSummary {
         try writing { db in
             let podcast = try Self.podcast(podcastId, db)
-            try db.execute(sql: "UPDATE podcast SET lastRefreshedAt = ?, lastError = NULL WHERE id = ?",
+            try db.execute(sql: "UPDATE podcast SET lastRefreshedAt = ?, lastError = NULL, refreshFailures = 0 WHERE id = ?",
                            arguments: [now.timeIntervalSince1970, podcastId])
             if let newURL, newURL != podcast.feedURL {
                 try db.execute(sql: "UPDATE OR IGNORE podcast SET feedURL = ? WHERE id = ?", arguments: [newURL, podcastId])
@@ -126,7 +126,7 @@ extension Library {
     public func markRefreshFailed(_ podcastId: Int64, error message: String, at now: Date = Date()) throws(LibraryError) -> RefreshSummary {
         try writing { db in
             let podcast = try Self.podcast(podcastId, db)
-            try db.execute(sql: "UPDATE podcast SET lastRefreshedAt = ?, lastError = ? WHERE id = ?",
+            try db.execute(sql: "UPDATE podcast SET lastRefreshedAt = ?, lastError = ?, refreshFailures = refreshFailures + 1 WHERE id = ?",
                            arguments: [now.timeIntervalSince1970, message, podcastId])
             return RefreshSummary(podcastId: podcastId, title: podcast.title, error: message)
         }
@@ -154,7 +154,8 @@ extension Library {
             description: row.decode(forColumn: "description"), artworkURL: row.decode(forColumn: "artworkURL"), link: row.decode(forColumn: "link"), language: row.decode(forColumn: "language"),
             subscribedAt: Date(timeIntervalSince1970: row.decode(forColumn: "subscribedAt")), etag: row.decode(forColumn: "etag"), lastModified: row.decode(forColumn: "lastModified"),
             lastRefreshedAt: (row.decode(forColumn: "lastRefreshedAt") as Double?).map(Date.init(timeIntervalSince1970:)),
-            lastError: row.decode(forColumn: "lastError"), autoDownload: row.decode(forColumn: "autoDownload") ?? 0, episodeCount: row.decode(forColumn: "episodeCount") ?? 0, unplayedCount: row.decode(forColumn: "unplayedCount") ?? 0)
+            lastError: row.decode(forColumn: "lastError"), autoDownload: row.decode(forColumn: "autoDownload") ?? 0,
+            refreshFailures: row.decode(forColumn: "refreshFailures") ?? 0, episodeCount: row.decode(forColumn: "episodeCount") ?? 0, unplayedCount: row.decode(forColumn: "unplayedCount") ?? 0)
     }
 
     private static func title(of feed: Feed, _ feedURL: String) -> String {

@@ -144,6 +144,9 @@ public final class Library: Sendable {
                     url TEXT NOT NULL, format TEXT NOT NULL, cues TEXT NOT NULL, fetchedAt REAL NOT NULL);
                 """)
         }
+        migrator.registerMigration("v7: refresh failures in a row") { db in
+            try db.execute(sql: "ALTER TABLE podcast ADD COLUMN refreshFailures INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

@@ -18,6 +18,8 @@ public struct Podcast: Sendable, Equatable, Identifiable {
     public var lastError: String?
     /// How many of the newest episodes to download after each refresh (0: none).
     public var autoDownload = 0
+    /// Refreshes that failed in a row (0 after one that worked).
+    public var refreshFailures = 0
     /// Computed when listed.
     public var episodeCount = 0
     public var unplayedCount = 0

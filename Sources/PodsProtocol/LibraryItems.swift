@@ -7,7 +7,7 @@ public enum LibraryItems {
         ItemField("id", .int64), ItemField("title", .string), .maybe("author", .string), ItemField("feedURL", .string),
         .maybe("link", .string), .maybe("artworkURL", .string), ItemField("episodeCount", .int64),
         ItemField("unplayedCount", .int64), ItemField("subscribedAt", .int64, .date), .maybe("lastRefreshedAt", .int64, .date),
-        .maybe("lastError", .string), ItemField("autoDownload", .int32),
+        .maybe("lastError", .string), ItemField("autoDownload", .int32), .maybe("nextRefreshAt", .int64, .date),
     ])
 
     /// What a list of episodes shows (`ListEpisodes`, `ListQueue`): no

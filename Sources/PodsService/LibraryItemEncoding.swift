@@ -109,7 +109,7 @@ struct ReplyPage {
 // MARK: - Items
 
 enum LibraryItemEncoding {
-    static func podcast(_ podcast: Podcast) -> DBusValue {
+    static func podcast(_ podcast: Podcast, nextRefresh: Date? = nil) -> DBusValue {
         var item = ItemBuilder()
         item.set("id", podcast.id)
         item.set("title", podcast.title)
@@ -123,6 +123,7 @@ enum LibraryItemEncoding {
         item.set("lastRefreshedAt", date: podcast.lastRefreshedAt)
         item.set("lastError", podcast.lastError)
         item.set("autoDownload", podcast.autoDownload)
+        item.set("nextRefreshAt", date: nextRefresh.map { max($0, Date()) })
         return item.value
     }
 

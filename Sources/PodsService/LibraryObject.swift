@@ -4,6 +4,7 @@ import PodsDBus
 import PodsFeedParser
 import PodsLibrary
 import PodsProtocol
+import PodsSettings
 
 /// `/org/pods/Library`: the `org.pods.Library2` interface, everything the
 /// CLI does with the library. Items are typed `a{sv}` values (their keys in
@@ -14,6 +15,10 @@ enum LibraryObject {
     static func make(_ player: LibraryPlayer, signals: LibrarySignals) -> DBusExportedObject {
         let library = player.library
         let episodePages = PageReadAhead<EpisodePageKey>()
+        @Sendable func podcastItem(_ podcast: Podcast) -> DBusValue {
+            let schedule = RefreshSchedule(interval: player.preferences.value(.refreshInterval, podcast: nil).numberValue ?? 0)
+            return LibraryItemEncoding.podcast(podcast, nextRefresh: schedule.next(for: podcast))
+        }
         func method(_ description: LibraryMethod,
                     _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
             DBusMethod(description.name, inputs: description.inputs, outputs: description.outputs) { arguments in
@@ -38,7 +43,7 @@ enum LibraryObject {
                         await player.prefetchArtwork()
                         signals.artworkChanged()
                     }
-                    return [LibraryItemEncoding.podcast(podcast)]
+                    return [podcastItem(podcast)]
                 },
                 method(.unsubscribe) { arguments throws(DBusError) in
                     let id = try await podcastID(arguments[0].stringValue ?? "")
@@ -51,10 +56,10 @@ enum LibraryObject {
                 method(.podcast) { arguments throws(DBusError) in
                     let text = arguments[0].stringValue ?? ""
                     let podcast = try await LibraryWork.run { () throws(LibraryError) in try library.podcast(matching: text) }
-                    return [LibraryItemEncoding.podcast(podcast)]
+                    return [podcastItem(podcast)]
                 },
                 method(.listPodcasts) { arguments throws(DBusError) in
-                    try await offsetPaged(arguments, of: .listPodcasts, item: LibraryItemEncoding.podcast) { offset, limit throws(DBusError) in
+                    try await offsetPaged(arguments, of: .listPodcasts, item: podcastItem) { offset, limit throws(DBusError) in
                         try await LibraryWork.run { () throws(LibraryError) in try library.podcasts(offset: offset, limit: limit) }
                     }
                 },

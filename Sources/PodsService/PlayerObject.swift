@@ -7,7 +7,8 @@ import PodsSettings
 /// `/org/pods/Player`: the `org.pods.Player1` interface, what Pods' player
 /// does that MPRIS has no word for: chapters, skips, the sleep timer.
 enum PlayerObject {
-    static func make(controller: PlayerController, player: LibraryPlayer?, preferences: PreferenceStore) -> DBusExportedObject {
+    static func make(controller: PlayerController, player: LibraryPlayer?, preferences: PreferenceStore,
+                     settingsChanged: @escaping @Sendable () -> Void) -> DBusExportedObject {
         func method(_ description: PlayerMethod,
                     _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
             DBusMethod(description.name, inputs: description.inputs, outputs: description.outputs) { arguments in
@@ -77,7 +78,7 @@ enum PlayerObject {
                     do throws(SettingsError) {
                         try preferences.set(key, try key.parse(arguments[2].stringValue ?? ""), podcast: podcast)
                     } catch { throw DBusError.invalidArgs(error.message) }
-                    await player?.applyPreferences()
+                    settingsChanged()
                     return []
                 },
                 method(.unsetConfig) { arguments throws(DBusError) in
@@ -86,7 +87,7 @@ enum PlayerObject {
                     do throws(SettingsError) { try preferences.set(key, nil, podcast: podcast) } catch {
                         throw DBusError.failed(error.message)
                     }
-                    await player?.applyPreferences()
+                    settingsChanged()
                     return []
                 },
 

@@ -87,12 +87,17 @@ public struct PodsService: Service {
                           mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library, logger: logger) },
                           artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) })
         }
+        let scheduler = player.map { RefreshScheduler(player: $0, signals: signals, logger: logger) }
+        let settingsChanged: @Sendable () -> Void = {
+            scheduler?.poke()
+            Task { await player?.applyPreferences() }
+        }
         // podsd picks up a changed config.toml without a restart.
         let watcher = configuration.configFile.map { file in
             ConfigWatcher(url: file) { [logger] in
                 guard preferences.reload() else { return }
                 logger.info("config.toml changed; the new settings apply now")
-                Task { await player?.applyPreferences() }
+                settingsChanged()
             }
         }
         do throws(SettingsError) { try watcher?.start() } catch {
@@ -103,7 +108,10 @@ public struct PodsService: Service {
         signals.followers.onQueueChanged { trackList.refresh() }
         signals.followers.onEpisodesChanged { trackList.refresh() }
         let lastTrackFacts = Mutex<DBusValue?>(nil)
-        signals.followers.onPodcastsChanged { playlists?.refresh() }
+        signals.followers.onPodcastsChanged {
+            playlists?.refresh()
+            scheduler?.poke()
+        }
         await controller.observe { change in
             publisher.publish(change)
             switch change {
@@ -128,7 +136,8 @@ public struct PodsService: Service {
             controller: controller, navigation: Navigation(controller: controller, player: player), publisher: publisher,
             trackList: trackList, playlists: playlists, player: player, signals: player == nil ? nil : signals,
             supportedMimeTypes: SupportedFormats.mimeTypes(), quit: { requestStop.yield("Quit called") }))
-        connection.export(PlayerObject.make(controller: controller, player: player, preferences: preferences))
+        connection.export(PlayerObject.make(controller: controller, player: player, preferences: preferences,
+                                            settingsChanged: settingsChanged))
         if let player { connection.export(LibraryObject.make(player, signals: signals)) }
         connection.onDisconnect { requestStop.yield("the bus connection closed") }
         do throws(DBusError) { try await connection.cancelCallsWhenCallersLeave() } catch {
@@ -143,6 +152,7 @@ public struct PodsService: Service {
                 group.addTask { await controller.run() }
                 group.addTask { await trackList.run() }
                 if let playlists { group.addTask { await playlists.run() } }
+                if let scheduler { group.addTask { await scheduler.run() } }
                 trackList.refresh()
                 playlists?.refresh()
                 if let library {
@@ -169,6 +179,7 @@ public struct PodsService: Service {
                 trackList.finish()
                 playlists?.finish()
                 watcher?.stop()
+                await scheduler?.finish()
             }
         } onGracefulShutdown: {
             requestStop.yield("shutdown signal")

@@ -68,7 +68,7 @@ public struct ConfigFile: Sendable {
         if let number = value.int { return .number(Double(number)) }
         if let text = value.string {
             if case .choice = key.kind { return .text(text) }
-            return try key.parse(text)
+            return try key.parse(text)  // "5%", "1h"
         }
         throw SettingsError("\(key.name) takes \(key.expected), not a TOML \(value.type)")
     }

@@ -12,6 +12,8 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
         case choice([String])
         /// Seconds (`30`), or a share of the episode (`5%`).
         case secondsOrPercent(maximumSeconds: Double)
+        /// A time: seconds (`3600`) or with units (`1h`, `30m`, `1h30m`, `90s`).
+        case interval(maximumSeconds: Double)
     }
 
     public let name: String
@@ -40,6 +42,7 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
         case .bool: "true or false"
         case .choice(let words): words.map { "'\($0)'" }.joined(separator: " or ")
         case .secondsOrPercent(let maximum): "seconds (0 to \(SettingValue.number(maximum).text)) or a percentage such as 5%"
+        case .interval(let maximum): "a time such as 1h, 30m or 90s (0 to \(SettingValue.number(maximum).text) seconds)"
         }
     }
 
@@ -58,6 +61,9 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
             }
         case .choice:
             return try checked(.text(trimmed.lowercased()))
+        case .interval:
+            guard let seconds = Self.seconds(fromUnits: trimmed.lowercased()) else { throw invalid(text) }
+            return try checked(.number(seconds))
         case .secondsOrPercent:
             if trimmed.hasSuffix("%") {
                 guard let number = Double(trimmed.dropLast().trimmingCharacters(in: .whitespaces)) else { throw invalid(text) }
@@ -81,9 +87,30 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
             return value
         case (.secondsOrPercent, .percent(let share)) where share.isFinite && (0...100).contains(share):
             return value
+        case (.interval(let maximum), .number(let seconds)) where seconds.isFinite && (0...maximum).contains(seconds):
+            return value
         default:
             throw invalid(value.text)
         }
+    }
+
+    /// `3600`, `1h`, `30m`, `1h30m`, `90s`.
+    static func seconds(fromUnits text: String) -> Double? {
+        if let plain = Double(text) { return plain }
+        var total = 0.0, number = ""
+        for character in text {
+            if character.isNumber || character == "." { number.append(character); continue }
+            guard let value = Double(number) else { return nil }
+            switch character {
+            case "d": total += value * 86400
+            case "h": total += value * 3600
+            case "m": total += value * 60
+            case "s": total += value
+            default: return nil
+            }
+            number = ""
+        }
+        return number.isEmpty && !text.isEmpty ? total : nil
     }
 
     private func invalid(_ text: String) -> SettingsError {

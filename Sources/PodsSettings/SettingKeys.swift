@@ -30,9 +30,13 @@ extension SettingKey {
         "auto-next", .bool, default: .bool(true), perPodcast: false,
         "Play the next episode (the queue's head, else the podcast's next) when one ends.")
 
+    public static let refreshInterval = SettingKey(
+        "refresh-interval", .interval(maximumSeconds: 7 * 86400), default: .number(3600), perPodcast: false,
+        "How often podsd refreshes every feed by itself (\"1h\", \"30m\"; 0: never). A failing feed waits twice as long after each failure, up to a day.")
+
     /// Every key, in the file's order.
     public static let all: [SettingKey] = [
-        speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin, autoNext,
+        speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin, autoNext, refreshInterval,
     ]
 
     /// The key called `name`.

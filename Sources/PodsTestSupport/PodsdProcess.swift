@@ -37,7 +37,9 @@ public final class PodsdProcess: Sendable {
         process.arguments = ["--audio-sink", "fakesink sync=true",
                              "--data-dir", directory.appendingPathComponent("data").path,
                              "--cache-dir", directory.appendingPathComponent("cache").path,
-                             "--config", directory.appendingPathComponent("config.toml").path] + extraArguments
+                             "--config", directory.appendingPathComponent("config.toml").path]
+            // No background refresh unless a test asks for one (its feeds are the tests' own).
+            + (extraArguments.contains("--refresh-interval") ? [] : ["--refresh-interval", "0"]) + extraArguments
         process.environment = ProcessInfo.processInfo.environment.merging(bus.environment) { $1 }
         let stderrPipe = Pipe()
         process.standardError = stderrPipe

@@ -37,6 +37,10 @@ struct PodsDaemon: AsyncParsableCommand {
         valueName: "seconds"))
     var completeWithin: String?
 
+    @Option(help: ArgumentHelp("Refresh every feed this often by itself: 1h, 30m, 90s; 0 never (overrides refresh-interval in the config file).",
+                               valueName: "time"))
+    var refreshInterval: String?
+
     @Flag(help: "Stream episodes plainly, without the range cache (no downloads, no cached artwork).")
     var noCache = false
 
@@ -62,6 +66,11 @@ struct PodsDaemon: AsyncParsableCommand {
         configuration.cacheDirectory = noCache ? nil : directories.cache
         configuration.configFile = config.map { URL(fileURLWithPath: $0) } ?? directories.config
         if noAutoNext { configuration.settingOverrides[.autoNext] = .bool(false) }
+        if let refreshInterval {
+            do { configuration.settingOverrides[.refreshInterval] = try SettingKey.refreshInterval.parse(refreshInterval) } catch {
+                Self.fail(ValidationError("--refresh-interval: \(error.message)"))
+            }
+        }
         if let completeWithin {
             do { configuration.settingOverrides[.completeWithin] = try SettingKey.completeWithin.parse(completeWithin) } catch {
                 Self.fail(ValidationError("--complete-within: \(error.message)"))

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import PodsConcurrency
+import PodsLibrary
+import PodsSettings
+
+/// When a podcast is refreshed next: `refresh-interval` after its last
+/// attempt, twice as long after each failure in a row (up to a day, or the
+/// interval when that is longer), and spread by a jitter of ±10% so a
+/// library's feeds do not all come due together.
+struct RefreshSchedule: Sendable, Equatable {
+    /// Seconds; 0: never.
+    let interval: TimeInterval
+
+    static let longestBackoff: TimeInterval = 86400
+    static let jitter = 0.1
+
+    /// nil when podsd never refreshes by itself.
+    func next(for podcast: Podcast) -> Date? {
+        guard interval > 0 else { return nil }
+        guard let last = podcast.lastRefreshedAt else { return Date(timeIntervalSince1970: 0) }
+        var delay = interval
+        if podcast.refreshFailures > 0 {
+            delay = min(interval * pow(2, Double(min(podcast.refreshFailures, 30))), max(Self.longestBackoff, interval))
+        }
+        // The same podcast and attempt always get the same jitter.
+        var mixed = UInt64(bitPattern: podcast.id) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(max(0, last.timeIntervalSince1970 * 1000))
+        mixed = (mixed ^ (mixed >> 31)) &* 0xBF58_476D_1CE4_E5B9
+        let unit = Double(mixed % 20_001) / 10_000 - 1  // -1...1
+        return last.addingTimeInterval(delay * (1 + Self.jitter * unit))
+    }
+}
+
+/// Refreshes podcasts in the background as they come due (see
+/// `RefreshSchedule`), one round at a time, then runs the auto-downloads.
+/// It sleeps until the next podcast is due (at most an hour, in case the
+/// clock moved), and is woken when the settings or the podcasts change.
+actor RefreshScheduler {
+    private let player: LibraryPlayer
+    private let signals: LibrarySignals
+    private let logger: Logger
+    private var sleeper: Task<Void, Never>?
+    private var stopped = false
+
+    /// The longest sleep between looks at the schedule.
+    static let longestSleep: Duration = .seconds(3600)
+
+    init(player: LibraryPlayer, signals: LibrarySignals, logger: Logger) {
+        self.player = player
+        self.signals = signals
+        self.logger = logger
+    }
+
+    /// The schedule as the settings say now.
+    nonisolated var schedule: RefreshSchedule {
+        RefreshSchedule(interval: player.preferences.value(.refreshInterval, podcast: nil).numberValue ?? 3600)
+    }
+
+    /// Looks at the schedule again now (the settings or the podcasts changed).
+    nonisolated func poke() { Task { await wake() } }
+
+    func finish() {
+        stopped = true
+        sleeper?.cancel()
+    }
+
+    private func wake() { sleeper?.cancel() }
+
+    func run() async {
+        while !stopped {
+            let wait = await refreshDue()
+            guard !stopped else { return }
+            let sleeper = Task { _ = try? await Task.sleep(for: min(wait ?? Self.longestSleep, Self.longestSleep)) }
+            self.sleeper = sleeper
+            await sleeper.value
+        }
+    }
+
+    /// Refreshes every podcast that is due; returns how long until the next one is.
+    private func refreshDue() async -> Duration? {
+        let library = player.library
+        let schedule = schedule
+        guard schedule.interval > 0 else { return nil }
+        guard let podcasts = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.podcasts() }) else { return nil }
+        let now = Date()
+        let due = podcasts.filter { (schedule.next(for: $0) ?? .distantFuture) <= now }.map(\.id)
+        if !due.isEmpty {
+            do throws(LibraryError) {
+                let summaries = try await player.refresher.refresh(due)
+                for summary in summaries where summary.changed { signals.episodesChanged(summary.podcastId) }
+                let failed = summaries.filter { $0.error != nil }.count
+                logger.info("background refresh: \(summaries.count) feeds, \(summaries.filter(\.changed).count) changed, \(failed) failed")
+                signals.podcastsChanged()
+                await player.autoDownload()
+                await player.prefetchArtwork()
+                signals.artworkChanged()
+            } catch {
+                logger.error("background refresh: \(error)")
+            }
+        }
+        guard let after = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.podcasts() }) else { return nil }
+        let next = after.compactMap { schedule.next(for: $0) }.min()
+        return next.map { .milliseconds(Int64(max(0, $0.timeIntervalSinceNow) * 1000) + 10) }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import PodsClient
+import PodsTestSupport
+import Testing
+
+/// podsd refreshes by itself every `refresh-interval`, backs off a failing
+/// feed (twice as long after each failure), and says when each feed is next.
+@Suite struct BackgroundRefreshTests {
+    @Test func refreshesOnTimeAndBacksOffAFailingFeed() async throws {
+        let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
+        defer { server.stop() }
+        server.setFile("/good.xml", sampleFeed([("g1", "Good one", 1, server.url("/a.mp3"))], title: "Good Show"))
+        server.setFile("/flaky.xml", sampleFeed([("f1", "Flaky one", 1, server.url("/a.mp3"))], title: "Flaky Show"))
+        let podsd = try await PodsdProcess.start(extraArguments: ["--refresh-interval", "2s"])
+        #expect(await podsd.pods("subscribe", server.url("/good.xml")).status == 0)
+        #expect(await podsd.pods("subscribe", server.url("/flaky.xml")).status == 0)
+        server.setFault("/flaky.xml", .status(500))
+        let start = ContinuousClock.now
+        // A new episode appears in the good feed: podsd finds it by itself.
+        server.setFile("/good.xml", sampleFeed([("g1", "Good one", 1, server.url("/a.mp3")), ("g2", "Good two", 2, server.url("/a.mp3"))],
+                                               title: "Good Show"))
+        try await waitFor(timeout: .seconds(8)) {
+            ((try? await LibraryClient(podsd.client).episodesJSON()) ?? []).contains { $0["title"] as? String == "Good two" }
+        }
+        try await Task.sleep(until: start + .seconds(13))
+        // Every ~2 s for the good feed (6 or so in 13 s, besides the subscribe); the failing one at
+        // about 2, 6 and 14 s: its wait doubles after each failure.
+        let good = server.requests(for: "/good.xml") - 1, flaky = server.requests(for: "/flaky.xml") - 1
+        #expect(good >= 4 && good <= 8, "good feed fetched \(good) times in 13 s")
+        #expect(flaky >= 1 && flaky <= 2, "failing feed fetched \(flaky) times in 13 s")
+
+        let podcasts = try await LibraryClient(podsd.client).podcastsJSON()
+        let flakyItem = try #require(podcasts.first { $0["title"] as? String == "Flaky Show" })
+        #expect((flakyItem["lastError"] as? String)?.contains("500") == true)
+        let goodItem = try #require(podcasts.first { $0["title"] as? String == "Good Show" })
+        let next = try #require(goodItem["nextRefreshAt"] as? String)
+        let formatter = ISO8601DateFormatter()
+        let nextDate = try #require(formatter.date(from: next))
+        #expect(nextDate.timeIntervalSinceNow < 4, "next refresh \(next)")
+
+        // The server recovers: after the next (backed-off) attempt works, every ~2 s again.
+        server.setFault("/flaky.xml", nil)
+        try await waitFor(timeout: .seconds(15)) {
+            ((try? await LibraryClient(podsd.client).podcastsJSON()) ?? []).first { $0["title"] as? String == "Flaky Show" }?["lastError"] is NSNull
+        }
+        let recovered = server.requests(for: "/flaky.xml")
+        try await Task.sleep(for: .seconds(5))
+        #expect(server.requests(for: "/flaky.xml") - recovered >= 2, "back to the plain interval")
+        #expect(podsd.isRunning)
+    }
+
+    @Test func zeroMeansNever() async throws {
+        let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
+        defer { server.stop() }
+        server.setFile("/good.xml", sampleFeed([("g1", "Good one", 1, server.url("/a.mp3"))], title: "Good Show"))
+        let podsd = try await PodsdProcess.start()  // the tests' podsd: --refresh-interval 0
+        #expect(await podsd.pods("subscribe", server.url("/good.xml")).status == 0)
+        try await Task.sleep(for: .seconds(2))
+        #expect(server.requests(for: "/good.xml") == 1)
+        let podcasts = try await LibraryClient(podsd.client).podcastsJSON()
+        #expect(podcasts.first?["nextRefreshAt"] is NSNull)
+    }
+}
