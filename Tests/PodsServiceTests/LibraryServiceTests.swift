@@ -58,7 +58,7 @@ func libraryAt(_ directory: URL) throws -> Library { try Library(directory: dire
         #expect(podcasts.count == 1)
         #expect(Set(podcasts.first?.keys.map { $0 } ?? []) == [
             "id", "title", "author", "feedURL", "link", "artworkURL", "episodeCount", "unplayedCount", "subscribedAt",
-            "lastRefreshedAt", "lastError", "autoDownload"])
+            "lastRefreshedAt", "lastError", "autoDownload", "nextRefreshAt"])
     }
 
     @Test func badInputGivesOneClearLineAndChangesNothing() async throws {
