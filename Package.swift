@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         // MARK: - C libraries, each touched by exactly one wrapper module
@@ -40,6 +41,7 @@ let package = Package(
         .target(name: "PodsProtocol", dependencies: ["PodsDBus"]),
         .target(name: "PodsChapters"),
         .target(name: "PodsTranscripts", dependencies: ["PodsFeedParser"]),
+        .target(name: "PodsDirectory", dependencies: ["PodsHTTP", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "PodsSettings", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "PodsConcurrency"),
         .target(name: "PodsClient", dependencies: ["PodsDBus", "PodsFeedParser", "PodsProtocol"]),
@@ -56,11 +58,15 @@ let package = Package(
             name: "PodsService",
             dependencies: [
                 "PodsCache", "PodsChapters", "PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
-                "PodsPlayback", "PodsProtocol", "PodsSettings", "PodsTranscripts",
+                "PodsDirectory", "PodsPlayback", "PodsProtocol", "PodsSettings", "PodsTranscripts",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        .target(name: "PodsTestSupport", dependencies: ["PodsClient", "PodsDBus", "PodsFeedParser", "PodsLibrary", "PodsProtocol"]),
+        .target(
+            name: "PodsTestSupport",
+            dependencies: [
+                "PodsClient", "PodsDBus", "PodsFeedParser", "PodsLibrary", "PodsProtocol", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
 
         // MARK: - Executables
         .executableTarget(
@@ -98,6 +104,7 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "PodsSettingsTests", dependencies: ["PodsSettings", "PodsTestSupport"]),
+        .testTarget(name: "PodsDirectoryTests", dependencies: ["PodsDirectory", "PodsTestSupport"]),
         .testTarget(name: "PodsTranscriptsTests", dependencies: ["PodsTranscripts", "PodsFeedParser"]),
         .testTarget(name: "PodsChaptersTests", dependencies: ["PodsChapters", "PodsTestSupport"]),
         .testTarget(name: "PodsCacheTests", dependencies: ["PodsCache", "PodsLibrary", "PodsTestSupport"]),

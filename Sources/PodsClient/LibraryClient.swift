@@ -35,6 +35,11 @@ public struct LibraryClient: Sendable {
         try await single(.importOPML, [.string(text)], timeout: .seconds(600)).arrayValue ?? []
     }
 
+    /// Podcasts the directories know for `term`, best first.
+    public func search(_ term: String, limit: Int) async throws(PlayerClient.Failure) -> [DBusValue] {
+        try await single(.search, [.string(term), .uint32(UInt32(clamping: limit))], timeout: .seconds(45)).arrayValue ?? []
+    }
+
     /// Downloads the `count` newest unplayed episodes of `podcast` after each refresh (0: none).
     public func setAutoDownload(podcast: String, count: Int) async throws(PlayerClient.Failure) {
         _ = try await call(.setAutoDownload, [.string(podcast), .uint32(UInt32(clamping: count))])

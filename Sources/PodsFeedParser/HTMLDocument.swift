@@ -37,6 +37,49 @@ public enum HTMLDocument {
         return paragraphs.filter { !$0.isEmpty }
     }
 
+    /// The feeds a web page names in its head: each `<link rel="alternate"
+    /// type="application/rss+xml">` (or Atom) `href`, resolved against `base`.
+    public static func feedLinks(_ html: String, base: String) -> [String] {
+        var links: [String] = []
+        var from = html.startIndex
+        let baseURL = URL(string: base)
+        while links.count < 20, let start = html.range(of: "<link", options: .caseInsensitive, range: from..<html.endIndex) {
+            guard let end = html[start.upperBound...].firstIndex(of: ">") else { break }
+            from = end
+            let attributes = Self.attributes(String(html[start.upperBound..<end]))
+            let type = attributes["type"]?.lowercased() ?? ""
+            guard attributes["rel"]?.lowercased().split(separator: " ").contains("alternate") == true,
+                  type == "application/rss+xml" || type == "application/atom+xml",
+                  let href = attributes["href"], !href.isEmpty,
+                  let resolved = URL(string: href, relativeTo: baseURL)?.absoluteString else { continue }
+            links.append(resolved)
+        }
+        return links
+    }
+
+    /// A tag's attributes (`name="value"`, `name='value'`, `name=value`), names in lower case.
+    static func attributes(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var scanner = Substring(text)
+        while let equals = scanner.firstIndex(of: "=") {
+            let name = scanner[..<equals].split(whereSeparator: { $0.isWhitespace || $0 == "/" }).last.map { $0.lowercased() } ?? ""
+            var rest = scanner[scanner.index(after: equals)...].drop { $0 == " " }
+            let value: Substring
+            if let quote = rest.first, quote == "\"" || quote == "'" {
+                rest = rest.dropFirst()
+                let close = rest.firstIndex(of: quote) ?? rest.endIndex
+                value = rest[..<close]
+                scanner = close < rest.endIndex ? rest[rest.index(after: close)...] : ""
+            } else {
+                let close = rest.firstIndex { $0.isWhitespace } ?? rest.endIndex
+                value = rest[..<close]
+                scanner = rest[close...]
+            }
+            if !name.isEmpty { result[name] = HTMLText.plainText(String(value)) }
+        }
+        return result
+    }
+
     /// Each `<a href>`'s text and URL, in order, once each.
     public static func links(_ html: String) -> [Link] {
         var links: [Link] = []

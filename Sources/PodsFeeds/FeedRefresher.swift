@@ -75,7 +75,23 @@ public actor FeedRefresher {
         return try await task.value.get()
     }
 
-    private func subscribeOnce(_ feedURL: String) async throws(LibraryError) -> Podcast {
+    /// Subscribes to `feedURL`; a web page that names its feed (`<link
+    /// rel="alternate" type="application/rss+xml">`) subscribes to that feed
+    /// (one hop: a page naming a page does not go on).
+    private func subscribeOnce(_ feedURL: String, followingPage: Bool = true) async throws(LibraryError) -> Podcast {
+        switch try await subscribeOrFindFeed(feedURL, followingPage: followingPage) {
+        case .subscribed(let podcast): return podcast
+        case .pageNamesFeed(let named): return try await subscribeOnce(named, followingPage: false)
+        }
+    }
+
+    private enum SubscribeOutcome {
+        case subscribed(Podcast)
+        /// `feedURL` was a web page naming this feed.
+        case pageNamesFeed(String)
+    }
+
+    private func subscribeOrFindFeed(_ feedURL: String, followingPage: Bool) async throws(LibraryError) -> SubscribeOutcome {
         let library = library
         if let existing = try await Self.storing.run({ () throws(LibraryError) in try library.podcast(feedURL: feedURL) }) {
             throw LibraryError(.duplicate, "already subscribed to \(existing.title) (\(feedURL))")
@@ -91,13 +107,18 @@ public actor FeedRefresher {
         let prepared: PreparedFeed
         switch await prepare(body, baseURL: fetched.finalURL, for: nil) {
         case .success(let made): prepared = made.0
-        case .failure(.parse(let error)): throw LibraryError(.feed, "\(feedURL): \(error.message)")
+        case .failure(.parse(let error)):
+            guard followingPage, let page = body.text(upTo: 2 << 20),
+                  let named = HTMLDocument.feedLinks(page, base: fetched.finalURL).first, Self.normalized(named) != feedURL else {
+                throw LibraryError(.feed, "\(feedURL): \(error.message)" + (followingPage ? " (and it names no feed)" : ""))
+            }
+            return .pageNamesFeed(Self.normalized(named))
         case .failure(.library(let error)): throw error
         }
-        return try await Self.storing.run { () throws(LibraryError) in
+        return .subscribed(try await Self.storing.run { () throws(LibraryError) in
             try library.subscribe(feedURL: fetched.permanentURL ?? feedURL, prepared: prepared, etag: fetched.etag,
                                   lastModified: fetched.lastModified)
-        }
+        })
     }
 
     // MARK: - Parsing and storing
@@ -222,6 +243,14 @@ public actor FeedRefresher {
         case memory(Data)
         /// A temporary file, removed once parsed.
         case file(String)
+
+        /// The body as text, when it is at most `limit` bytes (a web page, not a feed).
+        func text(upTo limit: Int) -> String? {
+            switch self {
+            case .memory(let data): data.count <= limit ? String(decoding: data, as: UTF8.self) : nil
+            case .file: nil
+            }
+        }
 
         /// The feed; a file is removed once read, parsed or not.
         func parse(with parser: FeedParser) throws(FeedError) -> Feed {

@@ -80,10 +80,19 @@ public struct HTTPClient: Sendable {
     }
 
     /// GETs `url` (http or https), following redirects. `ifNoneMatch` and
-    /// `ifModifiedSince` make it conditional (a 304 comes back with an empty body).
-    public func get(_ url: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) async throws(HTTPError) -> HTTPResponse {
+    /// `ifModifiedSince` make it conditional (a 304 comes back with an empty
+    /// body); `headers` are sent as given (an API's authentication).
+    public func get(_ url: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil,
+                    headers: [(name: String, value: String)] = []) async throws(HTTPError) -> HTTPResponse {
         guard Self.isHTTP(url) else { throw HTTPError(.invalidURL, "not an http(s) URL: \(url)") }
-        let transfer = Transfer(url: url, options: options, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince)
+        var lines = headers.map { "\($0.name): \($0.value)" }
+        if let ifNoneMatch { lines.append("If-None-Match: \(ifNoneMatch)") }
+        if let ifModifiedSince { lines.append("If-Modified-Since: \(ifModifiedSince)") }
+        // A header line must be one line: a value with a line break in it is refused, not sent split.
+        guard lines.allSatisfy({ !$0.contains("\r") && !$0.contains("\n") }) else {
+            throw HTTPError(.invalidURL, "a request header holds a line break")
+        }
+        let transfer = Transfer(url: url, options: options, headerLines: lines)
         let result: Result<HTTPResponse, HTTPError> = await withCheckedContinuation { continuation in
             transfer.completion = { continuation.resume(returning: $0) }
             TransferLoop.shared.submit(transfer)
@@ -98,8 +107,7 @@ public struct HTTPClient: Sendable {
         // then on; the caller only waits for `completion`.
         let url: String
         let options: Options
-        let ifNoneMatch: String?
-        let ifModifiedSince: String?
+        let headerLines: [String]
         var body = Data()
         var tooLarge = false
         /// The file the body went to once it passed the spill threshold.
@@ -111,11 +119,10 @@ public struct HTTPClient: Sendable {
         private var headerList: UnsafeMutablePointer<curl_slist>?
         var completion: (Result<HTTPResponse, HTTPError>) -> Void = { _ in }
 
-        init(url: String, options: Options, ifNoneMatch: String?, ifModifiedSince: String?) {
+        init(url: String, options: Options, headerLines: [String]) {
             self.url = url
             self.options = options
-            self.ifNoneMatch = ifNoneMatch
-            self.ifModifiedSince = ifModifiedSince
+            self.headerLines = headerLines
         }
 
         deinit {
@@ -130,8 +137,7 @@ public struct HTTPClient: Sendable {
         func makeHandle() -> UnsafeMutableRawPointer? {
             guard let handle = HTTPClient.makeHandle() else { return nil }
             self.handle = handle
-            if let ifNoneMatch { headerList = curl_slist_append(headerList, "If-None-Match: \(ifNoneMatch)") }
-            if let ifModifiedSince { headerList = curl_slist_append(headerList, "If-Modified-Since: \(ifModifiedSince)") }
+            for line in headerLines { headerList = curl_slist_append(headerList, line) }
             HTTPClient.configure(handle, url: url, options: options)
             pods_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode (gzip, deflate, br…)
             pods_curl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList))

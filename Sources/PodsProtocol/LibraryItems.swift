@@ -55,6 +55,12 @@ public enum LibraryItems {
         ItemField("removed", .int32), ItemField("notModified", .bool), .maybe("error", .string),
     ])
 
+    /// A podcast a directory found (`Search`).
+    public static let directoryResult = ItemSchema("directoryResult", [
+        ItemField("title", .string), .maybe("author", .string), ItemField("feedURL", .string), .maybe("artworkURL", .string),
+        .maybe("episodeCount", .int32), ItemField("source", .string),
+    ])
+
     /// What importing one OPML outline did.
     public static let importResult = ItemSchema("importResult", [
         ItemField("url", .string), .maybe("podcastId", .int64), .maybe("error", .string),

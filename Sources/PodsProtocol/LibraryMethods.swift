@@ -32,6 +32,9 @@ extension InterfaceMethod where Interface == LibraryInterface {
         "Refresh", [DBusArgument("podcast", .string)], [items("results", LibraryItems.refreshResult)])
     public static let importOPML = LibraryMethod(
         "ImportOPML", [DBusArgument("opml", .string)], [items("results", LibraryItems.importResult)])
+    /// Podcast directories (iTunes, and Podcast Index when configured), merged.
+    public static let search = LibraryMethod(
+        "Search", [DBusArgument("term", .string), DBusArgument("limit", .uint32)], [items("results", LibraryItems.directoryResult)])
     public static let setAutoDownload = LibraryMethod(
         "SetAutoDownload", [DBusArgument("podcast", .string), DBusArgument("count", .uint32)])
 
@@ -70,7 +73,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
 
     /// Every method, in introspection order.
     public static let all: [LibraryMethod] = [
-        subscribe, unsubscribe, podcast, listPodcasts, refresh, importOPML, setAutoDownload,
+        subscribe, unsubscribe, podcast, listPodcasts, refresh, importOPML, search, setAutoDownload,
         listEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript,
         listQueue, queueAdd, queueRemove, queueMove, queueClear,
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,

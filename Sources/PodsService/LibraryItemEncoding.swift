@@ -2,6 +2,7 @@ import Foundation
 import PodsDBus
 import PodsFeedParser
 import PodsLibrary
+import PodsDirectory
 import PodsProtocol
 import PodsTranscripts
 
@@ -163,6 +164,17 @@ enum LibraryItemEncoding {
             sub.set("url", person.url)
             sub.set("image", person.image)
         })
+        return item.value
+    }
+
+    static func directoryResult(_ result: DirectoryResult) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("title", result.title)
+        item.set("author", result.author)
+        item.set("feedURL", result.feedURL)
+        item.set("artworkURL", result.artworkURL)
+        item.set("episodeCount", result.episodeCount)
+        item.set("source", result.source)
         return item.value
     }
 

@@ -15,6 +15,7 @@ enum LibraryObject {
     static func make(_ player: LibraryPlayer, signals: LibrarySignals) -> DBusExportedObject {
         let library = player.library
         let episodePages = PageReadAhead<EpisodePageKey>()
+        let directories = DirectoryService(preferences: player.preferences)
         @Sendable func podcastItem(_ podcast: Podcast) -> DBusValue {
             let schedule = RefreshSchedule(interval: player.preferences.value(.refreshInterval, podcast: nil).numberValue ?? 0)
             return LibraryItemEncoding.podcast(podcast, nextRefresh: schedule.next(for: podcast))
@@ -33,8 +34,10 @@ enum LibraryObject {
             methods: [
                 // MARK: Podcasts
                 method(.subscribe) { arguments throws(DBusError) in
+                    var url = arguments[0].stringValue ?? ""
+                    if let feed = try await directories.feedURL(ofAppleLink: url) { url = feed }
                     let podcast: Podcast
-                    do throws(LibraryError) { podcast = try await player.refresher.subscribe(arguments[0].stringValue ?? "") } catch {
+                    do throws(LibraryError) { podcast = try await player.refresher.subscribe(url) } catch {
                         throw LibraryPlayer.dbusError(error)
                     }
                     signals.podcastsChanged()
@@ -96,6 +99,11 @@ enum LibraryObject {
                     FreedMemory.giveBack()
                     Task { await player.prefetchArtwork() }
                     return [boundedList(results) { LibraryItemEncoding.importResult(url: $0.url, podcastId: $0.podcastId, error: $0.error) }]
+                },
+                method(.search) { arguments throws(DBusError) in
+                    let limit = LibraryPaging.itemCount(for: UInt32(clamping: arguments[1].int64Value ?? 0))
+                    let results = try await directories.search(arguments[0].stringValue ?? "", limit: min(limit, 200))
+                    return [boundedList(results, item: LibraryItemEncoding.directoryResult)]
                 },
                 method(.setAutoDownload) { arguments throws(DBusError) in
                     let id = try await podcastID(arguments[0].stringValue ?? "")

@@ -19,7 +19,7 @@ enum PlayerItemEncoding {
     static func setting(_ entry: SettingEntry) -> DBusValue {
         var item = ItemBuilder()
         item.set("key", entry.key.name)
-        item.set("value", entry.value.text)
+        item.set("value", entry.key.isSecret && entry.value.text.isEmpty == false ? "(set)" : entry.value.text)
         item.set("default", entry.key.defaultValue.text)
         item.set("source", entry.source)
         item.set("help", entry.key.help)

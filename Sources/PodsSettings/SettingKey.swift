@@ -14,6 +14,10 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
         case secondsOrPercent(maximumSeconds: Double)
         /// A time: seconds (`3600`) or with units (`1h`, `30m`, `1h30m`, `90s`).
         case interval(maximumSeconds: Double)
+        /// An http(s) URL.
+        case url
+        /// Any text on one line (`secret`: never printed back in full).
+        case text(secret: Bool)
     }
 
     public let name: String
@@ -43,6 +47,8 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
         case .choice(let words): words.map { "'\($0)'" }.joined(separator: " or ")
         case .secondsOrPercent(let maximum): "seconds (0 to \(SettingValue.number(maximum).text)) or a percentage such as 5%"
         case .interval(let maximum): "a time such as 1h, 30m or 90s (0 to \(SettingValue.number(maximum).text) seconds)"
+        case .url: "an http or https URL"
+        case .text: "text on one line"
         }
     }
 
@@ -61,6 +67,8 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
             }
         case .choice:
             return try checked(.text(trimmed.lowercased()))
+        case .url, .text:
+            return try checked(.text(trimmed))
         case .interval:
             guard let seconds = Self.seconds(fromUnits: trimmed.lowercased()) else { throw invalid(text) }
             return try checked(.number(seconds))
@@ -89,9 +97,24 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
             return value
         case (.interval(let maximum), .number(let seconds)) where seconds.isFinite && (0...maximum).contains(seconds):
             return value
+        case (.url, .text(let text)) where Self.isHTTPURL(text):
+            return value
+        case (.text, .text(let text)) where !text.contains("\n") && !text.contains("\r"):
+            return value
         default:
             throw invalid(value.text)
         }
+    }
+
+    private static func isHTTPURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return false }
+        return (scheme == "http" || scheme == "https") && url.host?.isEmpty == false
+    }
+
+    /// Whether the value is a secret, shown only as set or not.
+    public var isSecret: Bool {
+        if case .text(secret: true) = kind { return true }
+        return false
     }
 
     /// `3600`, `1h`, `30m`, `1h30m`, `90s`.
@@ -138,11 +161,11 @@ public enum SettingValue: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
-    /// As `config.toml` holds it.
+    /// As `config.toml` holds it (a basic string, escaped).
     public var toml: String {
         switch self {
         case .bool, .number: text
-        case .text, .percent: "\"\(text)\""
+        case .text, .percent: "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
     }
 

@@ -34,9 +34,24 @@ extension SettingKey {
         "refresh-interval", .interval(maximumSeconds: 7 * 86400), default: .number(3600), perPodcast: false,
         "How often podsd refreshes every feed by itself (\"1h\", \"30m\"; 0: never). A failing feed waits twice as long after each failure, up to a day.")
 
+    // MARK: - Directory search
+
+    public static let searchITunesURL = SettingKey(
+        "search-itunes-url", .url, default: .text("https://itunes.apple.com"), perPodcast: false,
+        "Where `pods search` asks the iTunes Search API (no key needed).")
+    public static let searchPodcastIndexURL = SettingKey(
+        "search-podcastindex-url", .url, default: .text("https://api.podcastindex.org/api/1.0"), perPodcast: false,
+        "Where `pods search` asks Podcast Index, when a key and secret are set.")
+    public static let podcastIndexKey = SettingKey(
+        "podcastindex-key", .text(secret: false), default: .text(""), perPodcast: false,
+        "Your Podcast Index API key (free at api.podcastindex.org); empty: iTunes alone.")
+    public static let podcastIndexSecret = SettingKey(
+        "podcastindex-secret", .text(secret: true), default: .text(""), perPodcast: false, "Your Podcast Index API secret.")
+
     /// Every key, in the file's order.
     public static let all: [SettingKey] = [
         speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin, autoNext, refreshInterval,
+        searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
     ]
 
     /// The key called `name`.

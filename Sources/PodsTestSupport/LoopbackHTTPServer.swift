@@ -19,6 +19,7 @@ public final class LoopbackHTTPServer: Sendable {
     private let sentByPath = Mutex<[String: Int]>([:])
     private let ignoringRange = Mutex<Set<String>>([])
     private let rates = Mutex<[String: Int]>([:])
+    private let handlers = Mutex<[(prefix: String, handle: @Sendable (Request) -> Response)]>([])
     private let stopped = Mutex(false)
     private let connections = Mutex(0)
     private let answering = Mutex((now: 0, most: 0))
@@ -61,6 +62,46 @@ public final class LoopbackHTTPServer: Sendable {
         self.listener = fd
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
+    }
+
+    /// A request as a handler sees it.
+    public struct Request: Sendable {
+        /// The path and query, as sent (`/search?term=a+b`).
+        public var target: String
+        /// Header names in lower case.
+        public var headers: [String: String]
+
+        /// The query's values, percent- and `+`-decoded.
+        public var query: [String: String] {
+            guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [:] }
+            var values: [String: String] = [:]
+            for pair in query.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map {
+                    String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+                }
+                if parts.count == 2 { values[parts[0]] = parts[1] }
+            }
+            return values
+        }
+    }
+
+    /// What a handler answers.
+    public struct Response: Sendable {
+        public var status: Int
+        public var type: String
+        public var body: Data
+
+        public init(status: Int = 200, type: String = "application/json", body: Data) {
+            self.status = status
+            self.type = type
+            self.body = body
+        }
+    }
+
+    /// Answers every request whose path starts with `prefix` with `handle`
+    /// (an API that looks at the query and the headers).
+    public func setHandler(_ prefix: String, _ handle: @escaping @Sendable (Request) -> Response) {
+        handlers.withLock { $0.append((prefix, handle)) }
     }
 
     /// `http://HOST:PORT/path`.
@@ -187,6 +228,15 @@ public final class LoopbackHTTPServer: Sendable {
         counts.withLock { $0.requests[path, default: 0] += 1 }
         if let delay = delays.withLock({ $0[path] }) {
             usleep(UInt32(delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
+        }
+        if let handler = handlers.withLock({ $0.first { path.hasPrefix($0.prefix) } }) {
+            var headers: [String: String] = [:]
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            let response = handler.handle(Request(target: path, headers: headers))
+            return send(client, head: "HTTP/1.1 \(response.status) Answer\r\nContent-Type: \(response.type)\r\nContent-Length: \(response.body.count)\r\nConnection: \(connection)\r\n\r\n", body: response.body, path: path)
         }
         if let redirect = redirects[path] {
             return send(client, head: "HTTP/1.1 \(redirect.status) Moved\r\nLocation: \(redirect.location)\r\nContent-Length: 0\r\nConnection: \(connection)\r\n\r\n", body: Data())

@@ -35,11 +35,12 @@ import Testing
         let all = try #require(try Self.json(await podsd.pods("config", "--json")) as? [[String: Any]])
         #expect(all.map { $0["key"] as? String } == [
             "speed", "skip-forward", "skip-back", "skip-intro", "skip-outro", "trim-silence", "next-action", "complete-within",
-            "auto-next", "refresh-interval"])
+            "auto-next", "refresh-interval", "search-itunes-url", "search-podcastindex-url", "podcastindex-key", "podcastindex-secret"])
         // The tests' podsd runs with --refresh-interval 0, which wins over the file.
         #expect(all.filter { $0["key"] as? String != "refresh-interval" }
             .allSatisfy { $0["source"] as? String == "default" && $0["value"] as? String == $0["default"] as? String })
-        #expect(all.last?["value"] as? String == "0" && all.last?["source"] as? String == "config")
+        let interval = all.first { $0["key"] as? String == "refresh-interval" }
+        #expect(interval?["value"] as? String == "0" && interval?["source"] as? String == "config")
         #expect(Set(all[0].keys) == ["key", "value", "default", "source", "help"])
 
         #expect(await podsd.pods("config", "skip-forward", "20").status == 0)

@@ -1,0 +1,63 @@
+import Crypto
+import Foundation
+import PodsHTTP
+
+/// The Podcast Index API (`GET {base}/search/byterm?q=…`), signed as it
+/// asks: `X-Auth-Key`, `X-Auth-Date` (Unix seconds) and `Authorization`, the
+/// lower-case hex SHA-1 of key + secret + date, with a `User-Agent`.
+public struct PodcastIndexDirectory: Sendable {
+    public let baseURL: String
+    private let key: String
+    private let secret: String
+    private let http: HTTPClient
+
+    public init(baseURL: String, key: String, secret: String, http: HTTPClient) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.key = key
+        self.secret = secret
+        self.http = http
+    }
+
+    /// The headers that sign a request made at `now`.
+    public static func authHeaders(key: String, secret: String, now: Date = Date()) -> [(name: String, value: String)] {
+        let date = String(Int64(now.timeIntervalSince1970))
+        let digest = Insecure.SHA1.hash(data: Data((key + secret + date).utf8))
+        return [("User-Agent", "Pods/0.1"), ("X-Auth-Key", key), ("X-Auth-Date", date),
+                ("Authorization", digest.map { String(format: "%02x", $0) }.joined())]
+    }
+
+    public func search(_ term: String, limit: Int) async throws(DirectoryError) -> [DirectoryResult] {
+        let url = "\(baseURL)/search/byterm?max=\(min(max(limit, 1), 1000))&q=\(ITunesDirectory.encoded(term))"
+        let response: HTTPResponse
+        do { response = try await http.get(url, headers: Self.authHeaders(key: key, secret: secret)) } catch {
+            if let status = error.status, status == 401 || status == 403 {
+                throw DirectoryError("Podcast Index refused the key and secret (\(status))")
+            }
+            if let status = error.status { throw DirectoryError("Podcast Index answered \(status)") }
+            throw DirectoryError("Podcast Index cannot be reached: \(error.message)")
+        }
+        guard (200..<300).contains(response.status) else { throw DirectoryError("Podcast Index answered \(response.status)") }
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: response.body) else {
+            throw DirectoryError("Podcast Index's answer is not the JSON it should be")
+        }
+        return answer.feeds.compactMap { feed in
+            guard let url = feed.url, HTTPClient.isHTTP(url) else { return nil }
+            let image = [feed.artwork, feed.image].compactMap { $0 }.first { !$0.isEmpty }
+            return DirectoryResult(title: feed.title ?? url, author: feed.author.flatMap { $0.isEmpty ? nil : $0 }, feedURL: url,
+                                   artworkURL: image, episodeCount: feed.episodeCount, source: "podcastindex")
+        }
+    }
+
+    struct Answer: Decodable {
+        var feeds: [Feed]
+    }
+
+    struct Feed: Decodable {
+        var title: String?
+        var author: String?
+        var url: String?
+        var image: String?
+        var artwork: String?
+        var episodeCount: Int?
+    }
+}
