@@ -12,7 +12,7 @@ import PodsSettings
 /// reply grows with the library. Changes are announced with signals that
 /// carry ids.
 enum LibraryObject {
-    static func make(_ player: LibraryPlayer, signals: LibrarySignals) -> DBusExportedObject {
+    static func make(_ player: LibraryPlayer, signals: LibrarySignals, notifier: EpisodeNotifier?) -> DBusExportedObject {
         let library = player.library
         let episodePages = PageReadAhead<EpisodePageKey>()
         let directories = DirectoryService(preferences: player.preferences)
@@ -82,6 +82,7 @@ enum LibraryObject {
                         await player.autoDownload()
                         await player.prefetchArtwork()
                         signals.artworkChanged()
+                        await notifier?.announce(summaries)
                     }
                     // Failures and changes first: if a huge library's results pass the
                     // reply's bound, only "not modified" lines are left out.

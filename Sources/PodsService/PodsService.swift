@@ -87,7 +87,8 @@ public struct PodsService: Service {
                           mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library, logger: logger) },
                           artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) })
         }
-        let scheduler = player.map { RefreshScheduler(player: $0, signals: signals, logger: logger) }
+        let notifier = player.map { EpisodeNotifier(connection: connection, player: $0, logger: logger) }
+        let scheduler = player.map { RefreshScheduler(player: $0, signals: signals, logger: logger, notifier: notifier) }
         let settingsChanged: @Sendable () -> Void = {
             scheduler?.poke()
             Task { await player?.applyPreferences() }
@@ -138,7 +139,7 @@ public struct PodsService: Service {
             supportedMimeTypes: SupportedFormats.mimeTypes(), quit: { requestStop.yield("Quit called") }))
         connection.export(PlayerObject.make(controller: controller, player: player, preferences: preferences,
                                             settingsChanged: settingsChanged))
-        if let player { connection.export(LibraryObject.make(player, signals: signals)) }
+        if let player { connection.export(LibraryObject.make(player, signals: signals, notifier: notifier)) }
         connection.onDisconnect { requestStop.yield("the bus connection closed") }
         do throws(DBusError) { try await connection.cancelCallsWhenCallersLeave() } catch {
             logger.warning("calls of clients that leave the bus will run to their end: \(error.message)")
@@ -153,6 +154,7 @@ public struct PodsService: Service {
                 group.addTask { await trackList.run() }
                 if let playlists { group.addTask { await playlists.run() } }
                 if let scheduler { group.addTask { await scheduler.run() } }
+                if let notifier { group.addTask { await notifier.run() } }
                 trackList.refresh()
                 playlists?.refresh()
                 if let library {
@@ -180,6 +182,7 @@ public struct PodsService: Service {
                 playlists?.finish()
                 watcher?.stop()
                 await scheduler?.finish()
+                notifier?.finish()
             }
         } onGracefulShutdown: {
             requestStop.yield("shutdown signal")

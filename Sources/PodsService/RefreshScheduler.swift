@@ -39,16 +39,18 @@ actor RefreshScheduler {
     private let player: LibraryPlayer
     private let signals: LibrarySignals
     private let logger: Logger
+    private let notifier: EpisodeNotifier?
     private var sleeper: Task<Void, Never>?
     private var stopped = false
 
     /// The longest sleep between looks at the schedule.
     static let longestSleep: Duration = .seconds(3600)
 
-    init(player: LibraryPlayer, signals: LibrarySignals, logger: Logger) {
+    init(player: LibraryPlayer, signals: LibrarySignals, logger: Logger, notifier: EpisodeNotifier?) {
         self.player = player
         self.signals = signals
         self.logger = logger
+        self.notifier = notifier
     }
 
     /// The schedule as the settings say now.
@@ -94,6 +96,7 @@ actor RefreshScheduler {
                 await player.autoDownload()
                 await player.prefetchArtwork()
                 signals.artworkChanged()
+                await notifier?.announce(summaries)
             } catch {
                 logger.error("background refresh: \(error)")
             }

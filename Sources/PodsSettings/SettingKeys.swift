@@ -34,6 +34,10 @@ extension SettingKey {
         "refresh-interval", .interval(maximumSeconds: 7 * 86400), default: .number(3600), perPodcast: false,
         "How often podsd refreshes every feed by itself (\"1h\", \"30m\"; 0: never). A failing feed waits twice as long after each failure, up to a day.")
 
+    public static let notify = SettingKey(
+        "notify", .bool, default: .bool(true), perPodcast: false,
+        "A desktop notification when a background refresh finds new episodes, with a Play button.")
+
     // MARK: - Directory search
 
     public static let searchITunesURL = SettingKey(
@@ -51,7 +55,7 @@ extension SettingKey {
     /// Every key, in the file's order.
     public static let all: [SettingKey] = [
         speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin, autoNext, refreshInterval,
-        searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
+        notify, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
     ]
 
     /// The key called `name`.
