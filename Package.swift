@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "pods",
             dependencies: [
-                "PodsClient", "PodsDBus", "PodsFeedParser", "PodsHTTP", "PodsProtocol",
+                "PodsClient", "PodsDBus", "PodsFeedParser", "PodsHTTP", "PodsProtocol", "PodsSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -23,6 +23,8 @@ public final class PlaybackEngine {
     /// The pipeline's position for other threads (see `PositionReader`).
     public let positionReader: PositionReader
     private let busReader: PipelineBusReader
+    /// A sink to put in at the next load (the pipeline is busy with a source now).
+    private var pendingSink: UnsafeMutablePointer<GstElement>?
     /// The `level` meter in the audio filter, for silence detection.
     private var level: UnsafeMutablePointer<GstElement>?
     /// Hands `appsrc://` sources their media when playbin makes them.
@@ -82,6 +84,7 @@ public final class PlaybackEngine {
 
     deinit {
         if let level { gst_object_unref(level) }
+        if let pendingSink { gst_object_unref(pendingSink) }
         sourceSetup.stopFeeding()
         gst_element_set_state(playbin, GST_STATE_NULL)
         busReader.stop()
@@ -104,6 +107,15 @@ public final class PlaybackEngine {
     }
 
     static func ensureGStreamer() { _ = gstreamerReady }
+
+    /// Plays through `description` (a `gst-launch` sink description, nil for
+    /// `autoaudiosink`) from the next `load` on; an error leaves the sink as it was.
+    public func setAudioSink(_ description: String?) throws(PlaybackError) {
+        let sink = try Self.makeAudioSink(description ?? "autoaudiosink")
+        _ = gst_object_ref_sink(sink)  // owned until handed to playbin at the next load
+        if let pendingSink { gst_object_unref(pendingSink) }
+        pendingSink = sink
+    }
 
     /// Checks that `audioSink` (a `gst-launch` description, nil for
     /// `autoaudiosink`) makes an element, without building a pipeline.
@@ -134,6 +146,11 @@ public final class PlaybackEngine {
     public func load(_ source: MediaSource, startingAt start: Duration = .zero) {
         sourceSetup.stopFeeding()
         gst_element_set_state(playbin, GST_STATE_NULL)  // the old source's last messages are posted by now
+        if let pendingSink {
+            pods_object_set_object(playbin, "audio-sink", pendingSink)
+            gst_object_unref(pendingSink)
+            self.pendingSink = nil
+        }
         generation &+= 1
         busReader.setGeneration(generation)
         self.source = source

@@ -5,6 +5,7 @@ import PodsDBus
 import PodsHTTP
 import PodsLibrary
 import PodsProtocol
+import PodsSettings
 
 /// One line of `pods downloads`.
 struct DownloadInfo: Sendable {
@@ -114,6 +115,10 @@ extension LibraryPlayer {
     func setCacheBudget(_ bytes: Int64) async throws(DBusError) {
         let mediaCache = try requireCache()
         guard bytes >= 0 else { throw DBusError.invalidArgs("The budget must be 0 or more bytes") }
+        // The config file holds it (cache-budget); the library keeps the copy the cache reads.
+        do throws(SettingsError) { try preferences.set(.cacheBudget, .number(Double(bytes)), podcast: nil) } catch {
+            logger.warning("cache-budget is not kept in config.toml: \(error.message)")
+        }
         try Self.mapped { () throws(LibraryError) in try library.setCacheBudget(bytes) }
         await mediaCache.enforceBudget()
     }

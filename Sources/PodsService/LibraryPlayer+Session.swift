@@ -5,14 +5,25 @@ import PodsHTTP
 import PodsLibrary
 import PodsPlayback
 import PodsProtocol
+import PodsSettings
 
 /// The listening session's library side: the loaded podcast's settings,
 /// `Next` and `Previous` across episodes, and the loaded episode's chapters.
 extension LibraryPlayer {
     // MARK: - Settings
 
-    /// Applies changed settings to the loaded episode at once.
+    /// Applies changed settings: the player-wide ones, then the loaded episode's at once.
     func applyPreferences() async {
+        let sink = preferences.value(.audioSink, podcast: nil).textValue.flatMap { $0.isEmpty ? nil : $0 }
+        do throws(PlaybackError) { try await controller.setAudioSink(sink) } catch {
+            logger.error("audio-sink: \(error.message); playing through the sink before")
+        }
+        if let mediaCache, preferences.entry(.cacheBudget, podcast: nil).source != "default",
+           let budget = preferences.value(.cacheBudget, podcast: nil).numberValue.map(Int64.init),
+           (try? library.cacheBudget()) != budget {
+            try? library.setCacheBudget(budget)
+            await mediaCache.enforceBudget()
+        }
         guard let loaded else { return }
         playing = preferences.playback(for: loaded.podcastId)
         if let speed = playing.speed { try? await controller.setRate(speed) }

@@ -33,7 +33,7 @@ public actor PlayerController {
         case position(Duration, live: PositionReader?)
     }
 
-    private let audioSink: String?
+    private var audioSink: String?
     /// The pipeline, from the first `open` on.
     var engine: PlaybackEngine?
     /// Tells `run()` that the pipeline exists.
@@ -87,6 +87,15 @@ public actor PlayerController {
         engineReady.yield()
         engineReady.finish()
         return engine
+    }
+
+    /// Plays through `description` (nil: the desktop's default) from the
+    /// next track that loads; an invalid one is an error and changes nothing.
+    public func setAudioSink(_ description: String?) throws(PlaybackError) {
+        guard description != audioSink else { return }
+        try PlaybackEngine.checkAudioSink(description)
+        try engine?.setAudioSink(description)
+        audioSink = description
     }
 
     /// Sets the one observer of changes (called on this actor, synchronously).

@@ -1,6 +1,7 @@
 import PodsChapters
 import PodsDBus
 import PodsLibrary
+import PodsPlayback
 import PodsProtocol
 import PodsSettings
 
@@ -75,8 +76,14 @@ enum PlayerObject {
                 method(.setConfig) { arguments throws(DBusError) in
                     let podcast = try await podcastID(arguments[0].stringValue ?? "", player)
                     let key = try settingKey(arguments[1].stringValue ?? "")
+                    let text = arguments[2].stringValue ?? ""
+                    if key == .audioSink, !text.isEmpty {  // a sink GStreamer cannot make is refused before it is written
+                        do throws(PlaybackError) { try PlaybackEngine.checkAudioSink(text) } catch {
+                            throw DBusError.invalidArgs(error.message)
+                        }
+                    }
                     do throws(SettingsError) {
-                        try preferences.set(key, try key.parse(arguments[2].stringValue ?? ""), podcast: podcast)
+                        try preferences.set(key, try key.parse(text), podcast: podcast)
                     } catch { throw DBusError.invalidArgs(error.message) }
                     settingsChanged()
                     return []

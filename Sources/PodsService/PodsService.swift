@@ -16,8 +16,6 @@ import Synchronization
 public struct PodsService: Service {
     /// How the service is set up.
     public struct Configuration: Sendable {
-        /// A `gst-launch` sink description; nil for `autoaudiosink`.
-        public var audioSink: String?
         /// Take the name from a running instance.
         public var replace: Bool
         /// A bus address; nil for the session bus.
@@ -32,8 +30,9 @@ public struct PodsService: Service {
         /// Settings given on podsd's command line: they win over the file.
         public var settingOverrides: [SettingKey: SettingValue] = [:]
 
+        /// `audioSink` (a `gst-launch` sink description) overrides the config file's `audio-sink`.
         public init(audioSink: String? = nil, replace: Bool = false, busAddress: String? = nil, dataDirectory: URL? = nil) {
-            self.audioSink = audioSink
+            if let audioSink { settingOverrides[.audioSink] = .text(audioSink) }
             self.replace = replace
             self.busAddress = busAddress
             self.dataDirectory = dataDirectory
@@ -64,13 +63,10 @@ public struct PodsService: Service {
         } catch {
             throw StartError(description: "cannot connect to the D-Bus session bus: \(error.message)")
         }
-        let controller: PlayerController
-        do {
-            controller = try PlayerController(audioSink: configuration.audioSink)
-        } catch {
-            throw StartError(description: error.message)
-        }
         let library = openLibrary()
+        let preferences = PreferenceStore(file: configuration.configFile.map(ConfigFile.init), library: library,
+                                          overrides: configuration.settingOverrides, logger: logger)
+        let controller = try makeController(preferences)
         let saved = savedSettings(in: library)
         try? await controller.setRate(saved.rate)
         try? await controller.setVolume(saved.volume)
@@ -80,8 +76,6 @@ public struct PodsService: Service {
         let signals = LibrarySignals(connection: connection)
         let lastTrackID = Mutex<DBusObjectPath?>(nil)
         let cacheDirectory = configuration.cacheDirectory
-        let preferences = PreferenceStore(file: configuration.configFile.map(ConfigFile.init), library: library,
-                                          overrides: configuration.settingOverrides, logger: logger)
         let player = library.map { library in
             LibraryPlayer(library: library, controller: controller, signals: signals, logger: logger, preferences: preferences,
                           mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library, logger: logger) },
@@ -166,6 +160,7 @@ public struct PodsService: Service {
                     group.addTask {
                         await player.mediaCache?.sweep()
                         await player.resume()
+                        await player.applyPreferences()  // config.toml's cache budget, kept for the cache
                     }
                     if let mediaCache = player.mediaCache {
                         group.addTask { await mediaCache.run() }
@@ -189,6 +184,23 @@ public struct PodsService: Service {
         }
         connection.close()
         library?.checkpoint()
+    }
+
+    /// The controller with the sink the settings name: podsd's flag or
+    /// `PODS_AUDIO_SINK` (which must work), else config.toml's (which falls
+    /// back to the desktop's default, logged, when it does not).
+    private func makeController(_ preferences: PreferenceStore) throws -> PlayerController {
+        let entry = preferences.entry(.audioSink, podcast: nil)
+        let sink = entry.value.textValue.flatMap { $0.isEmpty ? nil : $0 }
+        do {
+            return try PlayerController(audioSink: sink)
+        } catch {
+            guard entry.source == "config", configuration.settingOverrides[.audioSink] == nil else {
+                throw StartError(description: error.message)
+            }
+            logger.error("config.toml audio-sink: \(error.message); playing through the desktop's default")
+            do { return try PlayerController(audioSink: nil) } catch { throw StartError(description: error.message) }
+        }
     }
 
     /// The library, or nil (logged) when it cannot be opened: podsd still

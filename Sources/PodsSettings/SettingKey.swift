@@ -14,6 +14,8 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
         case secondsOrPercent(maximumSeconds: Double)
         /// A time: seconds (`3600`) or with units (`1h`, `30m`, `1h30m`, `90s`).
         case interval(maximumSeconds: Double)
+        /// A size in bytes: `500M`, `2G`, `1000000` (powers of 1000).
+        case size
         /// An http(s) URL.
         case url
         /// Any text on one line (`secret`: never printed back in full).
@@ -47,6 +49,7 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
         case .choice(let words): words.map { "'\($0)'" }.joined(separator: " or ")
         case .secondsOrPercent(let maximum): "seconds (0 to \(SettingValue.number(maximum).text)) or a percentage such as 5%"
         case .interval(let maximum): "a time such as 1h, 30m or 90s (0 to \(SettingValue.number(maximum).text) seconds)"
+        case .size: "a size such as 500M or 2G"
         case .url: "an http or https URL"
         case .text: "text on one line"
         }
@@ -69,6 +72,9 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
             return try checked(.text(trimmed.lowercased()))
         case .url, .text:
             return try checked(.text(trimmed))
+        case .size:
+            guard let bytes = Self.bytes(from: trimmed) else { throw invalid(text) }
+            return try checked(.number(Double(bytes)))
         case .interval:
             guard let seconds = Self.seconds(fromUnits: trimmed.lowercased()) else { throw invalid(text) }
             return try checked(.number(seconds))
@@ -99,6 +105,8 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
             return value
         case (.url, .text(let text)) where Self.isHTTPURL(text):
             return value
+        case (.size, .number(let bytes)) where bytes.isFinite && bytes >= 0 && bytes < 9e18:
+            return value
         case (.text, .text(let text)) where !text.contains("\n") && !text.contains("\r"):
             return value
         default:
@@ -115,6 +123,20 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
     public var isSecret: Bool {
         if case .text(secret: true) = kind { return true }
         return false
+    }
+
+    /// `123`, `500K`, `500M`, `2G`, `1T` (powers of 1000, like the sizes Pods shows); nil for anything else.
+    public static func bytes(from text: String) -> Int64? {
+        let units: [Character: Double] = ["K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12]
+        var digits = text.uppercased().trimmingCharacters(in: .whitespaces)
+        if digits.hasSuffix("B") { digits.removeLast() }
+        var factor = 1.0
+        if let last = digits.last, let unit = units[last] {
+            factor = unit
+            digits.removeLast()
+        }
+        guard let value = Double(digits), value >= 0, value.isFinite, value * factor < 9e18 else { return nil }
+        return Int64(value * factor)
     }
 
     /// `3600`, `1h`, `30m`, `1h30m`, `90s`.

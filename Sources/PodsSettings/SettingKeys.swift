@@ -34,6 +34,13 @@ extension SettingKey {
         "refresh-interval", .interval(maximumSeconds: 7 * 86400), default: .number(3600), perPodcast: false,
         "How often podsd refreshes every feed by itself (\"1h\", \"30m\"; 0: never). A failing feed waits twice as long after each failure, up to a day.")
 
+    public static let audioSink = SettingKey(
+        "audio-sink", .text(secret: false), default: .text(""), perPodcast: false,
+        "A GStreamer sink such as \"pulsesink\" or \"alsasink device=hw:1\" (empty: the desktop's default); from the next episode that loads.")
+    public static let cacheBudget = SettingKey(
+        "cache-budget", .size, default: .number(2e9), perPodcast: false,
+        "How much partly played episodes may take on disk (\"500M\", \"2G\"); downloads do not count.")
+
     public static let notify = SettingKey(
         "notify", .bool, default: .bool(true), perPodcast: false,
         "A desktop notification when a background refresh finds new episodes, with a Play button.")
@@ -55,7 +62,7 @@ extension SettingKey {
     /// Every key, in the file's order.
     public static let all: [SettingKey] = [
         speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin, autoNext, refreshInterval,
-        notify, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
+        audioSink, cacheBudget, notify, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
     ]
 
     /// The key called `name`.

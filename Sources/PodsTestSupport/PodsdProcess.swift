@@ -28,13 +28,14 @@ public final class PodsdProcess: Sendable {
     /// Starts a private bus (or uses `bus`) and podsd on it, keeping its
     /// data under `directory` (a new temporary one by default); returns once
     /// podsd owns its name.
+    /// `audioSink` nil starts podsd without `--audio-sink` (the config file's, else the default).
     public static func start(extraArguments: [String] = [], bus existing: PrivateBus? = nil,
-                             directory given: URL? = nil) async throws -> PodsdProcess {
+                             directory given: URL? = nil, audioSink: String? = "fakesink sync=true") async throws -> PodsdProcess {
         let bus = try existing ?? PrivateBus.start()
         let directory = try given ?? Fixtures.temporaryDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixtures.executable("podsd"))
-        process.arguments = ["--audio-sink", "fakesink sync=true",
+        process.arguments = (audioSink.map { ["--audio-sink", $0] } ?? []) + [
                              "--data-dir", directory.appendingPathComponent("data").path,
                              "--cache-dir", directory.appendingPathComponent("cache").path,
                              "--config", directory.appendingPathComponent("config.toml").path]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PodsClient
+import PodsSettings
 import PodsDBus
 import PodsProtocol
 
@@ -115,7 +116,7 @@ struct Storage: AsyncParsableCommand {
 
     func run() async throws {
         let bytes = try budget.map { text throws(ValidationError) in
-            guard let bytes = Self.parseSize(text) else { throw ValidationError("'\(text)' is not a size such as 500M or 2G") }
+            guard let bytes = SettingKey.bytes(from: text) else { throw ValidationError("'\(text)' is not a size such as 500M or 2G") }
             return bytes
         }
         try await withLibrary { (library) throws(PlayerClient.Failure) in
@@ -125,19 +126,5 @@ struct Storage: AsyncParsableCommand {
             print("\(Downloads.size(info["bytes"].int)) in \(info["episodes"].int) episodes "
                   + "(\(Downloads.size(info["downloadedBytes"].int)) downloaded); budget \(Downloads.size(info["budget"].int))")
         }
-    }
-
-    /// `123`, `500K`, `500M`, `2G` (powers of 1000, like the sizes shown).
-    static func parseSize(_ text: String) -> Int64? {
-        let units: [Character: Double] = ["K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12]
-        var digits = text.uppercased().trimmingCharacters(in: .whitespaces)
-        if digits.hasSuffix("B") { digits.removeLast() }
-        var factor = 1.0
-        if let last = digits.last, let unit = units[last] {
-            factor = unit
-            digits.removeLast()
-        }
-        guard let value = Double(digits), value >= 0, value.isFinite, value * factor < 9e18 else { return nil }
-        return Int64(value * factor)
     }
 }

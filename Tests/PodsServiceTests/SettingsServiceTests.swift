@@ -14,13 +14,14 @@ import Testing
     }
 
     /// Two podcasts on the sample MP3 (90 s): "Fast Show" and "Slow Show".
-    static func start(_ extraArguments: [String] = [], directory: URL? = nil) async throws -> (PodsdProcess, URL) {
+    static func start(_ extraArguments: [String] = [], directory: URL? = nil,
+                      audioSink: String? = "fakesink sync=true") async throws -> (PodsdProcess, URL) {
         let directory = try directory ?? Fixtures.temporaryDirectory()
         let mp3 = Fixtures.sampleMP3.absoluteString
         let fast = directory.appendingPathComponent("fast.xml"), slow = directory.appendingPathComponent("slow.xml")
         try sampleFeed([("f1", "Fast one", 1, mp3), ("f2", "Fast two", 2, mp3)], title: "Fast Show").write(to: fast)
         try sampleFeed([("s1", "Slow one", 1, mp3)], title: "Slow Show").write(to: slow)
-        let podsd = try await PodsdProcess.start(extraArguments: extraArguments, directory: directory)
+        let podsd = try await PodsdProcess.start(extraArguments: extraArguments, directory: directory, audioSink: audioSink)
         for feed in [fast, slow] { #expect(await podsd.pods("subscribe", feed.absoluteString).status == 0) }
         return (podsd, directory)
     }
@@ -35,9 +36,9 @@ import Testing
         let all = try #require(try Self.json(await podsd.pods("config", "--json")) as? [[String: Any]])
         #expect(all.map { $0["key"] as? String } == [
             "speed", "skip-forward", "skip-back", "skip-intro", "skip-outro", "trim-silence", "next-action", "complete-within",
-            "auto-next", "refresh-interval", "notify", "search-itunes-url", "search-podcastindex-url", "podcastindex-key", "podcastindex-secret"])
-        // The tests' podsd runs with --refresh-interval 0, which wins over the file.
-        #expect(all.filter { $0["key"] as? String != "refresh-interval" }
+            "auto-next", "refresh-interval", "audio-sink", "cache-budget", "notify", "search-itunes-url", "search-podcastindex-url", "podcastindex-key", "podcastindex-secret"])
+        // The tests' podsd runs with --refresh-interval 0 and --audio-sink, which win over the file.
+        #expect(all.filter { !["refresh-interval", "audio-sink"].contains($0["key"] as? String) }
             .allSatisfy { $0["source"] as? String == "default" && $0["value"] as? String == $0["default"] as? String })
         let interval = all.first { $0["key"] as? String == "refresh-interval" }
         #expect(interval?["value"] as? String == "0" && interval?["source"] as? String == "config")
@@ -153,6 +154,30 @@ import Testing
         let log = podsd.errorOutput()
         #expect(log.contains("config.toml line 2: skip-forward takes a number of seconds from 1 to 600, not 'far'; keeping the settings read before"),
                 "\(log)")
+    }
+
+    @Test func theAudioSinkAndTheCacheBudgetFromTheFile() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try Data("audio-sink = \"fakesink sync=true\"\n".utf8).write(to: directory.appendingPathComponent("config.toml"))
+        let (podsd, _) = try await Self.start(directory: directory, audioSink: nil)
+        try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
+        try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 > 0.5 }
+        // A sink GStreamer cannot make is refused, and nothing is written.
+        let refused = await podsd.run(Fixtures.executable("pods"), ["config", "audio-sink", "nosuchsinkelement"])
+        #expect(refused.status == 1 && refused.stderr.contains("nosuchsinkelement") && refused.stderr.split(separator: "\n").count == 1,
+                "\(refused)")
+        #expect(await podsd.pods("config", "audio-sink").stdout == "fakesink sync=true\n")
+        #expect(await podsd.pods("config", "audio-sink", "fakesink sync=true name=other").status == 0)
+        try await podsd.client.open(uri: Fixtures.sampleOgg.absoluteString)  // the next track plays through it
+        try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 > 0.5 }
+
+        // pods storage --budget keeps the budget in config.toml; the file's budget is the cache's.
+        #expect(await podsd.pods("storage", "--budget", "500M").status == 0)
+        #expect(await podsd.pods("config", "cache-budget").stdout == "500000000\n")
+        #expect(await podsd.pods("config", "cache-budget", "1G").status == 0)
+        let storage = try #require(try JSONSerialization.jsonObject(with: Data(await podsd.pods("storage", "--json").stdout.utf8))
+            as? [String: Any])
+        #expect(storage["budget"] as? Int == 1_000_000_000)
     }
 
     @Test func aBrokenConfigFileIsOneLogLineAndTheDefaultsHold() async throws {
