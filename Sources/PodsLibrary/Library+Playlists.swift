@@ -34,6 +34,21 @@ extension Library {
         }
     }
 
+    /// Each podcast's id, last refresh and failures in a row (what the
+    /// refresh schedule needs), without the episode counts a listing adds.
+    public func refreshStates() throws(LibraryError) -> [Podcast] {
+        try reading { db in
+            try Row.fetchAll(db, sql: "SELECT id, feedURL, title, subscribedAt, lastRefreshedAt, refreshFailures FROM podcast").map { row in
+                var podcast = Podcast(id: try row.decode(forColumn: "id"), feedURL: try row.decode(forColumn: "feedURL"),
+                                      title: try row.decode(forColumn: "title"),
+                                      subscribedAt: Date(timeIntervalSince1970: try row.decode(forColumn: "subscribedAt")))
+                podcast.lastRefreshedAt = (try row.decode(forColumn: "lastRefreshedAt") as Double?).map(Date.init(timeIntervalSince1970:))
+                podcast.refreshFailures = try row.decode(forColumn: "refreshFailures")
+                return podcast
+            }
+        }
+    }
+
     public func podcastCount() throws(LibraryError) -> Int {
         try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM podcast") ?? 0 }
     }

@@ -83,7 +83,7 @@ actor RefreshScheduler {
         let library = player.library
         let schedule = schedule
         guard schedule.interval > 0 else { return nil }
-        guard let podcasts = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.podcasts() }) else { return nil }
+        guard let podcasts = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.refreshStates() }) else { return nil }
         let now = Date()
         let due = podcasts.filter { (schedule.next(for: $0) ?? .distantFuture) <= now }.map(\.id)
         if !due.isEmpty {
@@ -101,7 +101,7 @@ actor RefreshScheduler {
                 logger.error("background refresh: \(error)")
             }
         }
-        guard let after = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.podcasts() }) else { return nil }
+        guard let after = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.refreshStates() }) else { return nil }
         let next = after.compactMap { schedule.next(for: $0) }.min()
         return next.map { .milliseconds(Int64(max(0, $0.timeIntervalSinceNow) * 1000) + 10) }
     }
