@@ -66,4 +66,9 @@ static inline CURLSHcode pods_curl_share_set_pointer(CURLSH *share, CURLSHoption
 static inline CURLMcode pods_curl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }
+/// `CURLAUTH_BASIC | CURLAUTH_DIGEST`: the macros carry casts Swift cannot import.
+static inline long pods_curl_auth_basic_or_digest(void) {
+    return (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST);
+}
+
 #endif

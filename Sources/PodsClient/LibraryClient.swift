@@ -16,6 +16,11 @@ public struct LibraryClient: Sendable {
         try await single(.subscribe, [.string(url)], timeout: .seconds(120))
     }
 
+    /// A private feed: podsd keeps the user name and password apart from the URL.
+    public func subscribe(_ url: String, user: String, password: String) async throws(PlayerClient.Failure) -> DBusValue {
+        try await single(.subscribeWithCredentials, [.string(url), .string(user), .string(password)], timeout: .seconds(120))
+    }
+
     public func unsubscribe(_ podcast: String) async throws(PlayerClient.Failure) {
         _ = try await call(.unsubscribe, [.string(podcast)])
     }

@@ -100,7 +100,7 @@ public actor FeedRefresher {
         do {
             fetched = try await fetch(feedURL, etag: nil, lastModified: nil)
         } catch {
-            throw LibraryError(.feed, "cannot fetch \(feedURL): \(error.message)")
+            throw LibraryError(.feed, Self.fetchFailure(feedURL, error))
         }
         guard let body = fetched.body else { throw LibraryError(.feed, "cannot fetch \(feedURL): no content") }
         defer { pipeline.leave() }
@@ -211,7 +211,7 @@ public actor FeedRefresher {
             do {
                 fetched = try await fetch(podcast.feedURL, etag: podcast.etag, lastModified: podcast.lastModified)
             } catch {
-                let message = error.message
+                let message = error.status == 401 ? Self.fetchFailure(podcast.feedURL, error) : error.message
                 return try await store { () throws(LibraryError) in try library.markRefreshFailed(id, error: message) }
             }
             guard let body = fetched.body else {
@@ -237,6 +237,15 @@ public actor FeedRefresher {
     }
 
     // MARK: - Fetching
+
+    /// A failed fetch in one line; a 401 says what the feed wants.
+    static func fetchFailure(_ feedURL: String, _ error: HTTPError) -> String {
+        if error.status == 401 {
+            return "\(feedURL): this feed needs a user name and password (pods subscribe URL --user NAME --password-stdin), "
+                + "or the ones given are wrong"
+        }
+        return "cannot fetch \(feedURL): \(error.message)"
+    }
 
     /// A feed's bytes, in memory or in a file of its own.
     private enum Body: Sendable {

@@ -62,6 +62,10 @@ public struct HTTPClient: Sendable {
         /// that changed at once then wait for the parser on disk.
         public var spillDirectory: String?
         public var spillThreshold = 1 << 20
+        /// A user name and password for a URL (a private feed's host), asked
+        /// for each transfer; libcurl sends them to that host only, never
+        /// after a redirect to another.
+        public var credentials: (@Sendable (String) -> HTTPCredentials?)?
 
         public init() {}
     }
@@ -70,6 +74,14 @@ public struct HTTPClient: Sendable {
 
     public init(options: Options = Options()) {
         self.options = options
+    }
+
+    /// `scheme://host:port` of `url` (the port always written), lower case:
+    /// the key credentials are kept under.
+    public static func origin(of url: String) -> String? {
+        guard let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = parsed.host?.lowercased(), !host.isEmpty else { return nil }
+        return "\(scheme)://\(host):\(parsed.port ?? (scheme == "https" ? 443 : 80))"
     }
 
     /// Whether `url` is an absolute http or https URL with a host (the
@@ -257,6 +269,11 @@ public struct HTTPClient: Sendable {
         if let deadline = options.deadline { pods_curl_set_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(deadline)) }
         pods_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
         pods_curl_set_string(handle, CURLOPT_USERAGENT, options.userAgent)
+        if let credentials = options.credentials?(url) {
+            pods_curl_set_string(handle, CURLOPT_USERNAME, credentials.user)
+            pods_curl_set_string(handle, CURLOPT_PASSWORD, credentials.password)
+            pods_curl_set_long(handle, CURLOPT_HTTPAUTH, pods_curl_auth_basic_or_digest())
+        }
         if let share = SharedConnections.shared.handle { pods_curl_set_pointer(handle, CURLOPT_SHARE, share) }
     }
 

@@ -24,6 +24,11 @@ extension InterfaceMethod where Interface == LibraryInterface {
     // MARK: - Podcasts
 
     public static let subscribe = LibraryMethod("Subscribe", [DBusArgument("url", .string)], [item("podcast", LibraryItems.podcast)])
+    /// A private feed: the user name and password are kept apart from the
+    /// URL (Secret Service, else a 0600 file) and used for its host only.
+    public static let subscribeWithCredentials = LibraryMethod(
+        "SubscribeWithCredentials", [DBusArgument("url", .string), DBusArgument("user", .string), DBusArgument("password", .string)],
+        [item("podcast", LibraryItems.podcast)])
     public static let unsubscribe = LibraryMethod("Unsubscribe", [DBusArgument("podcast", .string)])
     /// A podcast by id or an unambiguous title prefix.
     public static let podcast = LibraryMethod("Podcast", [DBusArgument("podcast", .string)], [item("podcast", LibraryItems.podcast)])
@@ -73,7 +78,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
 
     /// Every method, in introspection order.
     public static let all: [LibraryMethod] = [
-        subscribe, unsubscribe, podcast, listPodcasts, refresh, importOPML, search, setAutoDownload,
+        subscribe, subscribeWithCredentials, unsubscribe, podcast, listPodcasts, refresh, importOPML, search, setAutoDownload,
         listEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript,
         listQueue, queueAdd, queueRemove, queueMove, queueClear,
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,

@@ -2,6 +2,8 @@ import Foundation
 import PodsConcurrency
 import PodsDBus
 import PodsFeedParser
+import PodsFeeds
+import PodsHTTP
 import PodsLibrary
 import PodsProtocol
 import PodsSettings
@@ -26,6 +28,38 @@ enum LibraryObject {
                 try await body(arguments)
             }
         }
+        /// Subscribes to a feed, an Apple link or a page naming a feed; a user
+        /// name and password (given, or in the URL) are kept apart from it.
+        @Sendable func subscribing(_ text: String, user: String?, password: String?) async throws(DBusError) -> [DBusValue] {
+            var url = text
+            var credentials = user.map { HTTPCredentials(user: $0, password: password ?? "") }
+            if var parts = URLComponents(string: text), let name = parts.user {
+                credentials = credentials ?? HTTPCredentials(user: name.removingPercentEncoding ?? name,
+                                                             password: (parts.password ?? "").removingPercentEncoding ?? "")
+                parts.user = nil
+                parts.password = nil
+                url = parts.string ?? text
+            }
+            if let feed = try await directories.feedURL(ofAppleLink: url) { url = feed }
+            if let credentials {
+                guard let store = player.credentials else { throw DBusError.failed("podsd keeps no library, so no passwords") }
+                guard HTTPClient.isHTTP(FeedRefresher.normalized(url)) else { throw DBusError.invalidArgs("A user name and password go with http(s) feeds") }
+                store.use(credentials, for: FeedRefresher.normalized(url))
+            }
+            let podcast: Podcast
+            do throws(LibraryError) { podcast = try await player.refresher.subscribe(url) } catch {
+                if credentials != nil { player.credentials?.forget(FeedRefresher.normalized(url)) }  // nothing kept of a failed try
+                throw LibraryPlayer.dbusError(error)
+            }
+            if credentials != nil { try await player.credentials?.keep(podcast.feedURL) }
+            signals.podcastsChanged()
+            signals.episodesChanged(podcast.id)
+            Task {
+                await player.prefetchArtwork()
+                signals.artworkChanged()
+            }
+            return [podcastItem(podcast)]
+        }
         @Sendable func podcastID(_ text: String) async throws(DBusError) -> Int64 {
             try await LibraryWork.run { () throws(LibraryError) in try library.podcast(matching: text).id }
         }
@@ -34,19 +68,10 @@ enum LibraryObject {
             methods: [
                 // MARK: Podcasts
                 method(.subscribe) { arguments throws(DBusError) in
-                    var url = arguments[0].stringValue ?? ""
-                    if let feed = try await directories.feedURL(ofAppleLink: url) { url = feed }
-                    let podcast: Podcast
-                    do throws(LibraryError) { podcast = try await player.refresher.subscribe(url) } catch {
-                        throw LibraryPlayer.dbusError(error)
-                    }
-                    signals.podcastsChanged()
-                    signals.episodesChanged(podcast.id)
-                    Task {
-                        await player.prefetchArtwork()
-                        signals.artworkChanged()
-                    }
-                    return [podcastItem(podcast)]
+                    try await subscribing(arguments[0].stringValue ?? "", user: nil, password: nil)
+                },
+                method(.subscribeWithCredentials) { arguments throws(DBusError) in
+                    try await subscribing(arguments[0].stringValue ?? "", user: arguments[1].stringValue, password: arguments[2].stringValue)
                 },
                 method(.unsubscribe) { arguments throws(DBusError) in
                     let id = try await podcastID(arguments[0].stringValue ?? "")

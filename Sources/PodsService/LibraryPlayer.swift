@@ -32,6 +32,8 @@ actor LibraryPlayer {
 
     let library: Library
     let refresher: FeedRefresher
+    /// Private feeds' user names and passwords.
+    let credentials: CredentialStore?
     /// Range caches and downloads; nil streams every episode plainly.
     let mediaCache: MediaCache?
     let artwork: ArtworkCache?
@@ -59,12 +61,16 @@ actor LibraryPlayer {
     let chapterLoader: ChapterLoader
 
     init(library: Library, controller: PlayerController, signals: LibrarySignals, logger: Logger,
-         preferences: PreferenceStore, mediaCache: MediaCache? = nil, artwork: ArtworkCache? = nil) {
+         preferences: PreferenceStore, mediaCache: MediaCache? = nil, artwork: ArtworkCache? = nil,
+         credentials: CredentialStore? = nil) {
         self.mediaCache = mediaCache
         self.artwork = artwork
         self.preferences = preferences
         self.library = library
-        self.refresher = FeedRefresher(library: library)
+        self.credentials = credentials
+        var feeds = FeedRefresher.spillingClient()
+        feeds.options.credentials = credentials?.provider
+        self.refresher = FeedRefresher(library: library, http: feeds)
         self.controller = controller
         self.signals = signals
         self.logger = logger

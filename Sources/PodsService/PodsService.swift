@@ -3,6 +3,7 @@ import Logging
 import PodsCache
 import PodsClient
 import PodsDBus
+import PodsHTTP
 import PodsLibrary
 import PodsPlayback
 import PodsSettings
@@ -76,10 +77,15 @@ public struct PodsService: Service {
         let signals = LibrarySignals(connection: connection)
         let lastTrackID = Mutex<DBusObjectPath?>(nil)
         let cacheDirectory = configuration.cacheDirectory
+        let credentials = if let dataDirectory = configuration.dataDirectory {
+            await CredentialStore.open(connection: connection, file: dataDirectory.appendingPathComponent("credentials.json"), logger: logger)
+        } else { CredentialStore?.none }
+        var mediaHTTP = HTTPClient()
+        mediaHTTP.options.credentials = credentials?.provider
         let player = library.map { library in
             LibraryPlayer(library: library, controller: controller, signals: signals, logger: logger, preferences: preferences,
-                          mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library, logger: logger) },
-                          artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) })
+                          mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library, http: mediaHTTP, logger: logger) },
+                          artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) }, credentials: credentials)
         }
         let notifier = player.map { EpisodeNotifier(connection: connection, player: $0, logger: logger) }
         let scheduler = player.map { RefreshScheduler(player: $0, signals: signals, logger: logger, notifier: notifier) }

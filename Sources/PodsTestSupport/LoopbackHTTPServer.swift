@@ -19,6 +19,7 @@ public final class LoopbackHTTPServer: Sendable {
     private let sentByPath = Mutex<[String: Int]>([:])
     private let ignoringRange = Mutex<Set<String>>([])
     private let rates = Mutex<[String: Int]>([:])
+    private let guarded = Mutex<[(prefix: String, authorization: String)]>([])
     private let handlers = Mutex<[(prefix: String, handle: @Sendable (Request) -> Response)]>([])
     private let stopped = Mutex(false)
     private let connections = Mutex(0)
@@ -96,6 +97,13 @@ public final class LoopbackHTTPServer: Sendable {
             self.type = type
             self.body = body
         }
+    }
+
+    /// Asks for HTTP Basic authentication as `user`/`password` on every path
+    /// under `prefix` (a 401 with `WWW-Authenticate` otherwise).
+    public func requireCredentials(_ prefix: String, user: String, password: String) {
+        let token = Data("\(user):\(password)".utf8).base64EncodedString()
+        guarded.withLock { $0.append((prefix, "Basic \(token)")) }
     }
 
     /// Answers every request whose path starts with `prefix` with `handle`
@@ -228,6 +236,14 @@ public final class LoopbackHTTPServer: Sendable {
         counts.withLock { $0.requests[path, default: 0] += 1 }
         if let delay = delays.withLock({ $0[path] }) {
             usleep(UInt32(delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
+        }
+        if let guardRule = guarded.withLock({ $0.first { path.hasPrefix($0.prefix) } }) {
+            let given = lines.first { $0.lowercased().hasPrefix("authorization:") }.map {
+                $0.dropFirst("authorization:".count).trimmingCharacters(in: .whitespaces)
+            }
+            if given != guardRule.authorization {
+                return send(client, head: "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"private\"\r\nContent-Length: 12\r\nConnection: \(connection)\r\n\r\n", body: Data("unauthorized".utf8))
+            }
         }
         if let handler = handlers.withLock({ $0.first { path.hasPrefix($0.prefix) } }) {
             var headers: [String: String] = [:]

@@ -72,8 +72,8 @@ public final class PodsdProcess: Sendable {
     public var isRunning: Bool { process.isRunning }
 
     /// Runs a command-line tool against this bus (`playerctl`, `gdbus`, `pods`).
-    public func run(_ tool: String, _ arguments: [String], timeout: Duration = .seconds(30)) async -> CommandResult {
-        await Subprocess.run(tool, arguments, environment: bus.environment, timeout: timeout)
+    public func run(_ tool: String, _ arguments: [String], timeout: Duration = .seconds(30), input: String? = nil) async -> CommandResult {
+        await Subprocess.run(tool, arguments, environment: bus.environment, timeout: timeout, input: input)
     }
 
     /// `playerctl -p pods ARGS`.

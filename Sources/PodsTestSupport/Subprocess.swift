@@ -17,7 +17,7 @@ public enum Subprocess {
     /// killing it after `timeout`.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:],
-        timeout: Duration = .seconds(30)
+        timeout: Duration = .seconds(30), input: String? = nil
     ) async -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: resolve(executable))
@@ -26,11 +26,16 @@ public enum Subprocess {
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = input.map { _ in Pipe() }
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
         do {
             try process.run()
         } catch {
             return CommandResult(status: -1, stdout: "", stderr: "cannot run \(executable): \(error)", timedOut: false)
+        }
+        if let input, let inputPipe {  // small: fits the pipe's buffer, so writing cannot block
+            inputPipe.fileHandleForWriting.write(Data(input.utf8))
+            try? inputPipe.fileHandleForWriting.close()
         }
         // Read both pipes while waiting, so a chatty child cannot block on a
         // full pipe; on threads of their own, since a blocked read on the

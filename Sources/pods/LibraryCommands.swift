@@ -14,14 +14,26 @@ func withLibrary(_ body: (LibraryClient) async throws(PlayerClient.Failure) -> V
 struct Subscribe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Subscribe to a podcast feed.")
 
-    @Argument(help: "The feed's URL (http, https, feed:// or itpc://).") var url: String
+    @Argument(help: "The feed's URL (http, https, feed:// or itpc://), an Apple podcast link, or a web page that names its feed.")
+    var url: String
+    @Option(help: "A private feed's user name (the password is read from standard input).") var user: String?
+    @Flag(help: "Read the private feed's password from standard input (with --user).") var passwordStdin = false
     @Flag(help: "Print the podcast as JSON.") var json = false
 
+    func validate() throws {
+        if passwordStdin != (user != nil) { throw ValidationError("--user and --password-stdin go together") }
+    }
+
     func run() async throws {
+        let password = passwordStdin ? (readLine(strippingNewline: true) ?? "") : nil
         try await withLibrary { (library) throws(PlayerClient.Failure) in
-            let podcast = try await library.subscribe(url)
+            let podcast = if let user, let password {
+                try await library.subscribe(url, user: user, password: password)
+            } else {
+                try await library.subscribe(url)
+            }
             if json { return ItemOutput.print(podcast, LibraryItems.podcast) }
-            print("Subscribed to \(podcast["title"]?.text ?? url) (id \(podcast["id"].int), \(podcast["episodeCount"].int) episodes)")
+            print("Subscribed to \(podcast["title"]?.text ?? podcast["feedURL"].text) (id \(podcast["id"].int), \(podcast["episodeCount"].int) episodes)")
         }
     }
 }

@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import PodsDBus
+import PodsHTTP
+import Synchronization
+
+/// Where private feeds' user names and passwords are kept, apart from
+/// their URLs (which `pods podcasts` prints and OPML exports): the
+/// desktop's Secret Service (`org.freedesktop.secrets`, GNOME Keyring or
+/// KWallet) when one is on the bus, else a file only the user can read
+/// (mode 0600). They are kept per origin (scheme, host, port), so a feed's
+/// enclosures on the same host are fetched with them too; libcurl never
+/// sends them to another host.
+final class CredentialStore: Sendable {
+    private let backend: Backend
+    private let logger: Logger
+    /// Every origin's credentials, read once at start and kept as they change
+    /// (each transfer asks, from libcurl's thread).
+    private let known = Mutex<[String: HTTPCredentials]>([:])
+
+    enum Backend: Sendable {
+        case secretService(SecretService)
+        case file(URL)
+    }
+
+    private init(backend: Backend, logger: Logger) {
+        self.backend = backend
+        self.logger = logger
+    }
+
+    /// The Secret Service when one owns its name on `connection`, else `file`.
+    static func open(connection: DBusConnection, file: URL, logger: Logger) async -> CredentialStore {
+        if (try? await connection.nameHasOwner(SecretService.busName)) == true,
+           let service = try? await SecretService.open(connection) {
+            let store = CredentialStore(backend: .secretService(service), logger: logger)
+            do throws(DBusError) {
+                let found = try await service.loadAll()
+                store.known.withLock { $0 = found }
+            } catch {
+                logger.warning("the Secret Service did not give Pods' passwords: \(error.message)")
+            }
+            return store
+        }
+        let store = CredentialStore(backend: .file(file), logger: logger)
+        if let data = FileManager.default.contents(atPath: file.path),
+           let stored = try? JSONDecoder().decode([String: [String: String]].self, from: data) {
+            store.known.withLock { known in
+                for (origin, entry) in stored {
+                    if let user = entry["user"], let password = entry["password"] {
+                        known[origin] = HTTPCredentials(user: user, password: password)
+                    }
+                }
+            }
+        }
+        return store
+    }
+
+    /// Where they are kept, for messages.
+    var place: String {
+        switch backend {
+        case .secretService: "the Secret Service"
+        case .file(let url): url.path
+        }
+    }
+
+    /// The credentials for `url`'s origin (what every transfer asks).
+    func credentials(for url: String) -> HTTPCredentials? {
+        guard let origin = HTTPClient.origin(of: url) else { return nil }
+        return known.withLock { $0[origin] }
+    }
+
+    /// `credentials(for:)` as `HTTPClient.Options.credentials` asks for it.
+    var provider: @Sendable (String) -> HTTPCredentials? {
+        { [self] url in credentials(for: url) }
+    }
+
+    /// Uses `credentials` for `url`'s origin from now on, in memory only
+    /// (until `keep` or `forget`): a subscription tries them first.
+    func use(_ credentials: HTTPCredentials, for url: String) {
+        guard let origin = HTTPClient.origin(of: url) else { return }
+        known.withLock { $0[origin] = credentials }
+    }
+
+    func forget(_ url: String) {
+        guard let origin = HTTPClient.origin(of: url) else { return }
+        known.withLock { _ = $0.removeValue(forKey: origin) }
+    }
+
+    /// Keeps `url`'s origin's credentials where they belong.
+    func keep(_ url: String) async throws(DBusError) {
+        guard let origin = HTTPClient.origin(of: url), let credentials = known.withLock({ $0[origin] }) else { return }
+        switch backend {
+        case .secretService(let service):
+            try await service.store(credentials, origin: origin)
+        case .file(let file):
+            let all = known.withLock { $0 }.mapValues { ["user": $0.user, "password": $0.password] }
+            try Self.writePrivately(all, to: file)
+        }
+    }
+
+    /// Writes the file with mode 0600 from its first byte (a temporary file
+    /// made 0600, then renamed over the old one).
+    private static func writePrivately(_ entries: [String: [String: String]], to file: URL) throws(DBusError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        guard let data = try? encoder.encode(entries) else { throw DBusError.failed("cannot encode the credentials") }
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let partial = file.path + ".partial"
+        let fd = Glibc.open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DBusError.failed("cannot write \(file.path): \(String(cString: strerror(errno)))") }
+        fchmod(fd, 0o600)
+        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == data.count, synced, rename(partial, file.path) == 0 else {
+            unlink(partial)
+            throw DBusError.failed("cannot write \(file.path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

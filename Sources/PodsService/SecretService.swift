@@ -1,0 +1,77 @@
+import Foundation
+import PodsDBus
+import PodsHTTP
+
+/// A client of the freedesktop Secret Service API (`org.freedesktop.secrets`)
+/// for Pods' items: each holds one origin's password, with the attributes
+/// `application` = `org.pods.Pods`, `origin` and `user`. A "plain" session:
+/// the bus between podsd and the service is the user's own.
+struct SecretService: Sendable {
+    static let busName = "org.freedesktop.secrets"
+    static let path = DBusObjectPath(validLiteral: "/org/freedesktop/secrets")
+    static let defaultCollection = DBusObjectPath(validLiteral: "/org/freedesktop/secrets/aliases/default")
+    static let application = "org.pods.Pods"
+
+    let connection: DBusConnection
+    let session: DBusObjectPath
+
+    static func open(_ connection: DBusConnection) async throws(DBusError) -> SecretService {
+        let reply = try await connection.call(destination: busName, path: path, interface: "org.freedesktop.Secret.Service",
+                                              member: "OpenSession", arguments: [.string("plain"), .variant(.string(""))])
+        guard reply.count == 2, let session = reply[1].objectPathValue else {
+            throw DBusError.failed("the Secret Service opened no session")
+        }
+        return SecretService(connection: connection, session: session)
+    }
+
+    /// Every origin's credentials Pods keeps there (locked items are skipped).
+    func loadAll() async throws(DBusError) -> [String: HTTPCredentials] {
+        let found = try await connection.call(
+            destination: Self.busName, path: Self.path, interface: "org.freedesktop.Secret.Service", member: "SearchItems",
+            arguments: [Self.attributes(["application": Self.application])])
+        let unlocked = found.first?.arrayValue?.compactMap(\.objectPathValue) ?? []
+        guard !unlocked.isEmpty else { return [:] }
+        let secrets = try await connection.call(
+            destination: Self.busName, path: Self.path, interface: "org.freedesktop.Secret.Service", member: "GetSecrets",
+            arguments: [.array(.objectPath, unlocked.map(DBusValue.objectPath)), .objectPath(session)])
+        guard case .dictionary(_, _, let entries) = secrets.first ?? .array(.byte, []) else { return [:] }
+        var result: [String: HTTPCredentials] = [:]
+        for entry in entries {
+            guard let item = entry.key.objectPathValue, case .structure(let fields) = entry.value.unwrapped, fields.count == 4,
+                  let bytes = fields[2].arrayValue?.compactMap({ value -> UInt8? in if case .byte(let byte) = value { byte } else { nil } })
+            else { continue }
+            let attributes = try await connection.call(
+                destination: Self.busName, path: item, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                arguments: [.string("org.freedesktop.Secret.Item"), .string("Attributes")])
+            guard case .dictionary(_, _, let pairs) = attributes.first?.unwrapped ?? .array(.byte, []) else { continue }
+            var values: [String: String] = [:]
+            for pair in pairs { if let key = pair.key.stringValue, let value = pair.value.stringValue { values[key] = value } }
+            if let origin = values["origin"], let user = values["user"] {
+                result[origin] = HTTPCredentials(user: user, password: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        return result
+    }
+
+    /// Stores (replacing) the password of `origin` in the default collection.
+    func store(_ credentials: HTTPCredentials, origin: String) async throws(DBusError) {
+        let properties: [String: DBusValue] = [
+            "org.freedesktop.Secret.Item.Label": .string("Pods: \(origin)"),
+            "org.freedesktop.Secret.Item.Attributes": Self.attributes(["application": Self.application, "origin": origin, "user": credentials.user]),
+        ]
+        let secret = DBusValue.structure([
+            .objectPath(session), .array(.byte, []), .array(.byte, Array(credentials.password.utf8).map(DBusValue.byte)),
+            .string("text/plain; charset=utf8"),
+        ])
+        let reply = try await connection.call(
+            destination: Self.busName, path: Self.defaultCollection, interface: "org.freedesktop.Secret.Collection", member: "CreateItem",
+            arguments: [.variantDictionary(properties), secret, .bool(true)])
+        if let prompt = reply.last?.objectPathValue, prompt.rawValue != "/" {
+            throw DBusError.failed("the keyring is locked: unlock it and subscribe again")
+        }
+    }
+
+    static func attributes(_ values: [String: String]) -> DBusValue {
+        .dictionary(key: .string, value: .string, values.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(.string($0.key), .string($0.value)) })
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import PodsClient
+import PodsTestSupport
+import Testing
+
+/// Private feeds: the user name and password are kept apart from the URL
+/// (Secret Service, else a 0600 file), used for the feed and its audio on
+/// the same host, and never printed or exported.
+@Suite struct PrivateFeedTests {
+    static func server() throws -> LoopbackHTTPServer {
+        let server = try LoopbackHTTPServer(files: ["/private/a.mp3": Fixtures.sampleMP3])
+        server.setFile("/private/feed.xml", sampleFeed([("p1", "Members only", 1, server.url("/private/a.mp3"))], title: "Private Show"))
+        server.setFile("/private/other.xml", sampleFeed([("o1", "Also private", 1, server.url("/private/a.mp3"))], title: "Other Private"))
+        server.requireCredentials("/private/", user: "alice", password: "s3cret-pw")
+        return server
+    }
+
+    @Test func kept0600ApartFromTheURLAndNeverShown() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let directory = try Fixtures.temporaryDirectory()
+        let podsd = try await PodsdProcess.start(directory: directory)
+        let pods = Fixtures.executable("pods")
+        let feed = server.url("/private/feed.xml")
+
+        let bare = await podsd.run(pods, ["subscribe", feed])
+        #expect(bare.status == 1 && bare.stderr.contains("this feed needs a user name and password")
+                && bare.stderr.split(separator: "\n").count == 1, "\(bare)")
+        let wrong = await podsd.run(pods, ["subscribe", feed, "--user", "alice", "--password-stdin"], input: "guess\n")
+        #expect(wrong.status == 1 && wrong.stderr.contains("or the ones given are wrong"), "\(wrong)")
+        let file = directory.appendingPathComponent("data/credentials.json")
+        #expect(!FileManager.default.fileExists(atPath: file.path), "nothing kept of a failed try")
+
+        let right = await podsd.run(pods, ["subscribe", feed, "--user", "alice", "--password-stdin"], input: "s3cret-pw\n")
+        #expect(right.status == 0 && right.stdout.contains("Subscribed to Private Show"), "\(right)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("s3cret-pw"))
+        // user:password@ in the URL works the same, and the URL is kept without them.
+        let inline = await podsd.run(pods, ["subscribe", feed.replacingOccurrences(of: "http://", with: "http://alice:s3cret-pw@")
+            .replacingOccurrences(of: "feed.xml", with: "other.xml")])
+        #expect(inline.status == 0, "\(inline)")
+
+        for arguments in [["podcasts"], ["podcasts", "--json"], ["export"], ["episodes", "--json"], ["status", "--json"]] {
+            let output = await podsd.run(pods, arguments)
+            #expect(!output.stdout.contains("s3cret") && !output.stdout.contains("alice"), "\(arguments): \(output.stdout)")
+        }
+        // The audio on the same host is fetched with them too.
+        let episodes = try await LibraryClient(podsd.client).episodesJSON()
+        let id = try #require(episodes.first { $0["title"] as? String == "Members only" }?["id"] as? Int)
+        #expect(await podsd.pods("play", String(id)).status == 0)
+        try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 > 0.5 }
+
+        // Another podsd on the same library reads them back: its refresh works.
+        #expect(await podsd.signal(SIGTERM)?.status == 0)
+        let again = try await PodsdProcess.start(directory: directory)
+        let results = try await LibraryClient(again.client).refreshJSON()
+        #expect(results.count == 2 && results.allSatisfy { $0["error"] is NSNull }, "\(results)")
+    }
+
+    @Test func inTheSecretServiceWhenOneIsOnTheBus() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let directory = try Fixtures.temporaryDirectory()
+        let bus = try PrivateBus.start()
+        let secrets = try await SecretServiceServer.start(on: bus)
+        let podsd = try await PodsdProcess.start(bus: bus, directory: directory)
+        let result = await podsd.run(Fixtures.executable("pods"), ["subscribe", server.url("/private/feed.xml"), "--user", "alice",
+                                                                   "--password-stdin"], input: "s3cret-pw\n")
+        #expect(result.status == 0, "\(result)")
+        let item = try #require(secrets.stored.first)
+        #expect(item.attributes["application"] == "org.pods.Pods" && item.attributes["user"] == "alice"
+                && item.attributes["origin"] == "http://127.0.0.1:\(server.port)")
+        #expect(String(decoding: item.secret, as: UTF8.self) == "s3cret-pw")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/credentials.json").path))
+        // A restarted podsd gets them from the Secret Service.
+        #expect(await podsd.signal(SIGTERM)?.status == 0)
+        let again = try await PodsdProcess.start(bus: bus, directory: directory)
+        let results = try await LibraryClient(again.client).refreshJSON()
+        #expect(results.first?["error"] is NSNull, "\(results)")
+    }
+}
