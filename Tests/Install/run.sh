@@ -71,6 +71,14 @@ check "pods status starts podsd through D-Bus activation" bash -c "'$prefix/bin/
 check "the podsd running is the installed one" pgrep -f "^$prefix/bin/podsd"
 check "playerctl sees it" bash -c "playerctl -p pods status | grep -qx Stopped"
 check "it wrote its config file under XDG_CONFIG_HOME" test -s "$home/config/pods/config.toml"
+# playerctl (like the desktop applets) lists the players that run and never
+# activates one: with podsd stopped it finds none, which is why the README
+# says to enable the unit for media keys before the first pods command.
+pkill -TERM -f "^$prefix/bin/podsd"
+for _ in $(seq 50); do pgrep -f "^$prefix/bin/podsd" >/dev/null || break; sleep 0.1; done
+check "podsd stopped" bash -c "! pgrep -f '^$prefix/bin/podsd' >/dev/null"
+check "playerctl does not start a player" bash -c "playerctl -p pods status 2>&1 | grep -q 'No players found'"
+check "pods playing a file starts it again" bash -c "'$prefix/bin/pods' play '$PWD/data/sample-episode-1.mp3' && playerctl -p pods status | grep -qx Playing"
 kill -9 "$bus_pid" 2>/dev/null; bus_pid=""
 for _ in $(seq 50); do pgrep -f "^$prefix/bin/podsd" >/dev/null || break; sleep 0.1; done
 check "podsd leaves with its bus" bash -c "! pgrep -f '^$prefix/bin/podsd' >/dev/null"
