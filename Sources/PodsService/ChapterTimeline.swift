@@ -64,6 +64,6 @@ struct ChapterTimeline: Sendable, Equatable {
 
     /// Jump point `number` (from 1).
     func start(ofChapter number: Int) -> Double? {
-        (1...max(1, jumps.count)).contains(number) && !jumps.isEmpty ? jumps[number - 1].start : nil
+        jumps.indices.contains(number - 1) ? jumps[number - 1].start : nil
     }
 }

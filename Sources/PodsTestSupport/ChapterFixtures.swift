@@ -49,7 +49,11 @@ public enum ChapterFixtures {
                 comments["CHAPTER\(number)"] = clock(mark.start)
                 comments["CHAPTER\(number)NAME"] = mark.title
             }
-            let type = ["ogg": "mutagen.oggvorbis.OggVorbis", "opus": "mutagen.oggopus.OggOpus", "flac": "mutagen.flac.FLAC"][kind.rawValue]!
+            let type = switch kind {
+            case .ogg: "mutagen.oggvorbis.OggVorbis"
+            case .opus: "mutagen.oggopus.OggOpus"
+            default: "mutagen.flac.FLAC"
+            }
             try await mutagen("""
                 import json, sys, mutagen.oggvorbis, mutagen.oggopus, mutagen.flac
                 audio = \(type)(sys.argv[1])

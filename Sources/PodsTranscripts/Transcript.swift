@@ -38,7 +38,10 @@ public enum Transcript {
             guard let cues = JSONTranscript.cues(data) else { throw TranscriptError("the JSON is not a podcast transcript (no \"segments\")") }
             return (.json, cues)
         }
-        if text.contains("-->"), let cues = Optional(TimedText.cues(text, format: .srt)), !cues.isEmpty { return (.srt, cues) }
+        if text.contains("-->") {
+            let cues = TimedText.cues(text, format: .srt)
+            if !cues.isEmpty { return (.srt, cues) }
+        }
         if head.hasPrefix("<") { return (.html, HTMLTranscript.cues(text)) }
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return (.text, lines.prefix(maximumCues).map { TranscriptCue(text: $0) })
