@@ -79,11 +79,15 @@ public struct EpisodeAction: Sendable, Equatable {
 public enum SyncTimestamp {
     /// `2024-10-20T10:16:13`: UTC without a zone, the form every server and AntennaPod accept.
     public static func string(_ date: Date) -> String {
+        utc("yyyy-MM-dd'T'HH:mm:ss").string(from: date)
+    }
+
+    private static func utc(_ format: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        return formatter.string(from: date)
+        formatter.dateFormat = format
+        return formatter
     }
 
     /// A timestamp as servers send it: naive (UTC), with `Z` or an offset
@@ -105,10 +109,7 @@ public enum SyncTimestamp {
         } else {
             return nil
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = base.contains("T") ? "yyyy-MM-dd'T'HH:mm:ss" : "yyyy-MM-dd HH:mm:ss"
+        let formatter = utc(base.contains("T") ? "yyyy-MM-dd'T'HH:mm:ss" : "yyyy-MM-dd HH:mm:ss")
         return formatter.date(from: base).map { $0.addingTimeInterval(-offset) }
     }
 }
