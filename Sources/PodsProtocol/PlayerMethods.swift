@@ -25,7 +25,7 @@ extension InterfaceMethod where Interface == PlayerInterface {
 
     /// `forward` or `back` by `seconds` (0: the configured interval).
     public static let skip = PlayerMethod("Skip", [DBusArgument("direction", .string), DBusArgument("seconds", .double)])
-    /// `30m`, `90s`, `1h`, `end`, `chapter` or `off` (see `SleepRequest`).
+    /// `30m`, `90s`, `1h`, `end`, `chapter` or `off` (see PodsSettings' `SleepRequest`).
     public static let setSleepTimer = PlayerMethod("SetSleepTimer", [DBusArgument("timer", .string)])
 
     // MARK: - Settings

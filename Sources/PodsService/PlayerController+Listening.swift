@@ -2,7 +2,7 @@ import PodsChapters
 import PodsClient
 import PodsDBus
 import PodsPlayback
-import PodsProtocol
+import PodsSettings
 
 /// The listening session on top of playback: chapters and where `Next` and
 /// `Previous` go, the loaded podcast's settings (the outro, trimmed

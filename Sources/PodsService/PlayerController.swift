@@ -2,7 +2,6 @@ import PodsChapters
 import PodsClient
 import PodsDBus
 import PodsPlayback
-import PodsProtocol
 
 /// The one owner of the player's state.
 ///

@@ -139,23 +139,9 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
         return Int64(value * factor)
     }
 
-    /// `3600`, `1h`, `30m`, `1h30m`, `90s`.
+    /// `3600`, `1h`, `30m`, `1h30m`, `90s`, `2d`.
     static func seconds(fromUnits text: String) -> Double? {
-        if let plain = Double(text) { return plain }
-        var total = 0.0, number = ""
-        for character in text {
-            if character.isNumber || character == "." { number.append(character); continue }
-            guard let value = Double(number) else { return nil }
-            switch character {
-            case "d": total += value * 86400
-            case "h": total += value * 3600
-            case "m": total += value * 60
-            case "s": total += value
-            default: return nil
-            }
-            number = ""
-        }
-        return number.isEmpty && !text.isEmpty ? total : nil
+        Double(text) ?? UnitTime.seconds(text, units: ["d": 86400, "h": 3600, "m": 60, "s": 1])
     }
 
     private func invalid(_ text: String) -> SettingsError {

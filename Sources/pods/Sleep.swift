@@ -1,6 +1,7 @@
 import ArgumentParser
 import PodsClient
 import PodsProtocol
+import PodsSettings
 
 struct Sleep: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

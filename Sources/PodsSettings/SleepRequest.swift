@@ -1,6 +1,7 @@
 /// What `pods sleep` asks for: `30m`, `90s`, `1h`, `1h30m`, `end` (of the
 /// episode), `chapter` (its end) or `off`. Shared by `pods`, which checks
-/// it before calling, and podsd, which takes the same text over D-Bus.
+/// it before calling, and podsd, which takes the same text over D-Bus; its
+/// times are read as the settings' are (`UnitTime`).
 public enum SleepRequest: Sendable, Equatable {
     /// Pause after this many seconds of playing.
     case time(seconds: Double)
@@ -25,25 +26,9 @@ public enum SleepRequest: Sendable, Equatable {
         }
     }
 
-    /// `1h30m`, `45m`, `90s`: numbers each followed by h, m or s.
+    /// `1h30m`, `45m`, `90s`: numbers each followed by h, m or s (a plain number is no timer).
     private static func duration(_ text: String) -> Double? {
-        var total = 0.0
-        var number = ""
-        for character in text {
-            if character.isNumber || character == "." {
-                number.append(character)
-                continue
-            }
-            guard let value = Double(number), value.isFinite else { return nil }
-            switch character {
-            case "h": total += value * 3600
-            case "m": total += value * 60
-            case "s": total += value
-            default: return nil
-            }
-            number = ""
-        }
-        return number.isEmpty && !text.isEmpty ? total : nil
+        UnitTime.seconds(text, units: ["h": 3600, "m": 60, "s": 1])
     }
 
     /// Why a sleep request was refused; one line.
