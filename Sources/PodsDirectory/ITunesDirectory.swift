@@ -51,16 +51,7 @@ public struct ITunesDirectory: Sendable {
     }
 
     private func results(_ url: String) async throws(DirectoryError) -> [Item] {
-        let response: HTTPResponse
-        do { response = try await http.get(url) } catch {
-            if let status = error.status { throw DirectoryError("the iTunes directory answered \(status)") }
-            throw DirectoryError("the iTunes directory cannot be reached: \(error.message)")
-        }
-        guard (200..<300).contains(response.status) else { throw DirectoryError("the iTunes directory answered \(response.status)") }
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: response.body) else {
-            throw DirectoryError("the iTunes directory's answer is not the JSON it should be")
-        }
-        return answer.results
+        try await http.directoryAnswer(Answer.self, from: url, directory: "the iTunes directory").results
     }
 
     private static func result(_ item: Item) -> DirectoryResult? {

@@ -28,18 +28,9 @@ public struct PodcastIndexDirectory: Sendable {
 
     public func search(_ term: String, limit: Int) async throws(DirectoryError) -> [DirectoryResult] {
         let url = "\(baseURL)/search/byterm?max=\(min(max(limit, 1), 1000))&q=\(ITunesDirectory.encoded(term))"
-        let response: HTTPResponse
-        do { response = try await http.get(url, headers: Self.authHeaders(key: key, secret: secret)) } catch {
-            if let status = error.status, status == 401 || status == 403 {
-                throw DirectoryError("Podcast Index refused the key and secret (\(status))")
-            }
-            if let status = error.status { throw DirectoryError("Podcast Index answered \(status)") }
-            throw DirectoryError("Podcast Index cannot be reached: \(error.message)")
-        }
-        guard (200..<300).contains(response.status) else { throw DirectoryError("Podcast Index answered \(response.status)") }
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: response.body) else {
-            throw DirectoryError("Podcast Index's answer is not the JSON it should be")
-        }
+        let answer = try await http.directoryAnswer(Answer.self, from: url, directory: "Podcast Index",
+                                                    refused: "Podcast Index refused the key and secret",
+                                                    headers: Self.authHeaders(key: key, secret: secret))
         return answer.feeds.compactMap { feed in
             guard let url = feed.url, HTTPClient.isHTTP(url) else { return nil }
             let image = [feed.artwork, feed.image].compactMap { $0 }.first { !$0.isEmpty }
