@@ -76,6 +76,15 @@ public struct HTTPClient: Sendable {
         self.options = options
     }
 
+    /// A client for small documents: at most `maximumBytes`, the whole
+    /// answer within `deadline`.
+    public init(maximumBytes: Int, deadline: Duration) {
+        var options = Options()
+        options.maximumBytes = maximumBytes
+        options.deadline = deadline
+        self.init(options: options)
+    }
+
     /// `scheme://host:port` of `url` (the port always written), lower case:
     /// the key credentials are kept under.
     public static func origin(of url: String) -> String? {

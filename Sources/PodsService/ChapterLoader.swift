@@ -34,10 +34,7 @@ struct ChapterLoader: Sendable {
         self.library = library
         self.artwork = artwork
         self.logger = logger
-        var options = HTTPClient.Options()
-        options.maximumBytes = 4 << 20
-        options.deadline = .seconds(30)
-        self.http = HTTPClient(options: options)
+        self.http = HTTPClient(maximumBytes: 4 << 20, deadline: .seconds(30))
     }
 
     /// The episode's merged chapters (silent ones included); `media` is the

@@ -12,10 +12,7 @@ struct DirectoryService: Sendable {
 
     init(preferences: PreferenceStore) {
         self.preferences = preferences
-        var options = HTTPClient.Options()
-        options.maximumBytes = 4 << 20
-        options.deadline = .seconds(20)
-        self.http = HTTPClient(options: options)
+        self.http = HTTPClient(maximumBytes: 4 << 20, deadline: .seconds(20))
     }
 
     private var iTunes: ITunesDirectory {

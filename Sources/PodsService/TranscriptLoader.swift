@@ -14,10 +14,7 @@ struct TranscriptLoader: Sendable {
 
     init(library: Library) {
         self.library = library
-        var options = HTTPClient.Options()
-        options.maximumBytes = 16 << 20
-        options.deadline = .seconds(60)
-        self.http = HTTPClient(options: options)
+        self.http = HTTPClient(maximumBytes: 16 << 20, deadline: .seconds(60))
     }
 
     /// The cues; an error (one line) when the episode has none, it cannot be
