@@ -103,13 +103,15 @@ final class Playlists: Sendable {
             active = await entry(podcast)
         }
         var changedEntries: [Entry] = []
-        for (id, told) in known.withLock({ $0.told }) {
-            guard let podcast = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.podcast(id) }) else {
-                known.withLock { _ = $0.told.removeValue(forKey: id) }  // unsubscribed
-                continue
+        let told = known.withLock { $0.told }
+        if !told.isEmpty, let podcasts = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.podcasts() }) {
+            let present = Set(podcasts.map(\.id))
+            known.withLock { known in known.told = known.told.filter { present.contains($0.key) } }  // unsubscribed ones go
+            for podcast in podcasts {
+                guard let before = told[podcast.id] else { continue }
+                let now = await entry(podcast)
+                if now != before { changedEntries.append(now) }
             }
-            let now = await entry(podcast)
-            if now != told { changedEntries.append(now) }
         }
         let (countChanged, activeChanged) = known.withLock { known in
             defer {

@@ -75,7 +75,6 @@ public struct PodsService: Service {
         let (stopRequests, requestStop) = AsyncStream<String>.makeStream()
         let publisher = MPRISPublisher(connection: connection, initial: await controller.currentState())
         let signals = LibrarySignals(connection: connection)
-        let lastTrackID = Mutex<DBusObjectPath?>(nil)
         let cacheDirectory = configuration.cacheDirectory
         let credentials = if let dataDirectory = configuration.dataDirectory {
             await CredentialStore.open(connection: connection, file: dataDirectory.appendingPathComponent("credentials.json"), logger: logger)
@@ -108,7 +107,7 @@ public struct PodsService: Service {
         let playlists = player.map { Playlists(connection: connection, controller: controller, player: $0) }
         signals.followers.onQueueChanged { trackList.refresh() }
         signals.followers.onEpisodesChanged { trackList.refresh() }
-        let lastTrackFacts = Mutex<DBusValue?>(nil)
+        let lastTrack = Mutex<TrackInfo?>(nil)
         signals.followers.onPodcastsChanged {
             playlists?.refresh()
             scheduler?.poke()
@@ -118,15 +117,14 @@ public struct PodsService: Service {
             switch change {
             case .state(let state):
                 recorder.observe(state)
-                let newTrack = lastTrackID.withLock { last in
-                    defer { last = state.track?.trackID }
-                    return last != state.track?.trackID
+                let (newTrack, trackChanged) = lastTrack.withLock { last in
+                    defer { last = state.track }
+                    return (last?.trackID != state.track?.trackID, last != state.track)
                 }
                 if newTrack, let track = state.track, track.episode == nil { player?.send(.otherTrack) }
                 if newTrack { playlists?.refresh() }
                 // The track list follows a new track, and the loaded one's length or artwork arriving.
-                let facts = MPRISProperties.metadata(state.track)
-                if lastTrackFacts.withLock({ last in defer { last = facts }; return last != facts }) { trackList.refresh() }
+                if trackChanged { trackList.refresh() }
             case .progress(let id, let position, let duration):
                 player?.send(.progress(episodeID: id, position: position, duration: duration))
             case .ended(let id, let continues): player?.send(.ended(episodeID: id, continues: continues))
