@@ -59,7 +59,7 @@ let package = Package(
             name: "PodsService",
             dependencies: [
                 "PodsCache", "PodsChapters", "PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
-                "PodsDirectory", "PodsPlayback", "PodsProtocol", "PodsSettings", "PodsTranscripts",
+                "PodsDirectory", "PodsPlayback", "PodsProtocol", "PodsSettings", "PodsSync", "PodsTranscripts",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

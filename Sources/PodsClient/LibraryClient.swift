@@ -173,6 +173,24 @@ public struct LibraryClient: Sendable {
         }
     }
 
+    // MARK: - Sync
+
+    /// Checks the login with the server and turns syncing on; the status.
+    public func setupSync(server: String, user: String, device: String, api: String,
+                          password: String) async throws(PlayerClient.Failure) -> DBusValue {
+        try await single(.setupSync, [.string(server), .string(user), .string(device), .string(api), .string(password)],
+                         timeout: .seconds(150))
+    }
+
+    /// Syncs now; the result (with `error` when it failed).
+    public func sync(full: Bool) async throws(PlayerClient.Failure) -> DBusValue {
+        try await single(.sync, [.bool(full)], timeout: .seconds(900))
+    }
+
+    public func syncStatus() async throws(PlayerClient.Failure) -> DBusValue { try await single(.syncStatus) }
+
+    public func stopSync() async throws(PlayerClient.Failure) { _ = try await call(.stopSync) }
+
     private func single(_ method: LibraryMethod, _ arguments: [DBusValue] = [],
                         timeout: Duration? = nil) async throws(PlayerClient.Failure) -> DBusValue {
         guard let value = try await call(method, arguments, timeout: timeout).first else {

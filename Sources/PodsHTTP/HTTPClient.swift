@@ -17,6 +17,8 @@ public struct HTTPResponse: Sendable {
     public var permanentURL: String?
     public var etag: String?
     public var lastModified: String?
+    /// The server's `Date` header, as sent (its clock, to the second).
+    public var date: String?
 }
 
 /// Why a request failed.
@@ -113,7 +115,24 @@ public struct HTTPClient: Sendable {
         guard lines.allSatisfy({ !$0.contains("\r") && !$0.contains("\n") }) else {
             throw HTTPError(.invalidURL, "a request header holds a line break")
         }
+        return try await perform(Transfer(url: url, options: options, headerLines: lines))
+    }
+
+    /// POSTs `body` (of `contentType`) to `url` and reads the answer as
+    /// `get` does (redirects followed, non-2xx an error with its status).
+    public func post(_ url: String, body: Data, contentType: String = "application/json",
+                     headers: [(name: String, value: String)] = []) async throws(HTTPError) -> HTTPResponse {
+        guard Self.isHTTP(url) else { throw HTTPError(.invalidURL, "not an http(s) URL: \(url)") }
+        let lines = headers.map { "\($0.name): \($0.value)" } + ["Content-Type: \(contentType)"]
+        guard lines.allSatisfy({ !$0.contains("\r") && !$0.contains("\n") }) else {
+            throw HTTPError(.invalidURL, "a request header holds a line break")
+        }
         let transfer = Transfer(url: url, options: options, headerLines: lines)
+        transfer.postBody = body
+        return try await perform(transfer)
+    }
+
+    private func perform(_ transfer: Transfer) async throws(HTTPError) -> HTTPResponse {
         let result: Result<HTTPResponse, HTTPError> = await withCheckedContinuation { continuation in
             transfer.completion = { continuation.resume(returning: $0) }
             TransferLoop.shared.submit(transfer)
@@ -129,6 +148,8 @@ public struct HTTPClient: Sendable {
         let url: String
         let options: Options
         let headerLines: [String]
+        /// A POST's body (nil: a GET).
+        var postBody: Data?
         var body = Data()
         var tooLarge = false
         /// The file the body went to once it passed the spill threshold.
@@ -162,6 +183,17 @@ public struct HTTPClient: Sendable {
             HTTPClient.configure(handle, url: url, options: options)
             pods_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode (gzip, deflate, br…)
             pods_curl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList))
+            if let postBody {
+                pods_curl_set_long(handle, CURLOPT_POSTFIELDSIZE, postBody.count)
+                // libcurl copies the bytes: nothing has to outlive this call.
+                _ = postBody.withUnsafeBytes { bytes in
+                    if let start = bytes.baseAddress, !bytes.isEmpty {
+                        pods_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: start))
+                    } else {
+                        pods_curl_set_string(handle, CURLOPT_COPYPOSTFIELDS, "")
+                    }
+                }
+            }
             pods_curl_set_write_function(handle, CURLOPT_WRITEFUNCTION, Self.write)
             pods_curl_set_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
             responseHeaders.install(on: handle)
@@ -191,7 +223,8 @@ public struct HTTPClient: Sendable {
             }
             return .success(HTTPResponse(
                 status: status, body: body, bodyFile: file, finalURL: finalURL, permanentURL: permanent,
-                etag: responseHeaders.field("etag"), lastModified: responseHeaders.field("last-modified")))
+                etag: responseHeaders.field("etag"), lastModified: responseHeaders.field("last-modified"),
+                date: responseHeaders.field("date")))
         }
 
         /// Takes a chunk of the body: into memory, or into the spill file

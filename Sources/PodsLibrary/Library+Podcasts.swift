@@ -29,15 +29,17 @@ extension Library {
                                  now.timeIntervalSince1970])
             let id = db.lastInsertedRowID
             _ = try Self.merge(prepared, into: id, db)
+            try Self.recordSubscription(feedURL, subscribed: true, at: now, db)
             return try Self.podcast(id, db)
         }
     }
 
     /// Removes a podcast, its episodes and their queue entries.
-    public func unsubscribe(_ id: Int64) throws(LibraryError) {
+    public func unsubscribe(_ id: Int64, at now: Date = Date()) throws(LibraryError) {
         try writing { db in
-            _ = try Self.podcast(id, db)
+            let podcast = try Self.podcast(id, db)
             try db.execute(sql: "DELETE FROM podcast WHERE id = ?", arguments: [id])
+            try Self.recordSubscription(podcast.feedURL, subscribed: false, at: now, db)
         }
     }
 

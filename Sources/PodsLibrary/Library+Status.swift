@@ -38,11 +38,17 @@ extension Library {
         }
     }
 
-    /// Marks `id` played (completed, position 0) or unplayed.
-    public func markCompleted(_ id: Int64, _ completed: Bool) throws(LibraryError) {
+    /// Marks `id` played (completed, position 0) or unplayed, and queues
+    /// the change for the sync server.
+    public func markCompleted(_ id: Int64, _ completed: Bool, at now: Date = Date()) throws(LibraryError) {
         try writing { db in
-            _ = try Self.episode(id, db)
+            let episode = try Self.episode(id, db)
             try db.execute(sql: "UPDATE episode SET completed = ?, position = 0 WHERE id = ?", arguments: [completed, id])
+            if completed {
+                try Self.recordListening(id, started: nil, total: nil, at: now, db)
+            } else {
+                try Self.queue(id, "new", total: episode.episode.duration.map { Int($0.rounded()) }, at: now, db)
+            }
         }
     }
 

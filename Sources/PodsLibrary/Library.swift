@@ -147,6 +147,28 @@ public final class Library: Sendable {
         migrator.registerMigration("v7: refresh failures in a row") { db in
             try db.execute(sql: "ALTER TABLE podcast ADD COLUMN refreshFailures INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v8: sync") { db in
+            try db.execute(sql: """
+                ALTER TABLE episode ADD COLUMN changedAt DOUBLE;
+                CREATE TABLE syncAction (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    episodeId INTEGER NOT NULL REFERENCES episode(id) ON DELETE CASCADE,
+                    action TEXT NOT NULL, at DOUBLE NOT NULL, started INTEGER, position INTEGER, total INTEGER);
+                CREATE INDEX syncAction_episode ON syncAction(episodeId);
+                CREATE TABLE syncSubscription (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, feedURL TEXT NOT NULL UNIQUE,
+                    subscribed BOOLEAN NOT NULL, at DOUBLE NOT NULL);
+                CREATE TABLE syncDeferred (
+                    episodeId INTEGER PRIMARY KEY REFERENCES episode(id) ON DELETE CASCADE,
+                    position DOUBLE, completed BOOLEAN, at DOUBLE NOT NULL);
+                CREATE TABLE syncAccount (
+                    server TEXT NOT NULL, user TEXT NOT NULL, device TEXT NOT NULL, api TEXT NOT NULL,
+                    active BOOLEAN NOT NULL DEFAULT 0,
+                    subscriptionsSince INTEGER NOT NULL DEFAULT 0, actionsSince INTEGER NOT NULL DEFAULT 0,
+                    clockOffset DOUBLE NOT NULL DEFAULT 0, lastSyncAt DOUBLE, lastError TEXT, lastResult TEXT,
+                    PRIMARY KEY (server, user, device));
+                """)
+        }
         return migrator
     }
 

@@ -84,6 +84,20 @@ public enum LibraryItems {
         .maybe("episodeId", .int64), ItemField("buffering", .bool), .maybe("cached", .double),
     ])
 
+    /// What one sync did (`Sync`).
+    public static let syncResult = ItemSchema("syncResult", [
+        ItemField("uploaded", .int32), ItemField("applied", .int32), ItemField("subscribed", .int32),
+        ItemField("unsubscribed", .int32), ItemField("skipped", .int32), ItemField("queued", .int32), .maybe("error", .string),
+    ])
+
+    /// The sync account and how the last sync went (`SyncStatus`, `SetupSync`);
+    /// empty of `server` when syncing is off.
+    public static let syncStatus = ItemSchema("syncStatus", [
+        ItemField("enabled", .bool), .maybe("server", .string), .maybe("api", .string), .maybe("user", .string),
+        .maybe("device", .string), .maybe("lastSyncAt", .int64, .date), .maybe("lastError", .string),
+        ItemField("queued", .int32), .maybe("clockOffset", .double), .maybe("last", variantDictionary, .object(syncResult)),
+    ])
+
     static let variantDictionary = DBusType.dictionary(key: .string, value: .variant)
 }
 

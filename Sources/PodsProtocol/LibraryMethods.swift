@@ -76,12 +76,27 @@ extension InterfaceMethod where Interface == LibraryInterface {
     public static let setCacheBudget = LibraryMethod("SetCacheBudget", [DBusArgument("bytes", .int64)])
     public static let cacheStatus = LibraryMethod("CacheStatus", [], [item("status", LibraryItems.cacheStatus)])
 
+    // MARK: - Sync
+
+    /// Checks the login with the server at once and keeps the password
+    /// (Secret Service, else a 0600 file); `api` is `gpodder` or
+    /// `nextcloud`; an empty `device` is `pods-HOSTNAME`.
+    public static let setupSync = LibraryMethod(
+        "SetupSync", [DBusArgument("server", .string), DBusArgument("user", .string), DBusArgument("device", .string),
+                      DBusArgument("api", .string), DBusArgument("password", .string)], [item("status", LibraryItems.syncStatus)])
+    /// Syncs now; `full` reads the server from the start. A failed sync is a result with `error`, not a D-Bus error.
+    public static let sync = LibraryMethod("Sync", [DBusArgument("full", .bool)], [item("result", LibraryItems.syncResult)])
+    public static let syncStatus = LibraryMethod("SyncStatus", [], [item("status", LibraryItems.syncStatus)])
+    /// Syncing off: the password is forgotten; what is queued stays for a later setup.
+    public static let stopSync = LibraryMethod("StopSync")
+
     /// Every method, in introspection order.
     public static let all: [LibraryMethod] = [
         subscribe, subscribeWithCredentials, unsubscribe, podcast, listPodcasts, refresh, importOPML, search, setAutoDownload,
         listEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript,
         listQueue, queueAdd, queueRemove, queueMove, queueClear,
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,
+        setupSync, sync, syncStatus, stopSync,
     ]
 
     /// `s cursor` (`""` for the first page) and `u limit` (0: the default; capped).

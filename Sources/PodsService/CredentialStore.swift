@@ -89,9 +89,35 @@ final class CredentialStore: Sendable {
     /// Keeps `url`'s origin's credentials where they belong.
     func keep(_ url: String) async throws(DBusError) {
         guard let origin = HTTPClient.origin(of: url), let credentials = known.withLock({ $0[origin] }) else { return }
+        try await persist(credentials, key: origin)
+    }
+
+    // MARK: - The sync server's login
+
+    /// The sync server's login is kept under a key of its own, which no
+    /// transfer's origin matches: feeds on the same host never get it.
+    static func syncKey(_ server: String) -> String { "sync " + (HTTPClient.origin(of: server) ?? server) }
+
+    func credentials(forKey key: String) -> HTTPCredentials? {
+        known.withLock { $0[key] }.flatMap { $0.password.isEmpty ? nil : $0 }
+    }
+
+    func keep(_ credentials: HTTPCredentials, forKey key: String) async throws(DBusError) {
+        known.withLock { $0[key] = credentials }
+        try await persist(credentials, key: key)
+    }
+
+    /// Forgets the password kept under `key` (the Secret Service's item is
+    /// emptied; the file loses the entry).
+    func remove(key: String) async throws(DBusError) {
+        guard let old = known.withLock({ $0.removeValue(forKey: key) }) else { return }
+        try await persist(HTTPCredentials(user: old.user, password: ""), key: key)
+    }
+
+    private func persist(_ credentials: HTTPCredentials, key: String) async throws(DBusError) {
         switch backend {
         case .secretService(let service):
-            try await service.store(credentials, origin: origin)
+            try await service.store(credentials, origin: key)
         case .file(let file):
             let all = known.withLock { $0 }.mapValues { ["user": $0.user, "password": $0.password] }
             try Self.writePrivately(all, to: file)

@@ -14,19 +14,14 @@ import PodsSettings
 /// reply grows with the library. Changes are announced with signals that
 /// carry ids.
 enum LibraryObject {
-    static func make(_ player: LibraryPlayer, signals: LibrarySignals, notifier: EpisodeNotifier?) -> DBusExportedObject {
+    static func make(_ player: LibraryPlayer, signals: LibrarySignals, notifier: EpisodeNotifier?,
+                     sync: SyncService) -> DBusExportedObject {
         let library = player.library
         let episodePages = PageReadAhead<EpisodePageKey>()
         let directories = DirectoryService(preferences: player.preferences)
         @Sendable func podcastItem(_ podcast: Podcast) -> DBusValue {
             let schedule = RefreshSchedule(interval: player.preferences.value(.refreshInterval, podcast: nil).numberValue ?? 0)
             return LibraryItemEncoding.podcast(podcast, nextRefresh: schedule.next(for: podcast))
-        }
-        func method(_ description: LibraryMethod,
-                    _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
-            DBusMethod(description.name, inputs: description.inputs, outputs: description.outputs) { arguments in
-                try await body(arguments)
-            }
         }
         /// Subscribes to a feed, an Apple link or a page naming a feed; a user
         /// name and password (given, or in the URL) are kept apart from it.
@@ -108,6 +103,7 @@ enum LibraryObject {
                         await player.prefetchArtwork()
                         signals.artworkChanged()
                         await notifier?.announce(summaries)
+                        sync.schedule(after: .zero)
                     }
                     // Failures and changes first: if a huge library's results pass the
                     // reply's bound, only "not modified" lines are left out.
@@ -254,8 +250,16 @@ enum LibraryObject {
                     let status = await player.cacheStatus()
                     return [LibraryItemEncoding.cacheStatus(episodeID: status.episodeID, buffering: status.buffering, cached: status.cached)]
                 },
-            ],
+            ] + SyncMethods.make(sync),
             signals: LibrarySignal.all)], executor: LibraryWork.lane)
+    }
+
+    /// A handler for one of the interface's methods.
+    static func method(_ description: LibraryMethod,
+                       _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
+        DBusMethod(description.name, inputs: description.inputs, outputs: description.outputs) { arguments in
+            try await body(arguments)
+        }
     }
 
     // MARK: - Arguments

@@ -48,6 +48,7 @@ extension LibraryPlayer {
         } catch {
             throw DBusError(name: LibraryNames.Error.failed, message: "could not download episode \(episodeID): \(error.message)")
         }
+        recordDownload(episodeID, kept: true)
     }
 
     /// Every cached episode: downloads, downloads under way, and the partial
@@ -78,6 +79,7 @@ extension LibraryPlayer {
         do throws(CacheError) { try await mediaCache.delete(episodeID: episodeID) } catch {
             throw DBusError(name: LibraryNames.Error.failed, message: error.message)
         }
+        recordDownload(episodeID, kept: false)
     }
 
     /// Downloads the newest episodes of every podcast that asks for them.

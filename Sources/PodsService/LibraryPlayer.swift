@@ -28,6 +28,10 @@ actor LibraryPlayer {
         case ended(episodeID: Int64, continues: Bool)
         /// Something that is not a library episode was loaded.
         case otherTrack
+        /// The episode began playing (from paused, stopped or another track).
+        case startedPlaying(episodeID: Int64)
+        /// The episode stopped playing: paused, stopped, ended or replaced.
+        case stoppedPlaying(episodeID: Int64)
     }
 
     let library: Library
@@ -59,6 +63,8 @@ actor LibraryPlayer {
     /// The most episodes `history` keeps.
     static let historyLength = 100
     let chapterLoader: ChapterLoader
+    /// Where the episode playing began this stretch, for the sync's play action.
+    var playStart: (episodeID: Int64, position: Int)?
 
     init(library: Library, controller: PlayerController, signals: LibrarySignals, logger: Logger,
          preferences: PreferenceStore, mediaCache: MediaCache? = nil, artwork: ArtworkCache? = nil,
@@ -108,6 +114,8 @@ actor LibraryPlayer {
             guard let episode = try library.currentEpisode() else { return }
             try await load(episode, paused: true)
             logger.info("resumed episode \(episode.id) paused at \(Int(episode.position)) s")
+            // Listening a kill cut short of its record is recorded now, for the sync.
+            try library.recordUnrecordedListening(episode.id)
         } catch {
             logger.error("could not resume the last episode: \(error)")
         }
@@ -270,6 +278,10 @@ actor LibraryPlayer {
             } catch {
                 logger.error("after episode \(id) ended: \(error)")
             }
+        case .startedPlaying(let id):
+            playStart = (id, Int((await controller.position() / .seconds(1)).rounded(.down)))
+        case .stoppedPlaying(let id):
+            await stoppedPlaying(id)
         case .otherTrack:
             loadToken &+= 1  // an episode load still under way gives way to it
             loaded = nil

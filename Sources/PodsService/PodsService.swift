@@ -87,7 +87,8 @@ public struct PodsService: Service {
                           artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) }, credentials: credentials)
         }
         let notifier = player.map { EpisodeNotifier(connection: connection, player: $0, logger: logger) }
-        let scheduler = player.map { RefreshScheduler(player: $0, signals: signals, logger: logger, notifier: notifier) }
+        let sync = player.map { SyncService(player: $0, logger: logger) }
+        let scheduler = player.map { RefreshScheduler(player: $0, signals: signals, logger: logger, notifier: notifier, sync: sync) }
         let settingsChanged: @Sendable () -> Void = {
             scheduler?.poke()
             Task { await player?.applyPreferences() }
@@ -108,6 +109,7 @@ public struct PodsService: Service {
         signals.followers.onQueueChanged { trackList.refresh() }
         signals.followers.onEpisodesChanged { trackList.refresh() }
         let lastTrack = Mutex<TrackInfo?>(nil)
+        let lastPlaying = Mutex<Int64?>(nil)
         signals.followers.onPodcastsChanged {
             playlists?.refresh()
             scheduler?.poke()
@@ -122,6 +124,20 @@ public struct PodsService: Service {
                     return (last?.trackID != state.track?.trackID, last != state.track)
                 }
                 if newTrack, let track = state.track, track.episode == nil { player?.send(.otherTrack) }
+                // Listening is recorded for the sync when it stops, and a sync follows a few seconds later.
+                let playing = state.status == .playing ? state.track?.episode?.episodeID : nil
+                let before = lastPlaying.withLock { last in
+                    defer { last = playing }
+                    return last
+                }
+                if before != playing {
+                    if let before {
+                        player?.send(.stoppedPlaying(episodeID: before))
+                        let delay = preferences.value(.syncDelay, podcast: nil).numberValue ?? 5
+                        if delay > 0 { sync?.schedule(after: .milliseconds(Int64(delay * 1000))) }
+                    }
+                    if let playing { player?.send(.startedPlaying(episodeID: playing)) }
+                }
                 if newTrack { playlists?.refresh() }
                 // The track list follows a new track, and the loaded one's length or artwork arriving.
                 if trackChanged { trackList.refresh() }
@@ -137,7 +153,7 @@ public struct PodsService: Service {
             supportedMimeTypes: SupportedFormats.mimeTypes(), quit: { requestStop.yield("Quit called") }))
         connection.export(PlayerObject.make(controller: controller, player: player, preferences: preferences,
                                             settingsChanged: settingsChanged))
-        if let player { connection.export(LibraryObject.make(player, signals: signals, notifier: notifier)) }
+        if let player, let sync { connection.export(LibraryObject.make(player, signals: signals, notifier: notifier, sync: sync)) }
         connection.onDisconnect { requestStop.yield("the bus connection closed") }
         do throws(DBusError) { try await connection.cancelCallsWhenCallersLeave() } catch {
             logger.warning("calls of clients that leave the bus will run to their end: \(error.message)")
@@ -165,6 +181,7 @@ public struct PodsService: Service {
                         await player.mediaCache?.sweep()
                         await player.resume()
                         await player.applyPreferences()  // config.toml's cache budget, kept for the cache
+                        sync?.schedule(after: .zero)  // a sync at start, when one is set up
                     }
                     if let mediaCache = player.mediaCache {
                         group.addTask { await mediaCache.run() }
@@ -181,6 +198,7 @@ public struct PodsService: Service {
                 playlists?.finish()
                 watcher?.stop()
                 await scheduler?.finish()
+                await sync?.finish()
                 notifier?.finish()
             }
         } onGracefulShutdown: {

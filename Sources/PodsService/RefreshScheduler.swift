@@ -40,13 +40,16 @@ actor RefreshScheduler {
     private let signals: LibrarySignals
     private let logger: Logger
     private let notifier: EpisodeNotifier?
+    /// Synced after each round (when set up).
+    private let sync: SyncService?
     private var sleeper: Task<Void, Never>?
     private var stopped = false
 
     /// The longest sleep between looks at the schedule.
     static let longestSleep: Duration = .seconds(3600)
 
-    init(player: LibraryPlayer, signals: LibrarySignals, logger: Logger, notifier: EpisodeNotifier?) {
+    init(player: LibraryPlayer, signals: LibrarySignals, logger: Logger, notifier: EpisodeNotifier?, sync: SyncService?) {
+        self.sync = sync
         self.player = player
         self.signals = signals
         self.logger = logger
@@ -97,6 +100,7 @@ actor RefreshScheduler {
                 await player.prefetchArtwork()
                 signals.artworkChanged()
                 await notifier?.announce(summaries)
+                sync?.schedule(after: .zero)
             } catch {
                 logger.error("background refresh: \(error)")
             }

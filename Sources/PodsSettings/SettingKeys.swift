@@ -45,6 +45,15 @@ extension SettingKey {
         "notify", .bool, default: .bool(true), perPodcast: false,
         "A desktop notification when a background refresh finds new episodes, with a Play button.")
 
+    // MARK: - Sync
+
+    public static let sync = SettingKey(
+        "sync", .bool, default: .bool(true),
+        "Share subscriptions and listening progress with the sync server (`pods sync setup`); false for a podcast keeps it here. Feeds with a password never leave.")
+    public static let syncDelay = SettingKey(
+        "sync-delay", .interval(maximumSeconds: 3600), default: .number(5), perPodcast: false,
+        "How long after playback pauses or stops podsd syncs by itself (0: not then; it still syncs at start and after refreshes).")
+
     // MARK: - Directory search
 
     public static let searchITunesURL = SettingKey(
@@ -62,7 +71,7 @@ extension SettingKey {
     /// Every key, in the file's order.
     public static let all: [SettingKey] = [
         speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin, autoNext, refreshInterval,
-        audioSink, cacheBudget, notify, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
+        audioSink, cacheBudget, notify, sync, syncDelay, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
     ]
 
     /// The key called `name`.

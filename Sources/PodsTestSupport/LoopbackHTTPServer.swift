@@ -67,10 +67,15 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// A request as a handler sees it.
     public struct Request: Sendable {
+        public var method = "GET"
         /// The path and query, as sent (`/search?term=a+b`).
         public var target: String
         /// Header names in lower case.
         public var headers: [String: String]
+        public var body = Data()
+
+        /// The path without the query.
+        public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
 
         /// The query's values, percent- and `+`-decoded.
         public var query: [String: String] {
@@ -91,11 +96,14 @@ public final class LoopbackHTTPServer: Sendable {
         public var status: Int
         public var type: String
         public var body: Data
+        /// More header fields (a `Date`, say).
+        public var headers: [(name: String, value: String)]
 
-        public init(status: Int = 200, type: String = "application/json", body: Data) {
+        public init(status: Int = 200, type: String = "application/json", body: Data, headers: [(name: String, value: String)] = []) {
             self.status = status
             self.type = type
             self.body = body
+            self.headers = headers
         }
     }
 
@@ -219,16 +227,27 @@ public final class LoopbackHTTPServer: Sendable {
             }
             guard let end else { return }
             let request = pending.subdata(in: pending.startIndex..<end.upperBound)
-            pending = pending.subdata(in: end.upperBound..<pending.endIndex)  // GETs have no body
+            pending = pending.subdata(in: end.upperBound..<pending.endIndex)
+            // A body (a POST's) as long as Content-Length says.
+            let length = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n")
+                .first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+            while pending.count < length {
+                let count = read(client, &buffer, buffer.count)
+                guard count > 0 else { return }
+                pending.append(contentsOf: buffer[0..<count])
+            }
+            let body = pending.prefix(length)
+            pending = pending.dropFirst(length)
             answering.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
-            let open = answer(request, on: client)
+            let open = answer(request, body: Data(body), on: client)
             answering.withLock { $0.now -= 1 }
             guard open else { return }
         } while keepAlive
     }
 
     /// Answers one request; whether the connection can take another.
-    private func answer(_ request: Data, on client: Int32) -> Bool {
+    private func answer(_ request: Data, body: Data, on client: Int32) -> Bool {
         let connection = keepAlive ? "keep-alive" : "close"
         let lines = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n")
         let parts = lines.first?.split(separator: " ") ?? []
@@ -251,8 +270,10 @@ public final class LoopbackHTTPServer: Sendable {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             }
-            let response = handler.handle(Request(target: path, headers: headers))
-            return send(client, head: "HTTP/1.1 \(response.status) Answer\r\nContent-Type: \(response.type)\r\nContent-Length: \(response.body.count)\r\nConnection: \(connection)\r\n\r\n", body: response.body, path: path)
+            let method = parts.first.map(String.init) ?? "GET"
+            let response = handler.handle(Request(method: method, target: path, headers: headers, body: body))
+            let extra = response.headers.map { "\($0.name): \($0.value)\r\n" }.joined()
+            return send(client, head: "HTTP/1.1 \(response.status) Answer\r\nContent-Type: \(response.type)\r\n\(extra)Content-Length: \(response.body.count)\r\nConnection: \(connection)\r\n\r\n", body: response.body, path: path)
         }
         if let redirect = redirects[path] {
             return send(client, head: "HTTP/1.1 \(redirect.status) Moved\r\nLocation: \(redirect.location)\r\nContent-Length: 0\r\nConnection: \(connection)\r\n\r\n", body: Data())

@@ -10,6 +10,6 @@ struct Pods: AsyncParsableCommand {
             Chapters.self, ChapterJump.self, Sleep.self, Speed.self, Volume.self, Status.self,
             Search.self, Subscribe.self, Unsubscribe.self, Podcasts.self, Episodes.self, Show.self, ShowEpisode.self, Refresh.self, Mark.self, Queue.self,
             Download.self, Downloads.self, DeleteDownload.self, AutoDownload.self, Storage.self,
-            Config.self, Import.self, Export.self, Inspect.self,
+            Sync.self, Config.self, Import.self, Export.self, Inspect.self,
         ])
 }

@@ -1,0 +1,298 @@
+import Foundation
+import Logging
+import PodsFeeds
+import PodsHTTP
+import PodsLibrary
+import PodsSync
+
+/// What one sync did (`pods sync --json`).
+struct SyncResult: Sendable, Equatable, Codable {
+    /// Actions the server acknowledged.
+    var uploaded = 0
+    /// Remote actions that changed an episode here (or will, when it stops playing).
+    var applied = 0
+    var subscribed = 0
+    var unsubscribed = 0
+    /// Remote actions for podcasts or episodes this library does not have, or unusable.
+    var skipped = 0
+    /// Actions still waiting for the server.
+    var queued = 0
+    var error: String?
+}
+
+/// One sync with the account's server, in the order that loses nothing:
+/// subscriptions first (down, then up), then episode actions down, then
+/// up. Downloading first lets a newer remote change win over an older one
+/// queued here (which is then dropped, never sent to move anyone back);
+/// what is left queued is newer than anything the server has for its
+/// episode, so it goes stamped with the time it is sent — servers hand
+/// out actions by their own timestamps (`since`), and an action stamped in
+/// the past would never reach a device that synced since (AntennaPod
+/// #2121). Each batch leaves the queue only when the server answered 2xx.
+struct SyncRunner: Sendable {
+    let library: Library
+    let http: HTTPClient
+    let credentials: HTTPCredentials
+    let account: SyncAccount
+    /// Subscribes to a feed as `pods subscribe` does.
+    let subscribe: @Sendable (String) async throws(LibraryError) -> Podcast
+    /// Whether a podcast's subscription and progress may leave this machine.
+    let isShared: @Sendable (Podcast) -> Bool
+    /// The episode playing right now (nil when paused or stopped).
+    let playingEpisode: @Sendable () async -> Int64?
+    /// How close to its end (seconds) a remote play marks an episode of
+    /// `podcast` played, given its length.
+    let playedWithin: @Sendable (_ podcast: Int64, _ length: Double?) -> Int
+    /// An episode's progress changed by the sync (the player moves a loaded, paused one).
+    let changed: @Sendable (_ episodeID: Int64, _ position: Double?) async -> Void
+    let logger: Logger
+
+    /// How far back each download reaches before the last one's timestamp:
+    /// what arrived in the same second, and clock readings a second apart.
+    static let overlap: Int64 = 120
+    /// gpodder.net answers at most 1000 actions at once; pages beyond this stop.
+    static let maximumPages = 1000
+
+    private var endpoints: SyncEndpoints {
+        SyncEndpoints(api: SyncAPIKind(rawValue: account.api) ?? .gpodder, server: account.server, user: account.user, device: account.device)
+    }
+
+    /// Runs the sync; `full` reads the server from the start.
+    func run(full: Bool) async -> (SyncResult, SyncAccount) {
+        var result = SyncResult()
+        var state = account
+        if full {
+            state.subscriptionsSince = 0
+            state.actionsSince = 0
+        }
+        do throws(SyncError) {
+            try await syncSubscriptions(&state, &result, uploadAll: full || account.isFirstSync)
+            try await save(state)
+            try await downloadActions(&state, &result)
+            try await save(state)
+            if full || account.isFirstSync { _ = try await db { () throws(LibraryError) in try library.queueListeningState() } }
+            try await uploadActions(state, &result)
+        } catch {
+            result.error = error.message
+        }
+        result.queued = (try? await db { () throws(LibraryError) in try library.queuedActionCount() }) ?? 0
+        state.lastSyncAt = Date()
+        state.lastError = result.error
+        state.lastResult = (try? JSONEncoder().encode(result)).map { String(decoding: $0, as: UTF8.self) }
+        try? await save(state)
+        return (result, state)
+    }
+
+    // MARK: - Subscriptions
+
+    private func syncSubscriptions(_ state: inout SyncAccount, _ result: inout SyncResult, uploadAll: Bool) async throws(SyncError) {
+        let (body, offset) = try await request(endpoints.subscriptionChanges(since: state.subscriptionsSince))
+        state.clockOffset = offset
+        let changes = try SyncAnswers.subscriptionChanges(body, from: account.server)
+        let podcasts = try await db { () throws(LibraryError) in try library.podcasts() }
+        let queued = try await db { () throws(LibraryError) in try library.queuedSubscriptions() }
+        let byURL = Dictionary(podcasts.map { (ActionMatching.normalized($0.feedURL), $0) }, uniquingKeysWith: { first, _ in first })
+        let queuedHere = Dictionary(queued.map { (ActionMatching.normalized($0.feedURL), $0.subscribed) }, uniquingKeysWith: { _, last in last })
+        // A change made here and not sent yet is newer than the server's.
+        for url in changes.add where byURL[ActionMatching.normalized(url)] == nil && queuedHere[ActionMatching.normalized(url)] != false {
+            do throws(LibraryError) {
+                let podcast = try await subscribe(url)
+                try library.forgetQueuedSubscription(podcast.feedURL)
+                result.subscribed += 1
+            } catch {
+                logger.warning("sync: could not subscribe to \(url), which another device added: \(error.message)")
+            }
+        }
+        for url in changes.remove {
+            guard let podcast = byURL[ActionMatching.normalized(url)], queuedHere[ActionMatching.normalized(url)] != true else { continue }
+            try await db { () throws(LibraryError) in
+                try library.unsubscribe(podcast.id)
+                try library.forgetQueuedSubscription(podcast.feedURL)
+            }
+            result.unsubscribed += 1
+        }
+        // Up: what changed here (everything, the first time), never private feeds or podcasts with sync = false.
+        let now = try await db { () throws(LibraryError) in (try library.podcasts(), try library.queuedSubscriptions()) }
+        let shared = Set(now.0.filter(isShared).map(\.feedURL))
+        let everFollowed = Set(now.0.map(\.feedURL))
+        var add = Set(now.1.filter { $0.subscribed && shared.contains($0.feedURL) }.map(\.feedURL))
+        // A removal goes unless the podcast is still followed privately.
+        let remove = Set(now.1.filter { !$0.subscribed && !everFollowed.contains($0.feedURL) }.map(\.feedURL))
+        if uploadAll { add.formUnion(shared) }
+        if !add.isEmpty || !remove.isEmpty {
+            let (answerBody, _) = try await request(endpoints.uploadSubscriptions(add: add.sorted(), remove: remove.sorted()))
+            let answer = try SyncAnswers.upload(answerBody, from: account.server)
+            for (old, new) in answer.updatedURLs where !new.isEmpty && new != old && HTTPClient.isHTTP(new) {
+                try await db { () throws(LibraryError) in try library.moveFeed(from: old, to: new) }
+                logger.info("sync: \(old) is now \(new) (the server's update_urls)")
+            }
+        }
+        let sent = now.1.map(\.id)
+        try await db { () throws(LibraryError) in try library.acknowledgeSubscriptions(sent) }
+        state.subscriptionsSince = changes.timestamp
+    }
+
+    // MARK: - Episode actions
+
+    private func downloadActions(_ state: inout SyncAccount, _ result: inout SyncResult) async throws(SyncError) {
+        var since = max(0, state.actionsSince - (state.actionsSince > 0 ? Self.overlap : 0))
+        let podcasts = try await db { () throws(LibraryError) in try library.podcasts() }
+        let byURL = Dictionary(podcasts.map { (ActionMatching.normalized($0.feedURL), $0.id) }, uniquingKeysWith: { first, _ in first })
+        let playing = await playingEpisode()
+        for _ in 0..<Self.maximumPages {
+            let (body, _) = try await request(endpoints.actions(since: since))
+            let page = try SyncAnswers.actions(body, from: account.server)
+            result.skipped += page.unusable
+            var byPodcast: [Int64: [EpisodeAction]] = [:]
+            for action in page.actions {
+                guard let id = byURL[ActionMatching.normalized(action.podcast)] else {
+                    result.skipped += 1
+                    continue
+                }
+                byPodcast[id, default: []].append(action)
+            }
+            for (podcastID, actions) in byPodcast {
+                try await apply(actions.sorted { $0.timestamp < $1.timestamp }, to: podcastID, playing: playing, state: state, &result)
+            }
+            state.actionsSince = max(state.actionsSince, page.timestamp)
+            // gpodder.net pages by the last action's timestamp; a short page is the last.
+            guard page.count >= 1000, page.timestamp > since else { break }
+            since = page.timestamp
+        }
+        if result.skipped > 0 { logger.info("sync: \(result.skipped) remote actions were for podcasts or episodes not here, or unusable") }
+    }
+
+    private func apply(_ actions: [EpisodeAction], to podcastID: Int64, playing: Int64?, state: SyncAccount,
+                       _ result: inout SyncResult) async throws(SyncError) {
+        let episodes = try await db { () throws(LibraryError) in try library.syncEpisodes(podcastID: podcastID) }
+        let candidates = episodes.map { SyncableEpisode(id: $0.id, guid: $0.guid, enclosureURLs: $0.enclosureURLs) }
+        var byID = Dictionary(episodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for var action in actions {
+            guard let match = ActionMatching.episode(for: action, among: candidates), let episode = byID[match.id] else {
+                result.skipped += 1
+                continue
+            }
+            // The server's clock, read as this machine's.
+            action.timestamp = action.timestamp.addingTimeInterval(-state.clockOffset)
+            let length = (action.total ?? 0) > 0 ? Double(action.total ?? 0) : episode.duration
+            if let position = action.position, let length, length > 0, Double(position) > length + 60 {
+                logger.warning("sync: ignored a play at \(position) s of episode \(episode.id), which lasts \(Int(length)) s")
+                result.skipped += 1
+                continue
+            }
+            let within = playedWithin(podcastID, length)
+            let decision = ActionDecision.decide(action, localChange: episode.changedAt, isPlaying: playing == episode.id, playedWithin: within)
+            let change: (position: Double?, completed: Bool)
+            switch decision {
+            case .ignore: continue
+            case .setPosition(let seconds): change = (Double(seconds), false)
+            case .markPlayed: change = (0, true)
+            case .markUnplayed: change = (0, false)
+            case .later:
+                let position = action.position ?? 0
+                let played = action.kind == .play && (action.total ?? 0) > 0 && (action.total ?? 0) - position <= within
+                change = (played ? 0 : Double(position), played)
+            }
+            let at = action.timestamp
+            let (position, completed) = change
+            if decision == .later {
+                try await db { () throws(LibraryError) in try library.deferRemote(episode.id, position: position, completed: completed, at: at) }
+                result.applied += 1
+                continue
+            }
+            let applied = try await db { () throws(LibraryError) in
+                try library.applyRemote(episode.id, position: position, completed: completed, at: at)
+            }
+            guard applied else { continue }
+            byID[episode.id]?.changedAt = at
+            result.applied += 1
+            await changed(episode.id, change.position)
+        }
+    }
+
+    private func uploadActions(_ state: SyncAccount, _ result: inout SyncResult) async throws(SyncError) {
+        let shared = Set(try await db { () throws(LibraryError) in try library.podcasts() }.filter(isShared).map(\.id))
+        let endpoints = endpoints
+        while true {
+            let queued = try await db { () throws(LibraryError) in try library.queuedActions(limit: ActionBatches.size) }
+            if queued.isEmpty { return }
+            // Actions of podcasts kept here, and of kinds the server drops, leave unsent.
+            let sending = queued.filter { action in
+                shared.contains(action.podcastId) && !action.episodeURL.isEmpty
+                    && endpoints.keeps(EpisodeAction.Kind(rawValue: action.action) ?? .play)
+            }
+            let sendingIDs = Set(sending.map(\.id))
+            let dropped = queued.map(\.id).filter { !sendingIDs.contains($0) }
+            let sentAt = Date()
+            if !sending.isEmpty {
+                let actions = sending.map { queued in
+                    EpisodeAction(
+                        podcast: queued.podcastURL, episode: queued.episodeURL, guid: queued.guid,
+                        kind: EpisodeAction.Kind(rawValue: queued.action) ?? .play,
+                        timestamp: max(sentAt, queued.at).addingTimeInterval(state.clockOffset),
+                        started: queued.started, position: queued.position, total: queued.total)
+                }
+                do throws(SyncError) {
+                    let (body, _) = try await request(endpoints.uploadActions(actions))
+                    _ = try SyncAnswers.upload(body, from: account.server)
+                } catch {
+                    if !dropped.isEmpty { try await db { () throws(LibraryError) in try library.acknowledgeActions([], sentAt: nil, dropped: dropped) } }
+                    throw error
+                }
+            }
+            let ids = sending.map(\.id)
+            try await db { () throws(LibraryError) in try library.acknowledgeActions(ids, sentAt: sentAt, dropped: dropped) }
+            result.uploaded += sending.count
+        }
+    }
+
+    // MARK: - Requests
+
+    /// One request with Basic authentication; the body and the server's
+    /// clock offset (measured from its `Date` header, 0 within 2 s).
+    private func request(_ request: SyncRequest) async throws(SyncError) -> (Data, Double) {
+        try await Self.send(request, http: http, credentials: credentials, server: account.server)
+    }
+
+    static func send(_ request: SyncRequest, http: HTTPClient, credentials: HTTPCredentials,
+                     server: String) async throws(SyncError) -> (Data, Double) {
+        let token = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
+        let headers = [(name: "Authorization", value: "Basic \(token)"), (name: "Accept", value: "application/json")]
+        let started = Date()
+        let response: HTTPResponse
+        do throws(HTTPError) {
+            if let body = request.body {
+                response = try await http.post(request.url, body: body, headers: headers)
+            } else {
+                response = try await http.get(request.url, headers: headers)
+            }
+        } catch {
+            throw failure(error, server: server)
+        }
+        var offset = 0.0
+        if let serverClock = SyncAnswers.httpDate(response.date) {
+            let here = started.addingTimeInterval(Date().timeIntervalSince(started) / 2)
+            let measured = serverClock.timeIntervalSince(here)
+            offset = abs(measured) <= 2 ? 0 : measured.rounded()
+        }
+        return (response.body, offset)
+    }
+
+    static func failure(_ error: HTTPError, server: String) -> SyncError {
+        switch error.status {
+        case 401?, 403?: SyncError("\(server) refused the user name or password (HTTP \(error.status ?? 401))")
+        case 404?: SyncError("\(server) is not a gpodder.net or Nextcloud GPodder Sync server: \(error.message)")
+        case let status? where status >= 500: SyncError("\(server) failed (HTTP \(status)); what was not sent stays queued for the next sync")
+        default: SyncError("\(error.message); what was not sent stays queued for the next sync")
+        }
+    }
+
+    private func save(_ state: SyncAccount) async throws(SyncError) {
+        try await db { () throws(LibraryError) in try library.saveSyncState(state) }
+    }
+
+    /// Library work on the library's thread, its errors as sync errors.
+    private func db<T: Sendable>(_ body: @escaping @Sendable () throws(LibraryError) -> T) async throws(SyncError) -> T {
+        do throws(LibraryError) { return try await LibraryWork.lane.run(body) } catch { throw SyncError(error.message) }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+import PodsDBus
+import PodsHTTP
+import PodsLibrary
+import PodsProtocol
+import PodsSync
+
+/// Sync with a gpodder.net-compatible or Nextcloud GPodder Sync server:
+/// set up once (the password kept like a private feed's), then run by
+/// `pods sync` and by podsd itself — at start, after refreshes, and a few
+/// seconds (`sync-delay`) after playback pauses or stops. One sync runs at
+/// a time; a sync asked for while one runs follows it.
+actor SyncService {
+    private let player: LibraryPlayer
+    private let logger: Logger
+    private var running: Task<SyncResult, Never>?
+    private var timer: Task<Void, Never>?
+    private var stopped = false
+
+    init(player: LibraryPlayer, logger: Logger) {
+        self.player = player
+        self.logger = logger
+    }
+
+    private nonisolated var library: Library { player.library }
+
+    // MARK: - Setting up
+
+    /// Checks the credentials with the server at once, registers the device
+    /// (gpodder.net), keeps the password and turns syncing on.
+    func setup(server: String, user: String, device: String, api: String, password: String) async throws(DBusError) -> SyncAccount {
+        guard HTTPClient.isHTTP(server) else { throw DBusError.invalidArgs("the sync server is an http(s) URL, not '\(server.prefix(80))'") }
+        guard let kind = SyncAPIKind(rawValue: api) else { throw DBusError.invalidArgs("the API is gpodder or nextcloud, not '\(api.prefix(40))'") }
+        guard !user.isEmpty else { throw DBusError.invalidArgs("a user name is needed") }
+        guard let store = player.credentials else { throw DBusError.failed("podsd keeps no library, so no sync") }
+        let deviceID = device.isEmpty ? SyncEndpoints.defaultDevice(hostName: ProcessInfo.processInfo.hostName) : device
+        guard deviceID.range(of: "^[A-Za-z0-9_.-]+$", options: .regularExpression) != nil else {
+            throw DBusError.invalidArgs("a device id is letters, digits, '.', '-' and '_' (gpodder.net's rule), not '\(deviceID.prefix(60))'")
+        }
+        let endpoints = SyncEndpoints(api: kind, server: server, user: user, device: deviceID)
+        let credentials = HTTPCredentials(user: user, password: password)
+        let http = Self.client()
+        do throws(SyncError) {
+            let (body, _) = try await SyncRunner.send(endpoints.check(now: Date()), http: http, credentials: credentials, server: endpoints.server)
+            if kind == .nextcloud { _ = try SyncAnswers.subscriptionChanges(body, from: endpoints.server) }
+            if let register = endpoints.registerDevice(caption: "Pods on \(ProcessInfo.processInfo.hostName)") {
+                _ = try await SyncRunner.send(register, http: http, credentials: credentials, server: endpoints.server)
+            }
+        } catch {
+            throw DBusError(name: LibraryNames.Error.failed, message: error.message)
+        }
+        try await store.keep(credentials, forKey: CredentialStore.syncKey(endpoints.server))
+        let account = SyncAccount(server: endpoints.server, user: user, device: deviceID, api: kind.rawValue)
+        let active = try await LibraryWork.run { () throws(LibraryError) in try self.library.activateSync(account) }
+        logger.info("sync set up with \(endpoints.server) as \(user) (device \(deviceID), \(kind.rawValue) API)")
+        schedule(after: .zero)
+        return active
+    }
+
+    /// Syncing off; the password is forgotten, the server's place kept.
+    func turnOff() async throws(DBusError) {
+        let account = try await LibraryWork.run { () throws(LibraryError) in try self.library.syncAccount() }
+        timer?.cancel()
+        try await LibraryWork.run { () throws(LibraryError) in try self.library.deactivateSync() }
+        if let account { try await player.credentials?.remove(key: CredentialStore.syncKey(account.server)) }
+    }
+
+    func account() async throws(DBusError) -> SyncAccount? {
+        try await LibraryWork.run { () throws(LibraryError) in try self.library.syncAccount() }
+    }
+
+    func queuedCount() async throws(DBusError) -> Int {
+        try await LibraryWork.run { () throws(LibraryError) in try self.library.queuedActionCount() }
+    }
+
+    // MARK: - Syncing
+
+    /// Syncs now (after the sync under way, if any); `full` reads the server from the start.
+    func sync(full: Bool) async -> SyncResult {
+        let previous = running
+        let task = Task { [self] in
+            _ = await previous?.value
+            return await runOnce(full: full)
+        }
+        running = task
+        return await task.value
+    }
+
+    /// Syncs `delay` from now, unless another request comes first (which moves it).
+    nonisolated func schedule(after delay: Duration) {
+        Task { await self.arm(delay) }
+    }
+
+    private func arm(_ delay: Duration) {
+        guard !stopped else { return }
+        timer?.cancel()
+        timer = Task { [self] in
+            guard (try? await Task.sleep(for: delay)) != nil else { return }
+            _ = await sync(full: false)
+        }
+    }
+
+    func finish() {
+        stopped = true
+        timer?.cancel()
+    }
+
+    private func runOnce(full: Bool) async -> SyncResult {
+        let account: SyncAccount?
+        do throws(DBusError) { account = try await self.account() } catch { return SyncResult(error: error.message) }
+        guard let account else {
+            return SyncResult(error: "sync is not set up: pods sync setup SERVER_URL --user NAME --password-stdin")
+        }
+        guard let credentials = player.credentials?.credentials(forKey: CredentialStore.syncKey(account.server)) else {
+            return SyncResult(error: "no password is kept for \(account.server): run pods sync setup again")
+        }
+        let player = player
+        let preferences = player.preferences
+        let store = player.credentials
+        let runner = SyncRunner(
+            library: library, http: Self.client(), credentials: credentials, account: account,
+            subscribe: { url throws(LibraryError) in try await player.refresher.subscribe(url) },
+            isShared: { podcast in
+                preferences.value(.sync, podcast: podcast.id).boolValue != false && store?.credentials(for: podcast.feedURL) == nil
+            },
+            playingEpisode: { await player.playingEpisodeID() },
+            playedWithin: { podcast, length in
+                let stretch = preferences.playback(for: podcast).completionStretch(duration: length.map { .seconds($0) })
+                return max(30, Int(stretch.components.seconds))
+            },
+            changed: { id, position in await player.syncChanged(episodeID: id, position: position) },
+            logger: logger)
+        let started = ContinuousClock.now
+        let (result, _) = await runner.run(full: full)
+        let took = ContinuousClock.now - started
+        if let error = result.error {
+            logger.warning("sync with \(account.server): \(error)")
+        } else {
+            logger.info("""
+                sync with \(account.server) in \(took): \(result.uploaded) sent, \(result.applied) applied, \
+                \(result.subscribed) subscribed, \(result.unsubscribed) unsubscribed, \(result.skipped) skipped
+                """)
+        }
+        await player.syncFinished(result)
+        return result
+    }
+
+    /// Sync answers are bounded like every other download.
+    private static func client() -> HTTPClient {
+        HTTPClient(maximumBytes: 32 << 20, deadline: .seconds(120))
+    }
+}
