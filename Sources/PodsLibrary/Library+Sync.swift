@@ -93,9 +93,9 @@ extension Library {
             let end = max(length ?? position, 1)
             try queue(episodeID, "play", started: started ?? 0, position: end, total: end, at: now, db)
         } else {
-            // A play needs its length; without one, the position is all that is known.
+            // A play carries its length; 0 when unknown (AntennaPod then leaves it, gpodder.net keeps it).
             try queue(episodeID, "play", started: min(started ?? position, position), position: position,
-                      total: max(length ?? position, position), at: now, db)
+                      total: length.map { max($0, position) } ?? 0, at: now, db)
         }
     }
 

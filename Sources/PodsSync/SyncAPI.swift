@@ -88,6 +88,7 @@ public struct SyncEndpoints: Sendable {
                     action.kind = .play
                     action.started = 0
                     action.position = 0
+                    action.total = action.total ?? 0
                 }
             }
             return action.jsonObject

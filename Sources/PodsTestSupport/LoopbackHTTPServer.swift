@@ -20,6 +20,7 @@ public final class LoopbackHTTPServer: Sendable {
     private let ignoringRange = Mutex<Set<String>>([])
     private let rates = Mutex<[String: Int]>([:])
     private let guarded = Mutex<[(prefix: String, authorization: String)]>([])
+    private let offline = Mutex(false)
     private let handlers = Mutex<[(prefix: String, handle: @Sendable (Request) -> Response)]>([])
     private let stopped = Mutex(false)
     private let connections = Mutex(0)
@@ -213,8 +214,12 @@ public final class LoopbackHTTPServer: Sendable {
         }
     }
 
+    /// Closes every connection at once, unanswered (a network that is down).
+    public func setOffline(_ offline: Bool) { self.offline.withLock { $0 = offline } }
+
     private func serve(_ client: Int32) {
         defer { close(client) }
+        if offline.withLock({ $0 }) { return }
         var pending = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         repeat {

@@ -30,7 +30,8 @@ public final class PodsdProcess: Sendable {
     /// podsd owns its name.
     /// `audioSink` nil starts podsd without `--audio-sink` (the config file's, else the default).
     public static func start(extraArguments: [String] = [], bus existing: PrivateBus? = nil,
-                             directory given: URL? = nil, audioSink: String? = "fakesink sync=true") async throws -> PodsdProcess {
+                             directory given: URL? = nil, audioSink: String? = "fakesink sync=true",
+                             environment: [String: String] = [:]) async throws -> PodsdProcess {
         let bus = try existing ?? PrivateBus.start()
         let directory = try given ?? Fixtures.temporaryDirectory()
         let process = Process()
@@ -41,7 +42,7 @@ public final class PodsdProcess: Sendable {
                              "--config", directory.appendingPathComponent("config.toml").path]
             // No background refresh unless a test asks for one (its feeds are the tests' own).
             + (extraArguments.contains("--refresh-interval") ? [] : ["--refresh-interval", "0"]) + extraArguments
-        process.environment = ProcessInfo.processInfo.environment.merging(bus.environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(bus.environment) { $1 }.merging(environment) { $1 }
         let stderrPipe = Pipe()
         process.standardError = stderrPipe
         process.standardOutput = FileHandle.nullDevice
