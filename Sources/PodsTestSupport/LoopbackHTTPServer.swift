@@ -75,6 +75,13 @@ public final class LoopbackHTTPServer: Sendable {
         public var headers: [String: String]
         public var body = Data()
 
+        public init(method: String = "GET", target: String, headers: [String: String] = [:], body: Data = Data()) {
+            self.method = method
+            self.target = target
+            self.headers = headers
+            self.body = body
+        }
+
         /// The path without the query.
         public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
 

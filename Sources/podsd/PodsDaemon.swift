@@ -12,6 +12,19 @@ struct PodsDaemon: AsyncParsableCommand {
         abstract: "The Pods podcast player service: MPRIS 2.2 on the D-Bus session bus.",
         discussion: "Owns org.mpris.MediaPlayer2.pods, so media keys, playerctl and desktop media controls drive it.")
 
+    /// Parses the command line as the kernel holds it when the Swift
+    /// runtime was given none: under an `LD_PRELOAD` such as libfaketime's
+    /// (which the sync tests run one podsd under), `CommandLine.arguments`
+    /// comes back empty, and podsd would start with none of its options.
+    static func main() async {
+        var arguments = CommandLine.arguments
+        if arguments.isEmpty, let line = FileManager.default.contents(atPath: "/proc/self/cmdline") {
+            arguments = line.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            if arguments.last == "" { arguments.removeLast() }
+        }
+        await main(Array(arguments.dropFirst()))
+    }
+
     @Option(help: ArgumentHelp("Where the library lives.", valueName: "dir"))
     var dataDir: String?
 
