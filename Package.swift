@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "pods-refresh-bench", targets: ["RefreshBench"]),
         .executable(name: "pods-cache-bench", targets: ["CacheBench"]),
         .executable(name: "pods-scale-bench", targets: ["ScaleBench"]),
+        .executable(name: "pods-sync-bench", targets: ["SyncBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -97,6 +98,11 @@ let package = Package(
             name: "CacheBench",
             dependencies: ["PodsClient", "PodsTestSupport"],
             path: "Benchmarks/CacheBench"),
+
+        .executableTarget(
+            name: "SyncBench",
+            dependencies: ["PodsClient", "PodsTestSupport"],
+            path: "Benchmarks/SyncBench"),
 
         .executableTarget(
             name: "ScaleBench",

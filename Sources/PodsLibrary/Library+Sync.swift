@@ -29,6 +29,22 @@ public struct SyncEpisode: Sendable, Equatable {
     public var duration: Double?
 }
 
+/// A change another device made, as it applies here.
+public struct RemoteChange: Sendable, Equatable {
+    public var episodeID: Int64
+    public var position: Double?
+    public var completed: Bool?
+    /// When it was made, by this machine's clock.
+    public var at: Date
+
+    public init(episodeID: Int64, position: Double?, completed: Bool?, at: Date) {
+        self.episodeID = episodeID
+        self.position = position
+        self.completed = completed
+        self.at = at
+    }
+}
+
 /// A subscription change waiting for the server.
 public struct QueuedSubscription: Sendable, Equatable {
     public var id: Int64
@@ -238,16 +254,28 @@ extension Library {
     /// newer than `at` (this machine's clock): then nothing, and false. The
     /// episode's own queued older actions go (the newer remote one stands).
     public func applyRemote(_ episodeID: Int64, position: Double?, completed: Bool?, at: Date) throws(LibraryError) -> Bool {
+        try applyRemote([RemoteChange(episodeID: episodeID, position: position, completed: completed, at: at)]) == [episodeID]
+    }
+
+    /// `applyRemote` for many changes in one transaction, in order; the
+    /// episodes that changed.
+    public func applyRemote(_ changes: [RemoteChange]) throws(LibraryError) -> [Int64] {
         try writing { db in
-            let changed = try Double.fetchOne(db, sql: "SELECT changedAt FROM episode WHERE id = ?", arguments: [episodeID])
-            if let changed, changed >= at.timeIntervalSince1970 { return false }
-            try db.execute(sql: """
-                UPDATE episode SET position = COALESCE(?, position), completed = COALESCE(?, completed), changedAt = ? WHERE id = ?
-                """, arguments: [position.map { max(0, $0) }, completed, at.timeIntervalSince1970, episodeID])
-            try db.execute(sql: "DELETE FROM syncAction WHERE episodeId = ? AND action IN ('play', 'new') AND at < ?",
-                           arguments: [episodeID, at.timeIntervalSince1970])
-            try db.execute(sql: "DELETE FROM syncDeferred WHERE episodeId = ?", arguments: [episodeID])
-            return true
+            var applied: [Int64] = []
+            for change in changes {
+                let at = change.at.timeIntervalSince1970
+                let changed = try Double.fetchOne(db, sql: "SELECT changedAt FROM episode WHERE id = ?", arguments: [change.episodeID])
+                if let changed, changed >= at { continue }
+                try db.execute(sql: """
+                    UPDATE episode SET position = COALESCE(?, position), completed = COALESCE(?, completed), changedAt = ? WHERE id = ?
+                    """, arguments: [change.position.map { max(0, $0) }, change.completed, at, change.episodeID])
+                guard db.changesCount > 0 else { continue }
+                try db.execute(sql: "DELETE FROM syncAction WHERE episodeId = ? AND action IN ('play', 'new') AND at < ?",
+                               arguments: [change.episodeID, at])
+                try db.execute(sql: "DELETE FROM syncDeferred WHERE episodeId = ?", arguments: [change.episodeID])
+                applied.append(change.episodeID)
+            }
+            return applied
         }
     }
 

@@ -31,8 +31,19 @@ extension LibraryPlayer {
         }
     }
 
-    /// The sync changed `episodeID`: clients hear of it, and a loaded,
-    /// paused episode moves to the new position.
+    /// The sync changed episodes of `podcastID`: clients hear of it (one
+    /// `EpisodesChanged` for many), and a loaded, paused episode moves to
+    /// its new position.
+    func syncChanged(podcastID: Int64, positions: [Int64: Double?]) async {
+        if positions.count > 20 {
+            signals.episodesChanged(podcastID)
+        } else {
+            for id in positions.keys { signals.statusChanged(id) }
+        }
+        if let id = loaded?.id, let position = positions[id] { await syncChanged(episodeID: id, position: position) }
+    }
+
+    /// `episodeID` changed by the sync: a loaded, paused episode moves to `position`.
     func syncChanged(episodeID: Int64, position: Double?) async {
         signals.statusChanged(episodeID)
         guard let position, loaded?.id == episodeID else { return }

@@ -41,10 +41,11 @@ struct SyncRunner: Sendable {
     /// The episode playing right now (nil when paused or stopped).
     let playingEpisode: @Sendable () async -> Int64?
     /// How close to its end (seconds) a remote play marks an episode of
-    /// `podcast` played, given its length.
-    let playedWithin: @Sendable (_ podcast: Int64, _ length: Double?) -> Int
-    /// An episode's progress changed by the sync (the player moves a loaded, paused one).
-    let changed: @Sendable (_ episodeID: Int64, _ position: Double?) async -> Void
+    /// `podcast` played, given its length (the settings read once a podcast).
+    let playedWithin: @Sendable (_ podcast: Int64) -> @Sendable (_ length: Double?) -> Int
+    /// Episodes of a podcast the sync changed, with their positions now
+    /// (clients hear of it; the player moves a loaded, paused one).
+    let changed: @Sendable (_ podcastID: Int64, _ positions: [Int64: Double?]) async -> Void
     let logger: Logger
 
     /// How far back each download reaches before the last one's timestamp:
@@ -52,6 +53,7 @@ struct SyncRunner: Sendable {
     static let overlap: Int64 = 120
     /// gpodder.net answers at most 1000 actions at once; pages beyond this stop.
     static let maximumPages = 1000
+    static let batchesPerSecond = 16
 
     private var endpoints: SyncEndpoints {
         SyncEndpoints(api: SyncAPIKind(rawValue: account.api) ?? .gpodder, server: account.server, user: account.user, device: account.device)
@@ -156,19 +158,28 @@ struct SyncRunner: Sendable {
             }
             state.actionsSince = max(state.actionsSince, page.timestamp)
             // gpodder.net pages by the last action's timestamp; a short page is the last.
-            guard page.count >= 1000, page.timestamp > since else { break }
+            guard page.count >= 1000 else { break }
+            guard page.timestamp > since else {
+                logger.warning("sync: more than 1000 actions share the second \(since) on the server; the rest cannot be paged to")
+                break
+            }
             since = page.timestamp
         }
         if result.skipped > 0 { logger.info("sync: \(result.skipped) remote actions were for podcasts or episodes not here, or unusable") }
     }
 
+    /// Decides each action (oldest first) against the episode's last change,
+    /// then writes what applies in one transaction.
     private func apply(_ actions: [EpisodeAction], to podcastID: Int64, playing: Int64?, state: SyncAccount,
                        _ result: inout SyncResult) async throws(SyncError) {
         let episodes = try await db { () throws(LibraryError) in try library.syncEpisodes(podcastID: podcastID) }
-        let candidates = episodes.map { SyncableEpisode(id: $0.id, guid: $0.guid, enclosureURLs: $0.enclosureURLs) }
+        let index = ActionMatching.Index(episodes.map { SyncableEpisode(id: $0.id, guid: $0.guid, enclosureURLs: $0.enclosureURLs) })
         var byID = Dictionary(episodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var changes: [RemoteChange] = []
+        var deferred: [RemoteChange] = []
+        let threshold = playedWithin(podcastID)
         for var action in actions {
-            guard let match = ActionMatching.episode(for: action, among: candidates), let episode = byID[match.id] else {
+            guard let match = index.episode(for: action), let episode = byID[match.id] else {
                 result.skipped += 1
                 continue
             }
@@ -180,39 +191,42 @@ struct SyncRunner: Sendable {
                 result.skipped += 1
                 continue
             }
-            let within = playedWithin(podcastID, length)
+            let within = threshold(length)
             let decision = ActionDecision.decide(action, localChange: episode.changedAt, isPlaying: playing == episode.id, playedWithin: within)
-            let change: (position: Double?, completed: Bool)
+            let change: RemoteChange
             switch decision {
             case .ignore: continue
-            case .setPosition(let seconds): change = (Double(seconds), false)
-            case .markPlayed: change = (0, true)
-            case .markUnplayed: change = (0, false)
+            case .setPosition(let seconds): change = RemoteChange(episodeID: episode.id, position: Double(seconds), completed: false, at: action.timestamp)
+            case .markPlayed: change = RemoteChange(episodeID: episode.id, position: 0, completed: true, at: action.timestamp)
+            case .markUnplayed: change = RemoteChange(episodeID: episode.id, position: 0, completed: false, at: action.timestamp)
             case .later:
                 let position = action.position ?? 0
                 let played = action.kind == .play && (action.total ?? 0) > 0 && (action.total ?? 0) - position <= within
-                change = (played ? 0 : Double(position), played)
-            }
-            let at = action.timestamp
-            let (position, completed) = change
-            if decision == .later {
-                try await db { () throws(LibraryError) in try library.deferRemote(episode.id, position: position, completed: completed, at: at) }
-                result.applied += 1
+                deferred.append(RemoteChange(episodeID: episode.id, position: played ? 0 : Double(position), completed: played, at: action.timestamp))
                 continue
             }
-            let applied = try await db { () throws(LibraryError) in
-                try library.applyRemote(episode.id, position: position, completed: completed, at: at)
-            }
-            guard applied else { continue }
-            byID[episode.id]?.changedAt = at
-            result.applied += 1
-            await changed(episode.id, change.position)
+            changes.append(change)
+            byID[episode.id]?.changedAt = change.at
         }
+        for change in deferred {
+            try await db { () throws(LibraryError) in
+                try library.deferRemote(change.episodeID, position: change.position, completed: change.completed, at: change.at)
+            }
+        }
+        let pending = changes
+        let appliedIDs = try await db { () throws(LibraryError) in try library.applyRemote(pending) }
+        result.applied += deferred.count + appliedIDs.count
+        // The last change of each episode is where it stands now.
+        let applied = Set(appliedIDs)
+        var last: [Int64: Double?] = [:]
+        for change in changes where applied.contains(change.episodeID) { last[change.episodeID] = change.position }
+        if !last.isEmpty { await changed(podcastID, last) }
     }
 
     private func uploadActions(_ state: SyncAccount, _ result: inout SyncResult) async throws(SyncError) {
         let shared = Set(try await db { () throws(LibraryError) in try library.podcasts() }.filter(isShared).map(\.id))
         let endpoints = endpoints
+        var batch = 0
         while true {
             let queued = try await db { () throws(LibraryError) in try library.queuedActions(limit: ActionBatches.size) }
             if queued.isEmpty { return }
@@ -225,13 +239,17 @@ struct SyncRunner: Sendable {
             let dropped = queued.map(\.id).filter { !sendingIDs.contains($0) }
             let sentAt = Date()
             if !sending.isEmpty {
+                // At most 16 batches (480 actions) share a second: gpodder.net pages by
+                // timestamp, 1000 at a time, and cannot page past a second holding more.
+                let spread = TimeInterval(batch / Self.batchesPerSecond)
                 let actions = sending.map { queued in
                     EpisodeAction(
                         podcast: queued.podcastURL, episode: queued.episodeURL, guid: queued.guid,
                         kind: EpisodeAction.Kind(rawValue: queued.action) ?? .play,
-                        timestamp: max(sentAt, queued.at).addingTimeInterval(state.clockOffset),
+                        timestamp: max(sentAt, queued.at).addingTimeInterval(state.clockOffset + spread),
                         started: queued.started, position: queued.position, total: queued.total)
                 }
+                batch += 1
                 do throws(SyncError) {
                     let (body, _) = try await request(endpoints.uploadActions(actions))
                     _ = try SyncAnswers.upload(body, from: account.server)

@@ -125,11 +125,11 @@ actor SyncService {
                 preferences.value(.sync, podcast: podcast.id).boolValue != false && store?.credentials(for: podcast.feedURL) == nil
             },
             playingEpisode: { await player.playingEpisodeID() },
-            playedWithin: { podcast, length in
-                let stretch = preferences.playback(for: podcast).completionStretch(duration: length.map { .seconds($0) })
-                return max(30, Int(stretch.components.seconds))
+            playedWithin: { podcast in
+                let playback = preferences.playback(for: podcast)
+                return { length in max(30, Int(playback.completionStretch(duration: length.map { .seconds($0) }).components.seconds)) }
             },
-            changed: { id, position in await player.syncChanged(episodeID: id, position: position) },
+            changed: { podcast, positions in await player.syncChanged(podcastID: podcast, positions: positions) },
             logger: logger)
         let started = ContinuousClock.now
         let (result, _) = await runner.run(full: full)

@@ -19,10 +19,30 @@ public struct SyncableEpisode: Sendable, Equatable {
 /// tracking prefixes), guids rarely do.
 public enum ActionMatching {
     public static func episode(for action: EpisodeAction, among episodes: [SyncableEpisode]) -> SyncableEpisode? {
-        if let guid = action.guid, let byGuid = episodes.first(where: { $0.guid == guid }) { return byGuid }
-        if let exact = episodes.first(where: { $0.enclosureURLs.contains(action.episode) }) { return exact }
-        let wanted = normalized(action.episode)
-        return episodes.first { $0.enclosureURLs.contains { normalized($0) == wanted } }
+        Index(episodes).episode(for: action)
+    }
+
+    /// A podcast's episodes looked up by guid, enclosure URL and normalised
+    /// URL, built once for all of a page's actions (the first episode wins).
+    public struct Index: Sendable {
+        private var byGuid: [String: SyncableEpisode] = [:]
+        private var byURL: [String: SyncableEpisode] = [:]
+        private var byNormalizedURL: [String: SyncableEpisode] = [:]
+
+        public init(_ episodes: [SyncableEpisode]) {
+            for episode in episodes.reversed() {
+                if let guid = episode.guid { byGuid[guid] = episode }
+                for url in episode.enclosureURLs {
+                    byURL[url] = episode
+                    byNormalizedURL[normalized(url)] = episode
+                }
+            }
+        }
+
+        public func episode(for action: EpisodeAction) -> SyncableEpisode? {
+            if let guid = action.guid, let found = byGuid[guid] { return found }
+            return byURL[action.episode] ?? byNormalizedURL[normalized(action.episode)]
+        }
     }
 
     /// A URL as sync servers compare it.

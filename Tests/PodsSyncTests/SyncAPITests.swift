@@ -54,3 +54,21 @@ import Testing
         #expect(SyncAnswers.httpDate("yesterday") == nil)
     }
 }
+
+extension SyncAPITests {
+    /// The hand-written calendar agrees with Foundation's over four centuries.
+    @Test func timestampsAgreeWithFoundation() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let date = Date(timeIntervalSince1970: Double(Int64.random(in: -2_208_988_800...4_102_444_800, using: &generator)))
+            #expect(SyncTimestamp.string(date) == formatter.string(from: date))
+            #expect(SyncTimestamp.date(formatter.string(from: date)) == date)
+        }
+        #expect(SyncTimestamp.date("2024-02-30T00:00:00x") == nil && SyncTimestamp.date("2024-13-01T00:00:00") == nil)
+        #expect(SyncTimestamp.date("2024-10-20T10:16:13.25Z")?.timeIntervalSince1970 == 1_729_419_373.25)
+    }
+}
