@@ -88,7 +88,11 @@ struct SyncRunner: Sendable {
     // MARK: - Subscriptions
 
     private func syncSubscriptions(_ state: inout SyncAccount, _ result: inout SyncResult, uploadAll: Bool) async throws(SyncError) {
-        let (body, offset) = try await request(endpoints.subscriptionChanges(since: state.subscriptionsSince))
+        // The overlap again: Nextcloud's `since` is strict and its answer's timestamp is the time it
+        // answered, so a change in that same second would never come. Changes come as each URL's latest
+        // state, so reading one twice does nothing; a change made here and not sent yet wins (below).
+        let since = state.subscriptionsSince > 0 ? max(0, state.subscriptionsSince - Self.overlap) : 0
+        let (body, offset) = try await request(endpoints.subscriptionChanges(since: since))
         state.clockOffset = offset
         let changes = try SyncAnswers.subscriptionChanges(body, from: account.server)
         let podcasts = try await db { () throws(LibraryError) in try library.podcasts() }

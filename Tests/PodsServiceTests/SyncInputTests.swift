@@ -146,6 +146,35 @@ import Testing
         let status = try #require(JSONSerialization.jsonObject(with: Data(await desktop.pods("sync", "status", "--json").stdout.utf8)) as? [String: Any])
         #expect(status["queued"] as? Int == 1 && (status["lastError"] as? String)?.isEmpty == false, "\(status)")
         #expect(await desktop.pods("status").status == 0, "podsd unaffected")
+
+        // The password was kept like a private feed's (no Secret Service on this bus: a 0600 file), and `off` forgets it.
+        let file = desktop.directory.appendingPathComponent("data/credentials.json")
+        #expect((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) == 0o600)
+        #expect(try String(contentsOf: file, encoding: .utf8).contains(SyncWorld.password))
+        #expect(await desktop.pods("sync", "off").status == 0)
+        #expect(!(try String(contentsOf: file, encoding: .utf8).contains(SyncWorld.password)))
+        #expect(await desktop.pods("sync", "status").stdout.contains("Sync is off"))
+        oneLine(await desktop.run(pods, ["sync"]), "sync is not set up")
+    }
+
+    /// A remote remove does not take away a podcast subscribed here again since.
+    @Test func aRemoteRemoveSparesAPodcastAddedHereSince() async throws {
+        let world = try SyncWorld(api: .nextcloud)
+        defer { world.stop() }
+        let desktop = try await syncingPodsd()
+        #expect(await desktop.pods("subscribe", world.showA).status == 0)
+        #expect(await desktop.pods("subscribe", world.showB).status == 0)
+        #expect(await world.setup(desktop, device: "desktop").status == 0)
+        _ = try await syncJSON(desktop)
+        await world.settle()
+        #expect(await desktop.pods("unsubscribe", "Show B").status == 0)
+        #expect(await desktop.pods("subscribe", world.showB).status == 0)  // back, not synced yet
+        world.server.changeSubscriptions(device: "phone", add: [], remove: [world.showA, world.showB])
+        await world.settle()
+        let result = try await syncJSON(desktop)
+        #expect(result["unsubscribed"] as? Int == 1, "\(result)")
+        #expect(try await LibraryClient(desktop.client).podcastsJSON().compactMap { $0["feedURL"] as? String } == [world.showB])
+        #expect(world.server.subscriptions() == [world.showB], "the add made here went up after the remove")
     }
 
     /// What Pods uploads has the shapes AntennaPod and gPodder read: field

@@ -65,10 +65,31 @@ import Testing
         #expect(onLaptop["a1-guid"] == nil, "Show A is gone from the laptop")
         #expect((onLaptop["b1-guid"]?["position"] as? Double ?? 0) >= 25)
 
+        // Desktop → laptop too: played, a subscription, unplayed.
+        let b2 = try await episodeID(desktop, "b2-guid")
+        try await LibraryClient(desktop.client).mark(episode: b2, played: true)
+        #expect(await desktop.pods("subscribe", world.showA).status == 0)
+        _ = try await syncJSON(desktop)
+        await world.settle()
+        let again = try await syncJSON(laptop)
+        #expect(again["subscribed"] as? Int == 1, "\(again)")
+        #expect(try await episodesByGuid(laptop)["b2-guid"]?["completed"] as? Bool == true)
+        try await LibraryClient(desktop.client).mark(episode: b2, played: false)
+        _ = try await syncJSON(desktop)
+        await world.settle()
+        _ = try await syncJSON(laptop)
+        #expect(try await episodesByGuid(laptop)["b2-guid"]?["completed"] as? Bool == false)
+
         // A sync with nothing new changes nothing and moves nothing back.
         let quiet = try await syncJSON(desktop)
         #expect(quiet["applied"] as? Int == 0 && quiet["uploaded"] as? Int == 0, "\(quiet)")
         onDesktop = try await episodesByGuid(desktop)
         #expect((onDesktop["b1-guid"]?["position"] as? Double ?? 0) >= 25)
+        // --full reads everything again and sends all this library knows: still nothing moves.
+        let state = { (episodes: [String: [String: Any]]) in episodes.mapValues { "\($0["position"] ?? "") \($0["completed"] ?? "")" } }
+        let before = state(try await episodesByGuid(laptop))
+        let full = try await syncJSON(laptop, full: true)
+        #expect(full["error"] is NSNull && (full["uploaded"] as? Int ?? 0) >= 1, "\(full)")
+        #expect(state(try await episodesByGuid(laptop)) == before)
     }
 }
