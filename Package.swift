@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
         .target(name: "PodsProtocol", dependencies: ["PodsDBus"]),
         .target(name: "PodsChapters"),
-        .target(name: "PodsSync"),
+        .target(name: "PodsSync", dependencies: ["PodsFeedParser"]),
         .target(name: "PodsTranscripts", dependencies: ["PodsFeedParser"]),
         .target(name: "PodsDirectory", dependencies: ["PodsHTTP", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "PodsSettings", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),

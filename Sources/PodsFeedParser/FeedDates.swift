@@ -170,4 +170,13 @@ enum FeedDates {
 public enum JSONDate {
     /// `2024-05-01T08:00:00Z` for Unix seconds (UTC).
     public static func string(unixSeconds: Int64) -> String { FeedDates.iso8601(unixSeconds: unixSeconds) }
+
+    /// An ISO 8601 date or time, read as leniently as a feed's: with `Z`, an
+    /// offset (`+01:00`, `+0100`) or none (UTC), a fraction (dropped); nil
+    /// for anything else.
+    public static func date(_ text: String) -> Date? {
+        let bytes = Array(TextBytes.trim(text).utf8)
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-") else { return nil }
+        return FeedDates.parse(text)
+    }
 }

@@ -269,4 +269,35 @@ enum LibraryItemEncoding {
             return sub.value
         }.items
     }
+
+    // MARK: - Sync
+
+    static func syncResult(_ result: SyncResult) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("uploaded", result.uploaded)
+        item.set("applied", result.applied)
+        item.set("subscribed", result.subscribed)
+        item.set("unsubscribed", result.unsubscribed)
+        item.set("skipped", result.skipped)
+        item.set("queued", result.queued)
+        item.set("error", result.error)
+        return item.value
+    }
+
+    static func syncStatus(_ account: SyncAccount?, queued: Int) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("enabled", account != nil)
+        item.set("server", account?.server)
+        item.set("api", account?.api)
+        item.set("user", account?.user)
+        item.set("device", account?.device)
+        item.set("lastSyncAt", date: account?.lastSyncAt)
+        item.set("lastError", account?.lastError)
+        item.set("queued", queued)
+        item.set("clockOffset", account.map(\.clockOffset))
+        if let text = account?.lastResult, let last = try? JSONDecoder().decode(SyncResult.self, from: Data(text.utf8)) {
+            item.set("last", syncResult(last))
+        }
+        return item.value
+    }
 }

@@ -53,13 +53,8 @@ import Testing
         let world = try SyncWorld(api: .gpodder)
         defer { world.stop() }
         world.server.linkDevices(["laptop", "desktop"])
-        let laptop = try await syncingPodsd()
-        let desktop = try await syncingPodsd()
-        #expect(await laptop.pods("subscribe", world.showA).status == 0)
-        #expect(await world.setup(laptop, device: "laptop").status == 0)
-        #expect(await world.setup(desktop, device: "desktop").status == 0)
-        _ = try await syncJSON(laptop)
-        _ = try await syncJSON(desktop)
+        let laptop = try await joined(world, [world.showA], device: "laptop")
+        let desktop = try await joined(world, [], device: "desktop")
 
         world.server.http.setOffline(true)
         try await listen(laptop, "a1-guid", at: 20)

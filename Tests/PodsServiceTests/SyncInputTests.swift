@@ -32,11 +32,7 @@ import Testing
     @Test func otherClientsActionsMatchedAndHostileOnesIgnored() async throws {
         let world = try SyncWorld(api: .nextcloud)
         defer { world.stop() }
-        let desktop = try await syncingPodsd()
-        #expect(await desktop.pods("subscribe", world.showA).status == 0)
-        #expect(await desktop.pods("subscribe", world.showB).status == 0)
-        #expect(await world.setup(desktop, device: "desktop").status == 0)
-        _ = try await syncJSON(desktop)
+        let desktop = try await joined(world, [world.showA, world.showB], device: "desktop")
         let before = try await episodesByGuid(desktop)
         let now = Date()
         let stamp = { (offset: TimeInterval) -> String in
@@ -79,10 +75,7 @@ import Testing
     @Test func thePlayingEpisodeMovesOnlyWhenItStops() async throws {
         let world = try SyncWorld(api: .gpodder)
         defer { world.stop() }
-        let desktop = try await syncingPodsd()
-        #expect(await desktop.pods("subscribe", world.showA).status == 0)
-        #expect(await world.setup(desktop, device: "desktop").status == 0)
-        _ = try await syncJSON(desktop)
+        let desktop = try await joined(world, [world.showA], device: "desktop")
         let id = try await episodeID(desktop, "a1-guid")
         try await LibraryClient(desktop.client).play(episode: id)
         try await ListeningScenario.waitForPosition(desktop.client, timeout: .seconds(10)) { $0 > 0.2 }
@@ -161,11 +154,7 @@ import Testing
     @Test func aRemoteRemoveSparesAPodcastAddedHereSince() async throws {
         let world = try SyncWorld(api: .nextcloud)
         defer { world.stop() }
-        let desktop = try await syncingPodsd()
-        #expect(await desktop.pods("subscribe", world.showA).status == 0)
-        #expect(await desktop.pods("subscribe", world.showB).status == 0)
-        #expect(await world.setup(desktop, device: "desktop").status == 0)
-        _ = try await syncJSON(desktop)
+        let desktop = try await joined(world, [world.showA, world.showB], device: "desktop")
         await world.settle()
         #expect(await desktop.pods("unsubscribe", "Show B").status == 0)
         #expect(await desktop.pods("subscribe", world.showB).status == 0)  // back, not synced yet
@@ -200,11 +189,12 @@ import Testing
         for episode in try await library.episodesJSON() { try await library.mark(episode: Int64(episode["id"] as? Int ?? 0), played: true) }
         try await library.mark(episode: try await episodeID(laptop, "a1-guid"), played: false)
         try await listen(laptop, "a2-guid", at: 20)
+        #expect(await laptop.pods("download", String(try await episodeID(laptop, "a3-guid"))).status == 0)
         #expect(await world.setup(laptop, device: "laptop").status == 0)  // which syncs at once
         try await waitUntil("the setup's sync") { world.server.uploadedActionBodies.count == 2 }
         let status = try #require(JSONSerialization.jsonObject(with: Data(await laptop.pods("sync", "status", "--json").stdout.utf8)) as? [String: Any])
         let last = try #require(status["last"] as? [String: Any])
-        #expect(last["uploaded"] as? Int == 40 && status["queued"] as? Int == 0, "\(status)")
+        #expect(last["uploaded"] as? Int == 41 && status["queued"] as? Int == 0, "\(status)")
 
         #expect(world.server.subscriptions(device: "laptop") == [world.showA], "Show B (sync = false) and the private feed stay here")
         let bodies = world.server.uploadedActionBodies
@@ -217,7 +207,7 @@ import Testing
                 #expect(Set(action.keys).isSubset(of: ["podcast", "episode", "guid", "action", "timestamp", "started", "position", "total", "device"]))
                 #expect(action["podcast"] as? String == world.showA && (action["episode"] as? String)?.hasPrefix("http") == true)
                 #expect(action["guid"] is String && action["device"] as? String == "laptop")
-                #expect(["play", "new"].contains(action["action"] as? String ?? ""))
+                #expect(["play", "new", "download"].contains(action["action"] as? String ?? ""))
                 #expect((action["timestamp"] as? String).map { $0.wholeMatch(of: naive) != nil } == true, "\(action)")
                 if action["action"] as? String == "play" {
                     for key in ["started", "position", "total"] {
@@ -232,6 +222,7 @@ import Testing
         }
         let sent = bodies.flatMap { (try? JSONSerialization.jsonObject(with: $0) as? [[String: Any]]) ?? [] }
         #expect(sent.first { $0["guid"] as? String == "a1-guid" }?["action"] as? String == "new")
+        #expect(sent.filter { $0["guid"] as? String == "a3-guid" }.compactMap { $0["action"] as? String }.sorted() == ["download", "play"])
         let a2 = try #require(sent.first { $0["guid"] as? String == "a2-guid" })
         #expect(a2["position"] as? Int == 20 && a2["total"] as? Int == 90, "\(a2)")
     }

@@ -79,3 +79,12 @@ func syncingPodsd(environment: [String: String] = [:]) async throws -> PodsdProc
     try "sync-delay = 0\n".write(to: directory.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
     return try await PodsdProcess.start(directory: directory, environment: environment)
 }
+
+/// A podsd subscribed to `feeds`, syncing with the world's server as `device`, its first sync done.
+func joined(_ world: SyncWorld, _ feeds: [String], device: String) async throws -> PodsdProcess {
+    let podsd = try await syncingPodsd()
+    for feed in feeds { #expect(await podsd.pods("subscribe", feed).status == 0) }
+    #expect(await world.setup(podsd, device: device).status == 0)
+    _ = try await syncJSON(podsd)
+    return podsd
+}
