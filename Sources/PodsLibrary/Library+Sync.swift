@@ -68,6 +68,9 @@ public struct SyncAccount: Sendable, Equatable {
     public var lastError: String?
     /// The last sync's counts, as JSON.
     public var lastResult: String?
+    /// When syncing with this server was last turned on: what was queued
+    /// before is history, sent with the time it happened.
+    public var activatedAt = Date(timeIntervalSince1970: 0)
 
     public init(server: String, user: String, device: String, api: String) {
         self.server = server
@@ -223,6 +226,12 @@ extension Library {
         }
     }
 
+    /// A subscription change the sync itself made (a remote add or remove):
+    /// not sent back.
+    public func forgetQueuedSubscription(_ feedURL: String) throws(LibraryError) {
+        try writing { db in try db.execute(sql: "DELETE FROM syncSubscription WHERE feedURL = ?", arguments: [feedURL]) }
+    }
+
     /// A server's `update_urls`: the podcast subscribed at `old` lives at
     /// `new` from now on (unless another podcast is there already).
     public func moveFeed(from old: String, to new: String) throws(LibraryError) {
@@ -308,13 +317,13 @@ extension Library {
 
     /// Turns syncing on with `account`'s server, user and device; how far
     /// that server was read before (if ever) is kept.
-    public func activateSync(_ account: SyncAccount) throws(LibraryError) -> SyncAccount {
+    public func activateSync(_ account: SyncAccount, at now: Date = Date()) throws(LibraryError) -> SyncAccount {
         try writing { db in
             try db.execute(sql: "UPDATE syncAccount SET active = 0")
             try db.execute(sql: """
-                INSERT INTO syncAccount (server, user, device, api, active) VALUES (?, ?, ?, ?, 1)
-                ON CONFLICT(server, user, device) DO UPDATE SET api = excluded.api, active = 1
-                """, arguments: [account.server, account.user, account.device, account.api])
+                INSERT INTO syncAccount (server, user, device, api, active, activatedAt) VALUES (?, ?, ?, ?, 1, ?)
+                ON CONFLICT(server, user, device) DO UPDATE SET api = excluded.api, active = 1, activatedAt = excluded.activatedAt
+                """, arguments: [account.server, account.user, account.device, account.api, now.timeIntervalSince1970])
             return try Row.fetchOne(db, sql: "SELECT * FROM syncAccount WHERE active").map(Self.syncAccount(from:)) ?? account
         }
     }
@@ -344,6 +353,7 @@ extension Library {
         account.lastSyncAt = (row["lastSyncAt"] as Double?).map(Date.init(timeIntervalSince1970:))
         account.lastError = row["lastError"]
         account.lastResult = row["lastResult"]
+        account.activatedAt = Date(timeIntervalSince1970: row["activatedAt"])
         return account
     }
 }
@@ -351,13 +361,5 @@ extension Library {
 extension Array {
     func chunked(_ size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
-    }
-}
-
-extension Library {
-    /// A subscription change the sync itself made (a remote add or remove):
-    /// not sent back.
-    public func forgetQueuedSubscription(_ feedURL: String) throws(LibraryError) {
-        try writing { db in try db.execute(sql: "DELETE FROM syncSubscription WHERE feedURL = ?", arguments: [feedURL]) }
     }
 }

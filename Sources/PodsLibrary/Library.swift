@@ -166,7 +166,10 @@ public final class Library: Sendable {
                     active BOOLEAN NOT NULL DEFAULT 0,
                     subscriptionsSince INTEGER NOT NULL DEFAULT 0, actionsSince INTEGER NOT NULL DEFAULT 0,
                     clockOffset DOUBLE NOT NULL DEFAULT 0, lastSyncAt DOUBLE, lastError TEXT, lastResult TEXT,
+                    activatedAt DOUBLE NOT NULL DEFAULT 0,
                     PRIMARY KEY (server, user, device));
+                -- What was listened to before is a change made then.
+                UPDATE episode SET changedAt = lastPlayedAt WHERE lastPlayedAt IS NOT NULL;
                 """)
         }
         return migrator

@@ -100,15 +100,8 @@ struct SyncRunner: Sendable {
         let byURL = Dictionary(podcasts.map { (ActionMatching.normalized($0.feedURL), $0) }, uniquingKeysWith: { first, _ in first })
         let queuedHere = Dictionary(queued.map { (ActionMatching.normalized($0.feedURL), $0.subscribed) }, uniquingKeysWith: { _, last in last })
         // A change made here and not sent yet is newer than the server's.
-        for url in changes.add where byURL[ActionMatching.normalized(url)] == nil && queuedHere[ActionMatching.normalized(url)] != false {
-            do throws(LibraryError) {
-                let podcast = try await subscribe(url)
-                try library.forgetQueuedSubscription(podcast.feedURL)
-                result.subscribed += 1
-            } catch {
-                logger.warning("sync: could not subscribe to \(url), which another device added: \(error.message)")
-            }
-        }
+        let adds = changes.add.filter { byURL[ActionMatching.normalized($0)] == nil && queuedHere[ActionMatching.normalized($0)] != false }
+        result.subscribed += await subscribeAll(adds)
         for url in changes.remove {
             guard let podcast = byURL[ActionMatching.normalized(url)], queuedHere[ActionMatching.normalized(url)] != true else { continue }
             try await db { () throws(LibraryError) in
@@ -136,6 +129,26 @@ struct SyncRunner: Sendable {
         let sent = now.1.map(\.id)
         try await db { () throws(LibraryError) in try library.acknowledgeSubscriptions(sent) }
         state.subscriptionsSince = changes.timestamp
+    }
+
+    /// Subscribes to what other devices added, all at once (the refresher
+    /// bounds how many fetch together); how many worked.
+    private func subscribeAll(_ urls: [String]) async -> Int {
+        await withTaskGroup(of: Bool.self) { group in
+            for url in urls {
+                group.addTask {
+                    do throws(LibraryError) {
+                        let podcast = try await subscribe(url)
+                        try await LibraryWork.lane.run { () throws(LibraryError) in try library.forgetQueuedSubscription(podcast.feedURL) }
+                        return true
+                    } catch {
+                        logger.warning("sync: could not subscribe to \(url), which another device added: \(error.message)")
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
     }
 
     // MARK: - Episode actions
@@ -250,7 +263,7 @@ struct SyncRunner: Sendable {
                     EpisodeAction(
                         podcast: queued.podcastURL, episode: queued.episodeURL, guid: queued.guid,
                         kind: EpisodeAction.Kind(rawValue: queued.action) ?? .play,
-                        timestamp: max(sentAt, queued.at).addingTimeInterval(state.clockOffset + spread),
+                        timestamp: stamp(queued.at, sentAt: sentAt, state: state).addingTimeInterval(state.clockOffset + spread),
                         started: queued.started, position: queued.position, total: queued.total)
                 }
                 batch += 1
@@ -266,6 +279,17 @@ struct SyncRunner: Sendable {
             try await db { () throws(LibraryError) in try library.acknowledgeActions(ids, sentAt: sentAt, dropped: dropped) }
             result.uploaded += sending.count
         }
+    }
+
+    /// When an action is said to have happened. One queued while syncing
+    /// was on goes with the time it is sent: the download before it found
+    /// nothing newer for its episode, and servers hand actions out by their
+    /// timestamps, so one stamped in the past (made offline) would never
+    /// reach a device that synced since. One from before (the history a
+    /// first sync sends) keeps its own time, so it never passes for newer
+    /// than another device's later listening.
+    private func stamp(_ at: Date, sentAt: Date, state: SyncAccount) -> Date {
+        at > state.activatedAt ? max(sentAt, at) : at
     }
 
     // MARK: - Requests

@@ -63,6 +63,31 @@ import Testing
         }
         #expect(descriptions == ["", "", "A plain summary"])
     }
+
+    /// A library from before sync: what was listened to counts as changed
+    /// when it was last played, so an older remote action does not win over it;
+    /// nothing is queued until the first sync asks for the history.
+    @Test func aV7LibraryDatesItsListeningForTheSync() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let old = try Library(directory: directory, migratingUpTo: "v7: refresh failures in a row")
+            try old.database.write { db in
+                try db.execute(sql: "INSERT INTO podcast (feedURL, title, subscribedAt) VALUES ('https://example.org/feed', 'Show', 0)")
+                try db.execute(sql: """
+                    INSERT INTO episode (podcastId, guid, title, enclosures, feedOrder, position, lastPlayedAt)
+                    VALUES (1, 'g', 'G', '[{"url":"https://example.org/g.mp3"}]', 0, 120, 1700000000)
+                    """)
+            }
+        }
+        let library = try Library(directory: directory)
+        let episode = try #require(try library.syncEpisodes(podcastID: 1).first)
+        #expect(episode.changedAt == Date(timeIntervalSince1970: 1_700_000_000) && episode.enclosureURLs == ["https://example.org/g.mp3"])
+        #expect(try library.applyRemote(episode.id, position: 10, completed: false, at: Date(timeIntervalSince1970: 1_600_000_000)) == false)
+        #expect(try library.queuedActionCount() == 0)
+        #expect(try library.queueListeningState() == 1)
+        #expect(try library.queuedActions(limit: 1).first?.at == Date(timeIntervalSince1970: 1_700_000_000))
+    }
 }
 
 /// The JSON v3 wrote (JSONEncoder's, keys as the model's coding keys).

@@ -81,6 +81,29 @@ import Testing
         #expect(Int(onDesktop["a1-guid"]?["position"] as? Double ?? 0) == 20 && onDesktop["a2-guid"]?["completed"] as? Bool == true)
     }
 
+    /// What a library held before it joined goes with the time it happened:
+    /// another device's later listening, not yet synced, still wins.
+    @Test func historyKeepsItsOwnTime() async throws {
+        let world = try SyncWorld(api: .gpodder)
+        defer { world.stop() }
+        world.server.linkDevices(["laptop", "desktop"])
+        let laptop = try await syncingPodsd()
+        #expect(await laptop.pods("subscribe", world.showA).status == 0)
+        try await listen(laptop, "a1-guid", at: 10)
+        let desktop = try await joined(world, [world.showA], device: "desktop")
+        await world.settle()
+        try await listen(desktop, "a1-guid", at: 40)  // later, not synced yet
+        #expect(await world.setup(laptop, device: "laptop").status == 0)
+        try await waitUntil("the laptop's first sync") { world.server.storedActions.contains { $0.position == 10 } }
+        await world.settle()
+        let desktopSync = try await syncJSON(desktop)
+        #expect(desktopSync["applied"] as? Int == 0, "\(desktopSync)")
+        #expect(Int(try await episodesByGuid(desktop)["a1-guid"]?["position"] as? Double ?? 0) == 40)
+        await world.settle()
+        _ = try await syncJSON(laptop)
+        #expect(Int(try await episodesByGuid(laptop)["a1-guid"]?["position"] as? Double ?? 0) == 40)
+    }
+
     /// 70 actions go in batches of 30; the second batch's 500 keeps it and
     /// the rest queued; the next sync sends them, and none twice.
     @Test func serverErrorMidBatchThenKillMidSync() async throws {
