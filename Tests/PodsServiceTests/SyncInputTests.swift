@@ -150,6 +150,26 @@ import Testing
         oneLine(await desktop.run(pods, ["sync"]), "sync is not set up")
     }
 
+    /// With a Secret Service on the bus, the sync password goes there, under
+    /// a key no feed's host matches; a restarted podsd syncs with it.
+    @Test func thePasswordInTheSecretService() async throws {
+        let world = try SyncWorld(api: .gpodder)
+        defer { world.stop() }
+        let bus = try PrivateBus.start()
+        let secrets = try await SecretServiceServer.start(on: bus)
+        let directory = try Fixtures.temporaryDirectory()
+        var desktop = try await PodsdProcess.start(bus: bus, directory: directory)
+        #expect(await world.setup(desktop, device: "desktop").status == 0)
+        let item = try #require(secrets.stored.first)
+        #expect(item.attributes["origin"] == "sync http://127.0.0.1:\(world.server.http.port)" && item.attributes["user"] == "alice")
+        #expect(String(decoding: item.secret, as: UTF8.self) == SyncWorld.password)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/credentials.json").path))
+        #expect(await desktop.signal(SIGTERM)?.status == 0)
+        desktop = try await PodsdProcess.start(bus: bus, directory: directory)
+        let result = try await syncJSON(desktop)
+        #expect(result["error"] is NSNull, "\(result)")
+    }
+
     /// A remote remove does not take away a podcast subscribed here again since.
     @Test func aRemoteRemoveSparesAPodcastAddedHereSince() async throws {
         let world = try SyncWorld(api: .nextcloud)
