@@ -103,9 +103,7 @@ extension Library {
                     etag = ?, lastModified = ?, lastRefreshedAt = ?, lastError = NULL, refreshFailures = 0 WHERE id = ?
                 """, arguments: [Self.title(of: feed, podcast.feedURL), feed.author, feed.description, feed.artworkURL,
                                  feed.link, feed.language, etag, lastModified, now.timeIntervalSince1970, podcastId])
-            if let newURL, newURL != podcast.feedURL {
-                try db.execute(sql: "UPDATE OR IGNORE podcast SET feedURL = ? WHERE id = ?", arguments: [newURL, podcastId])
-            }
+            if let newURL, newURL != podcast.feedURL { try Self.moveFeed(podcastId, from: podcast.feedURL, to: newURL, at: now, db) }
             summary.title = Self.title(of: feed, podcast.feedURL)
             return summary
         }
@@ -117,11 +115,19 @@ extension Library {
             let podcast = try Self.podcast(podcastId, db)
             try db.execute(sql: "UPDATE podcast SET lastRefreshedAt = ?, lastError = NULL, refreshFailures = 0 WHERE id = ?",
                            arguments: [now.timeIntervalSince1970, podcastId])
-            if let newURL, newURL != podcast.feedURL {
-                try db.execute(sql: "UPDATE OR IGNORE podcast SET feedURL = ? WHERE id = ?", arguments: [newURL, podcastId])
-            }
+            if let newURL, newURL != podcast.feedURL { try Self.moveFeed(podcastId, from: podcast.feedURL, to: newURL, at: now, db) }
             return RefreshSummary(podcastId: podcastId, title: podcast.title, notModified: true)
         }
+    }
+
+    /// A feed that moved for good (every redirect permanent): the podcast
+    /// lives at `newURL` from now on (unless another podcast is there), and
+    /// the sync server hears of the move as a remove and an add.
+    static func moveFeed(_ podcastId: Int64, from oldURL: String, to newURL: String, at now: Date, _ db: Database) throws {
+        try db.execute(sql: "UPDATE OR IGNORE podcast SET feedURL = ? WHERE id = ?", arguments: [newURL, podcastId])
+        guard db.changesCount > 0 else { return }
+        try recordSubscription(oldURL, subscribed: false, at: now, db)
+        try recordSubscription(newURL, subscribed: true, at: now, db)
     }
 
     /// Records why a refresh failed; everything else stays as it was.

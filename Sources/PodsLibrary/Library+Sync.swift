@@ -259,6 +259,26 @@ extension Library {
         }
     }
 
+    /// The podcasts holding episodes with these guids (for actions that
+    /// name a feed URL not here: the feed moved, or was added under another
+    /// address); a guid in several podcasts is left out.
+    public func podcastIDs(forGuids guids: [String]) throws(LibraryError) -> [String: Int64] {
+        try reading { db in
+            var found: [String: Int64] = [:]
+            var ambiguous: Set<String> = []
+            for chunk in Array(Set(guids)).chunked(500) {
+                let marks = chunk.map { _ in "?" }.joined(separator: ",")
+                for row in try Row.fetchAll(db, sql: "SELECT guid, podcastId FROM episode WHERE guid IN (\(marks))",
+                                            arguments: StatementArguments(Array(chunk))) {
+                    let guid: String = row["guid"]
+                    if found.updateValue(row["podcastId"], forKey: guid) != nil { ambiguous.insert(guid) }
+                }
+            }
+            for guid in ambiguous { found[guid] = nil }
+            return found
+        }
+    }
+
     /// What a remote action does to an episode, unless a change here is
     /// newer than `at` (this machine's clock): then nothing, and false. The
     /// episode's own queued older actions go (the newer remote one stands).

@@ -163,8 +163,19 @@ struct SyncRunner: Sendable {
             let page = try SyncAnswers.actions(body, from: account.server)
             result.skipped += page.unusable
             var byPodcast: [Int64: [EpisodeAction]] = [:]
+            var elsewhere: [EpisodeAction] = []
             for action in page.actions {
                 guard let id = byURL[ActionMatching.normalized(action.podcast)] else {
+                    elsewhere.append(action)
+                    continue
+                }
+                byPodcast[id, default: []].append(action)
+            }
+            // A feed URL not here may be a podcast here under another address (it moved): its guids tell.
+            let guids = elsewhere.compactMap(\.guid)
+            let byGuid = guids.isEmpty ? [:] : try await db { () throws(LibraryError) in try library.podcastIDs(forGuids: guids) }
+            for action in elsewhere {
+                guard let id = action.guid.flatMap({ byGuid[$0] }) else {
                     result.skipped += 1
                     continue
                 }

@@ -89,6 +89,19 @@ import Testing
         }
     }
 
+    /// A feed that moved for good is a remove and an add for the server;
+    /// an action naming the old address still finds its podcast by guid.
+    @Test func aMovedFeedIsARemoveAndAnAdd() throws {
+        try withLibrary { library, _ in
+            try library.acknowledgeSubscriptions(try library.queuedSubscriptions().map(\.id))
+            let podcast = try library.podcasts()[0]
+            _ = try library.markNotModified(podcast.id, movedTo: "https://new.example.org/feed")
+            let changes = try library.queuedSubscriptions().map { "\($0.subscribed) \($0.feedURL)" }
+            #expect(changes == ["false http://example.org/feed", "true https://new.example.org/feed"])
+            #expect(try library.podcastIDs(forGuids: ["a", "zzz"]) == ["a": podcast.id])
+        }
+    }
+
     @Test func theAccountKeepsEachServersPlace() throws {
         try withLibrary { library, _ in
             #expect(try library.syncAccount() == nil)
