@@ -38,8 +38,15 @@ extension Library {
     public func unsubscribe(_ id: Int64, at now: Date = Date()) throws(LibraryError) {
         try writing { db in
             let podcast = try Self.podcast(id, db)
+            let kept = try Bool.fetchOne(db, sql: "SELECT 1 FROM podcastSetting WHERE podcastId = ? AND key = 'sync' AND value = 'false'",
+                                         arguments: [id]) != nil
             try db.execute(sql: "DELETE FROM podcast WHERE id = ?", arguments: [id])
-            try Self.recordSubscription(podcast.feedURL, subscribed: false, at: now, db)
+            // A podcast kept off the sync server leaves it no trace either.
+            if kept {
+                try db.execute(sql: "DELETE FROM syncSubscription WHERE feedURL = ?", arguments: [podcast.feedURL])
+            } else {
+                try Self.recordSubscription(podcast.feedURL, subscribed: false, at: now, db)
+            }
         }
     }
 

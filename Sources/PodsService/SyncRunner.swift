@@ -36,8 +36,9 @@ struct SyncRunner: Sendable {
     let account: SyncAccount
     /// Subscribes to a feed as `pods subscribe` does.
     let subscribe: @Sendable (String) async throws(LibraryError) -> Podcast
-    /// Whether a podcast's subscription and progress may leave this machine.
-    let isShared: @Sendable (Podcast) -> Bool
+    /// Whether a feed's subscription and progress may leave this machine
+    /// (`podcast`: its id here; nil for one unsubscribed).
+    let isShared: @Sendable (_ feedURL: String, _ podcast: Int64?) -> Bool
     /// The episode playing right now (nil when paused or stopped).
     let playingEpisode: @Sendable () async -> Int64?
     /// How close to its end (seconds) a remote play marks an episode of
@@ -112,11 +113,11 @@ struct SyncRunner: Sendable {
         }
         // Up: what changed here (everything, the first time), never private feeds or podcasts with sync = false.
         let now = try await db { () throws(LibraryError) in (try library.podcasts(), try library.queuedSubscriptions()) }
-        let shared = Set(now.0.filter(isShared).map(\.feedURL))
-        let everFollowed = Set(now.0.map(\.feedURL))
+        let shared = Set(now.0.filter { isShared($0.feedURL, $0.id) }.map(\.feedURL))
+        let followed = Set(now.0.map(\.feedURL))
         var add = Set(now.1.filter { $0.subscribed && shared.contains($0.feedURL) }.map(\.feedURL))
-        // A removal goes unless the podcast is still followed privately.
-        let remove = Set(now.1.filter { !$0.subscribed && !everFollowed.contains($0.feedURL) }.map(\.feedURL))
+        // A removal goes unless the podcast is followed here again, or was a private feed.
+        let remove = Set(now.1.filter { !$0.subscribed && !followed.contains($0.feedURL) && isShared($0.feedURL, nil) }.map(\.feedURL))
         if uploadAll { add.formUnion(shared) }
         if !add.isEmpty || !remove.isEmpty {
             let (answerBody, _) = try await request(endpoints.uploadSubscriptions(add: add.sorted(), remove: remove.sorted()))
@@ -252,7 +253,7 @@ struct SyncRunner: Sendable {
     }
 
     private func uploadActions(_ state: SyncAccount, _ result: inout SyncResult) async throws(SyncError) {
-        let shared = Set(try await db { () throws(LibraryError) in try library.podcasts() }.filter(isShared).map(\.id))
+        let shared = Set(try await db { () throws(LibraryError) in try library.podcasts() }.filter { isShared($0.feedURL, $0.id) }.map(\.id))
         let endpoints = endpoints
         var batch = 0
         while true {

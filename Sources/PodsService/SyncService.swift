@@ -121,8 +121,8 @@ actor SyncService {
         let runner = SyncRunner(
             library: library, http: Self.client(), credentials: credentials, account: account,
             subscribe: { url throws(LibraryError) in try await player.refresher.subscribe(url) },
-            isShared: { podcast in
-                preferences.value(.sync, podcast: podcast.id).boolValue != false && store?.credentials(for: podcast.feedURL) == nil
+            isShared: { feedURL, podcast in
+                store?.credentials(for: feedURL) == nil && podcast.map { preferences.value(.sync, podcast: $0).boolValue != false } ?? true
             },
             playingEpisode: { await player.playingEpisodeID() },
             playedWithin: { podcast in

@@ -89,6 +89,9 @@ public final class SyncServerStandIn: Sendable {
         }
     }
 
+    /// Every feed URL any subscription change ever named (added or removed).
+    public var subscriptionURLsSeen: Set<String> { state.withLock { Set($0.subscriptionEvents.map(\.url)) } }
+
     /// `handler(request, episodeUploadNumber)` answers instead of the API when it returns a response.
     public func intercept(_ handler: (@Sendable (LoopbackHTTPServer.Request, Int) -> LoopbackHTTPServer.Response?)?) {
         interceptor.withLock { $0 = handler }

@@ -221,6 +221,12 @@ import Testing
         #expect(last["uploaded"] as? Int == 41 && status["queued"] as? Int == 0, "\(status)")
 
         #expect(world.server.subscriptions(device: "laptop") == [world.showA], "Show B (sync = false) and the private feed stay here")
+        // Unsubscribed, they leave no trace there either.
+        #expect(await laptop.pods("unsubscribe", "Show B").status == 0)
+        #expect(await laptop.pods("unsubscribe", "Members").status == 0)
+        #expect(await laptop.pods("unsubscribe", "Show A").status == 0)
+        _ = try await syncJSON(laptop)
+        #expect(world.server.subscriptionURLsSeen == [world.showA] && world.server.subscriptions(device: "laptop").isEmpty)
         let bodies = world.server.uploadedActionBodies
         #expect(bodies.count == 2)
         let naive = try Regex(#"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$"#)
