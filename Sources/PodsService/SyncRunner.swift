@@ -267,10 +267,10 @@ struct SyncRunner: Sendable {
             let sendingIDs = Set(sending.map(\.id))
             let dropped = queued.map(\.id).filter { !sendingIDs.contains($0) }
             let sentAt = Date()
+            // At most 16 batches (480 actions) share a second: gpodder.net pages by
+            // timestamp, 1000 at a time, and cannot page past a second holding more.
+            let spread = TimeInterval(batch / Self.batchesPerSecond)
             if !sending.isEmpty {
-                // At most 16 batches (480 actions) share a second: gpodder.net pages by
-                // timestamp, 1000 at a time, and cannot page past a second holding more.
-                let spread = TimeInterval(batch / Self.batchesPerSecond)
                 let actions = sending.map { queued in
                     EpisodeAction(
                         podcast: queued.podcastURL, episode: queued.episodeURL, guid: queued.guid,
@@ -288,7 +288,8 @@ struct SyncRunner: Sendable {
                 }
             }
             let ids = sending.map(\.id)
-            try await db { () throws(LibraryError) in try library.acknowledgeActions(ids, sentAt: sentAt, dropped: dropped) }
+            // The episodes' last change is what the server now says of them, so its echo changes nothing.
+            try await db { () throws(LibraryError) in try library.acknowledgeActions(ids, sentAt: sentAt.addingTimeInterval(spread), dropped: dropped) }
             result.uploaded += sending.count
         }
     }
