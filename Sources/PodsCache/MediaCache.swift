@@ -221,7 +221,10 @@ public actor MediaCache {
     /// `downloadsPerHost` from its host) it waits its turn.
     public func download(episodeID: Int64, url: String) async throws(CacheError) {
         if open[episodeID]?.downloading == true || queuedDownloads.contains(where: { $0.episodeID == episodeID }) { return }
-        let complete = (try? library.cachedMedia(episodeID))??.complete == true
+        // A finished download skips the queue; its record is read on the cache's lane, not on this actor.
+        let library = library
+        let complete = (try? await Self.onThread { () throws(CacheError) in (try? library.cachedMedia(episodeID))??.complete == true }.get()) ?? false
+        if open[episodeID]?.downloading == true || queuedDownloads.contains(where: { $0.episodeID == episodeID }) { return }  // asked again meanwhile
         if !complete, !hasDownloadSlot(for: url) {
             queuedDownloads.append((episodeID, url))
             updateSink.yield(.downloadsChanged(episodeID: episodeID))

@@ -21,6 +21,32 @@ import Testing
         #expect(moved < elapsed + .milliseconds(300) && moved > elapsed * 0.66, "moved \(moved) in \(elapsed)")
     }
 
+    /// A one-second clip ends around the moment the next episode loads, at
+    /// spread delays before and after its end: its end-of-stream, posted by
+    /// the old pipeline (before the load, or while it stops), never reaches
+    /// the new episode (which lasts 90 s, so any end seen is a stale one).
+    @Test func theOldEpisodesEndNeverEndsTheNextOne() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = try await AudioFixtures.make(.ogg, seconds: 1, in: directory)
+        let harness = try EngineHarness()
+        var endsSeen = 0
+        for round in 0..<16 {
+            harness.engine.load(MediaSource(filePath: clip.path))
+            harness.engine.play()
+            // 0.8 s to 1.25 s after play: before, at and after the clip's end.
+            try await Task.sleep(for: .milliseconds(800 + round * 30))
+            // Its messages wait unread, as the controller's may: an end posted now is read after the next load.
+            if let position = harness.engine.position(), position >= .milliseconds(990) { endsSeen += 1 }
+            harness.engine.load(MediaSource(filePath: Fixtures.sampleMP3.path))
+            harness.engine.play()
+            let stale = await harness.waitFor(.milliseconds(400)) { if case .endOfStream = $0 { true } else { false } }
+            #expect(stale == nil, "round \(round): an end-of-stream reached the new episode")
+        }
+        // The window was hit from both sides: some clips were at their end before the next load, some were not.
+        #expect(endsSeen > 0 && endsSeen < 16, "\(endsSeen) of 16 clips at their end before the load")
+    }
+
     @Test func seekLandsWithin100Milliseconds() async throws {
         let harness = try EngineHarness()
         harness.engine.load(MediaSource(filePath: Fixtures.sampleOgg.path))
