@@ -108,6 +108,37 @@ import Testing
         #expect(final == ["downloaded", "downloaded", "downloaded"], "\(final)")
     }
 
+    /// Twelve downloads asked for at once while an episode plays: podsd's
+    /// threads stay within the budget ARCHITECTURE.md states (two per open
+    /// cache; three downloads, the playing episode, one closing, one chapter
+    /// read at most; four probes), whatever is queued.
+    @Test func threadsStayWithinTheirBudgetWhateverIsQueued() async throws {
+        var files: [String: URL] = [:]
+        for index in 0..<12 { files["/e\(index).mp3"] = Fixtures.sampleMP3 }
+        let server = try LoopbackHTTPServer(files: files)
+        defer { server.stop() }
+        let items = (0..<12).map { ("g\($0)", "Episode \($0)", 1 + $0, server.url("/e\($0).mp3")) }
+        server.setFile("/feed.xml", sampleFeed(items))
+        for index in 0..<12 { server.setRate("/e\(index).mp3", bytesPerSecond: 60_000) }
+        let podsd = try await PodsdProcess.start()
+        #expect(await podsd.pods("subscribe", server.url("/feed.xml")).status == 0)
+        func threads() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(podsd.processIdentifier)/task").count) ?? 0 }
+        let idle = threads()
+        let ids = try await LibraryClient(podsd.client).episodesJSON().compactMap { $0["id"] as? Int }
+        #expect(await podsd.run(Fixtures.executable("pods"), ["download", "--no-wait"] + ids.map(String.init)).status == 0)
+        try await LibraryClient(podsd.client).play(episode: Int64(ids[0]))
+        var most = 0
+        for _ in 0..<40 {
+            most = max(most, threads())
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let states = (try json(await podsd.pods("downloads", "--json").stdout) as? [[String: Any]] ?? []).compactMap { $0["state"] as? String }
+        #expect(states.filter { $0 == "queued" }.count >= 8, "\(states)")
+        // 2 × 6 open caches + 4 probes above the threads podsd had idle (the pipeline's own come with the first play).
+        #expect(most <= idle + 16 + 8, "\(idle) threads idle, \(most) at most with 12 downloads asked for")
+        FileHandle.standardError.write(Data("threads: \(idle) idle, \(most) at most with 12 downloads asked for and one playing\n".utf8))
+    }
+
     @Test func killNineInADownloadRecordsOnlyWhatIsOnDiskAndTheNextSessionFetchesTheRest() async throws {
         let fixture = try await EpisodeServer()
         let path = EpisodeServer.path(.ogg)
