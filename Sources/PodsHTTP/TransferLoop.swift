@@ -22,6 +22,10 @@ final class TransferLoop: @unchecked Sendable {
     private let pending = Mutex<[HTTPClient.Transfer]>([])
     private var running: [UnsafeMutableRawPointer: HTTPClient.Transfer] = [:]
 
+    /// Connections open at once, in all and to one host (the refresher's own limits).
+    static let connectionLimit = 16
+    static let connectionsPerHost = 6
+
     private init() {
         HTTPClient.initializeLibrary()
         multi = curl_multi_init()
@@ -29,6 +33,11 @@ final class TransferLoop: @unchecked Sendable {
         // Idle connections kept for reuse: enough for a refresh's hosts
         // (libcurl's default follows the number of transfers under way).
         pods_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 64)
+        // Every transfer of the loop (feeds, artwork, chapters, transcripts,
+        // directories, sync) within one global and one per-host limit; libcurl
+        // queues the rest. Episode audio has its own (MediaCache.downloadLimit).
+        pods_curl_multi_set_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, Self.connectionLimit)
+        pods_curl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, Self.connectionsPerHost)
         let thread = Thread { [self] in run() }
         thread.name = "pods.http"
         thread.start()
