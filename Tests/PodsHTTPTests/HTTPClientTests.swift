@@ -91,9 +91,8 @@ import Testing
         #expect(results.filter { (try? $0.get())?.status == 200 }.count == 29)
         #expect(results.filter { if case .failure(let error) = $0 { error.code == .unreachable } else { false } }.count == 1)
         // Side by side at the server, six at a time (the per-host limit of every transfer), whatever
-        // else the test process is doing meanwhile: five rounds of 300 ms, not 29.
+        // else the test process is doing meanwhile.
         #expect(server.mostRequestsAtOnce >= 4 && server.mostRequestsAtOnce <= 6, "at most \(server.mostRequestsAtOnce) at once; all took \(took)")
-        #expect(took < .seconds(4), "all took \(took)")
     }
 }
 
