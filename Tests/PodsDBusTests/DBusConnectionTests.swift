@@ -141,16 +141,16 @@ private struct EchoFixture {
 
     @Test func callsTimeOut() async throws {
         let fixture = try await EchoFixture()
-        let start = ContinuousClock.now
         do {
             _ = try await fixture.call(EchoFixture.interface, "Slow", timeout: .milliseconds(300))
             Issue.record("Slow answered within 300 ms")
         } catch {
+            // NoReply proves the 300 ms timeout fired before Slow's answer (at 3 s) came; how long
+            // after 300 ms depends on how busy the machine is, so no wall-clock bound here.
             #expect(error.name == DBusError.Name.noReply)
         }
-        #expect(ContinuousClock.now - start < .seconds(2))
-        // The service still answers.
-        #expect(try await fixture.call(EchoFixture.interface, "Add", [.int32(1), .int32(1)]) == [.int32(2)])
+        // The service still answers (after Slow: this sender's calls run in order).
+        #expect(try await fixture.call(EchoFixture.interface, "Add", [.int32(1), .int32(1)], timeout: .seconds(60)) == [.int32(2)])
     }
 
     @Test func signalsReachSubscribers() async throws {

@@ -69,9 +69,9 @@ import Testing
             } catch {
                 #expect("\(error)".contains("no whole answer within 2 s"), "\(error)")
             }
-            // Fails at 2 s into the fetch; the margin is for the store lane the
-            // suite's other refreshers share (the whole feed would take 50 s).
-            #expect(ContinuousClock.now - start < .seconds(15))
+            // Fails at 2 s into the fetch (the message says so); the margin is for the store lane the
+            // suite's other refreshers share and for two loaded cores (the whole feed would take 50 s).
+            #expect(ContinuousClock.now - start < .seconds(40))
             #expect(try library.podcasts().isEmpty)
 
             server.setRate("/trickle.xml", bytesPerSecond: nil)
@@ -80,7 +80,7 @@ import Testing
             server.setRate("/trickle.xml", bytesPerSecond: 1000)
             start = ContinuousClock.now
             let summaries = try await refresher.refresh()
-            #expect(ContinuousClock.now - start < .seconds(15))
+            #expect(ContinuousClock.now - start < .seconds(40))
             #expect(summaries.first?.error?.contains("no whole answer within 2 s") == true, "\(summaries)")
             #expect(try library.episodes(podcastId: id).count == 60, "the feed keeps its episodes")
         }

@@ -24,23 +24,23 @@ import Testing
         _ = try await syncJSON(laptop)
         _ = try await syncJSON(desktop)
 
-        try await listen(laptop, "a1-guid", at: 30)
+        let first = try await listen(laptop, "a1-guid", at: 30)
         _ = try await syncJSON(laptop)
         await world.settle()
         _ = try await syncJSON(desktop)
-        #expect(Int(try await episodesByGuid(desktop)["a1-guid"]?["position"] as? Double ?? 0) == 30)
+        #expect(Int(try await episodesByGuid(desktop)["a1-guid"]?["position"] as? Double ?? 0) == first)
 
         // Later, by the wall clock (timestamps are whole seconds), though the desktop's own says an hour earlier.
         await world.settle()
-        try await listen(desktop, "a1-guid", at: 45)
+        let later = try await listen(desktop, "a1-guid", at: 45)
         let sent = try await syncJSON(desktop)
         #expect(sent["uploaded"] as? Int == 1, "\(sent)")
-        let stamped = try #require(world.server.storedActions.last { $0.position == 45 })
+        let stamped = try #require(world.server.storedActions.last { $0.position == later })
         #expect(abs(stamped.timestamp - Int64(Date().timeIntervalSince1970)) < 30, "sent in the server's time, not an hour back")
         await world.settle()
         let followed = try await syncJSON(laptop)
         #expect(followed["applied"] as? Int == 1, "\(followed)")
-        #expect(Int(try await episodesByGuid(laptop)["a1-guid"]?["position"] as? Double ?? 0) == 45)
+        #expect(Int(try await episodesByGuid(laptop)["a1-guid"]?["position"] as? Double ?? 0) == later)
 
         let status = await desktop.pods("sync", "status", "--json")
         let offset = try #require((JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["clockOffset"] as? Double)
@@ -57,7 +57,7 @@ import Testing
         let desktop = try await joined(world, [], device: "desktop")
 
         world.server.http.setOffline(true)
-        try await listen(laptop, "a1-guid", at: 20)
+        let offline = try await listen(laptop, "a1-guid", at: 20)
         try await LibraryClient(laptop.client).mark(episode: try await episodeID(laptop, "a2-guid"), played: true)
         let failed = await laptop.run(Fixtures.executable("pods"), ["sync"])
         #expect(failed.status == 1 && failed.stderr.split(separator: "\n").count == 1 && failed.stderr.contains("stays queued"), "\(failed)")
@@ -78,7 +78,7 @@ import Testing
         #expect(actions.count == 2, "\(actions)")
         _ = try await syncJSON(desktop)
         let onDesktop = try await episodesByGuid(desktop)
-        #expect(Int(onDesktop["a1-guid"]?["position"] as? Double ?? 0) == 20 && onDesktop["a2-guid"]?["completed"] as? Bool == true)
+        #expect(Int(onDesktop["a1-guid"]?["position"] as? Double ?? 0) == offline && onDesktop["a2-guid"]?["completed"] as? Bool == true)
     }
 
     /// What a library held before it joined goes with the time it happened:
@@ -89,19 +89,19 @@ import Testing
         world.server.linkDevices(["laptop", "desktop"])
         let laptop = try await syncingPodsd()
         #expect(await laptop.pods("subscribe", world.showA).status == 0)
-        try await listen(laptop, "a1-guid", at: 10)
+        let history = try await listen(laptop, "a1-guid", at: 10)
         let desktop = try await joined(world, [world.showA], device: "desktop")
         await world.settle()
-        try await listen(desktop, "a1-guid", at: 40)  // later, not synced yet
+        let newer = try await listen(desktop, "a1-guid", at: 40)  // later, not synced yet
         #expect(await world.setup(laptop, device: "laptop").status == 0)
-        try await waitUntil("the laptop's first sync") { world.server.storedActions.contains { $0.position == 10 } }
+        try await waitUntil("the laptop's first sync") { world.server.storedActions.contains { $0.position == history } }
         await world.settle()
         let desktopSync = try await syncJSON(desktop)
         #expect(desktopSync["applied"] as? Int == 0, "\(desktopSync)")
-        #expect(Int(try await episodesByGuid(desktop)["a1-guid"]?["position"] as? Double ?? 0) == 40)
+        #expect(Int(try await episodesByGuid(desktop)["a1-guid"]?["position"] as? Double ?? 0) == newer)
         await world.settle()
         _ = try await syncJSON(laptop)
-        #expect(Int(try await episodesByGuid(laptop)["a1-guid"]?["position"] as? Double ?? 0) == 40)
+        #expect(Int(try await episodesByGuid(laptop)["a1-guid"]?["position"] as? Double ?? 0) == newer)
     }
 
     /// 70 actions go in batches of 30; the second batch's 500 keeps it and

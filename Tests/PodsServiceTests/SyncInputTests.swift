@@ -212,7 +212,7 @@ import Testing
         let library = LibraryClient(laptop.client)
         for episode in try await library.episodesJSON() { try await library.mark(episode: Int64(episode["id"] as? Int ?? 0), played: true) }
         try await library.mark(episode: try await episodeID(laptop, "a1-guid"), played: false)
-        try await listen(laptop, "a2-guid", at: 20)
+        let a2Position = try await listen(laptop, "a2-guid", at: 20)
         #expect(await laptop.pods("download", String(try await episodeID(laptop, "a3-guid"))).status == 0)
         #expect(await world.setup(laptop, device: "laptop").status == 0)  // which syncs at once
         try await waitUntil("the setup's sync") { world.server.uploadedActionBodies.count == 2 }
@@ -254,7 +254,7 @@ import Testing
         #expect(sent.first { $0["guid"] as? String == "a1-guid" }?["action"] as? String == "new")
         #expect(sent.filter { $0["guid"] as? String == "a3-guid" }.compactMap { $0["action"] as? String }.sorted() == ["download", "play"])
         let a2 = try #require(sent.first { $0["guid"] as? String == "a2-guid" })
-        #expect(a2["position"] as? Int == 20 && a2["total"] as? Int == 90, "\(a2)")
+        #expect(a2["position"] as? Int == a2Position && a2["total"] as? Int == 90, "\(a2)")
     }
 
     /// podsd syncs by itself: at start, after a refresh, and after playback pauses.
@@ -268,8 +268,8 @@ import Testing
         #expect(await world.setup(laptop, device: "laptop").status == 0)
         try await waitUntil("the setup's sync") { world.server.subscriptions() == [world.showA] }
 
-        try await listen(laptop, "a1-guid", at: 15)
-        try await waitUntil("a sync a second after the pause") { world.server.storedActions.contains { $0.position == 15 } }
+        let paused = try await listen(laptop, "a1-guid", at: 15)
+        try await waitUntil("a sync a second after the pause") { world.server.storedActions.contains { $0.position == paused } }
 
         #expect(await laptop.pods("subscribe", world.showB).status == 0)
         #expect(await laptop.pods("refresh").status == 0)

@@ -61,8 +61,11 @@ func episodeID(_ podsd: PodsdProcess, _ guid: String) async throws -> Int64 {
     return Int64(try #require(episodes[guid]?["id"] as? Int, "no episode \(guid)"))
 }
 
-/// Plays `guid` from `position`, a moment, then pauses (which queues a play action).
-func listen(_ podsd: PodsdProcess, _ guid: String, at position: Int) async throws {
+/// Plays `guid` from `position`, a moment, then pauses (which queues a play
+/// action); the whole second it was paused at, as its library keeps it (on
+/// a loaded machine a second or two past `position`).
+@discardableResult
+func listen(_ podsd: PodsdProcess, _ guid: String, at position: Int) async throws -> Int {
     let id = try await episodeID(podsd, guid)
     try await LibraryClient(podsd.client).play(episode: id)
     try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 >= 0 }
@@ -71,6 +74,7 @@ func listen(_ podsd: PodsdProcess, _ guid: String, at position: Int) async throw
     try await podsd.client.pause()
     // The pause reaches the library's event stream before anything the test does next.
     try await Task.sleep(for: .milliseconds(300))
+    return Int(try await episodesByGuid(podsd)[guid]?["position"] as? Double ?? -1)
 }
 
 /// A podsd that does not sync by itself after pauses (the tests sync when they choose).
