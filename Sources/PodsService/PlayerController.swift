@@ -200,8 +200,9 @@ public actor PlayerController {
     public func pause() {
         guard state.track != nil, state.status == .playing else { return }
         engine?.pause()
-        setStatus(.paused)
+        // The place first: the library records the listening for the sync when the state says paused.
         reportProgress()
+        setStatus(.paused)
     }
 
     /// Playing → paused; paused or stopped → playing.

@@ -94,7 +94,8 @@ import Testing
         await world.settle()
         let newer = try await listen(desktop, "a1-guid", at: 40)  // later, not synced yet
         #expect(await world.setup(laptop, device: "laptop").status == 0)
-        try await waitUntil("the laptop's first sync") { world.server.storedActions.contains { $0.position == history } }
+        try await waitUntil("the laptop's first sync") { world.server.storedActions.contains { $0.device == "laptop" } }
+        #expect(world.server.storedActions.first { $0.device == "laptop" }?.position == history)
         await world.settle()
         let desktopSync = try await syncJSON(desktop)
         #expect(desktopSync["applied"] as? Int == 0, "\(desktopSync)")
