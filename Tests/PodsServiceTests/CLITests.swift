@@ -46,7 +46,8 @@ import Testing
             #expect(result.status == 1, "\(uri)")
             #expect(result.stderr.lowercased().contains(words), "\(uri): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1)
-            #expect(ContinuousClock.now - start < .seconds(5))
+            // An error, not a hang: well before the CLI's own 20 s wait for the player (on two loaded cores, 5 s was not always enough).
+            #expect(ContinuousClock.now - start < .seconds(15))
             #expect(try await podsd.client.status().state == "Stopped")
         }
         #expect(await podsd.pods("play", server.url("/ok.ogg")).status == 0)
