@@ -17,7 +17,8 @@ import Testing
             let podsd = try await PodsdProcess.start(directory: directory)
             episode = try #require(try await fixture.subscribe(podsd)[format])
             let timings = try await ListeningScenario.sessionOne(podsd, episode: episode, rate: 3)
-            #expect(timings.startUp < .seconds(5))
+            // It starts (pods-cache-bench measures how fast, beside plain playbin); 15 s leaves room for two loaded cores.
+            #expect(timings.startUp < .seconds(15))
             print("\(format): start-up \(timings.startUp), cached seek \(timings.cachedSeek)")
             let status = try json(await podsd.pods("status", "--json").stdout) as? [String: Any] ?? [:]
             let cached = try #require(status["cached"] as? Double)
