@@ -50,7 +50,9 @@ extension EpisodeCache {
                         }
                     },
                     body: { bytes in cache?.write(bytes, &progress) ?? false },
-                    isCancelled: { cache?.isStopping ?? false })
+                    isCancelled: { cache?.isStopping ?? false },
+                    // Someone waits on the probe: a play, a chapter list, a download just asked for.
+                    priority: .urgent)
             } catch {
                 outcome = error
             }

@@ -364,7 +364,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
 
     private func runLane(urgent: Bool) {
         while let job = nextJob(urgent: urgent) {
-            fetch(job)
+            fetch(job, priority: urgent ? .urgent : .background)
         }
         persist()
         locked {
@@ -399,7 +399,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
 
     /// Fetches `job` into the file. A 200 from a server that ignores ranges
     /// is the whole file, kept; any sign of another version voids the cache.
-    private func fetch(_ job: Range<Int64>) {
+    private func fetch(_ job: Range<Int64>, priority: TransferPriority) {
         let (validator, expectedETag, ranged) = locked { () -> (String?, String?, Bool) in
             let strongETag = record.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 }
             return (strongETag ?? record.lastModified, record.etag, record.acceptsRanges)
@@ -437,7 +437,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
                     return true
                 },
                 body: { bytes in write(bytes, &progress) },
-                isCancelled: { isStopping })
+                isCancelled: { isStopping }, priority: priority)
         } catch {
             outcome = error
         }

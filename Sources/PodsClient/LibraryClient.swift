@@ -13,12 +13,12 @@ public struct LibraryClient: Sendable {
 
     /// The new subscription.
     public func subscribe(_ url: String) async throws(PlayerClient.Failure) -> DBusValue {
-        try await single(.subscribe, [.string(url)], timeout: .seconds(120))
+        try await single(.subscribe, [.string(url)])
     }
 
     /// A private feed: podsd keeps the user name and password apart from the URL.
     public func subscribe(_ url: String, user: String, password: String) async throws(PlayerClient.Failure) -> DBusValue {
-        try await single(.subscribeWithCredentials, [.string(url), .string(user), .string(password)], timeout: .seconds(120))
+        try await single(.subscribeWithCredentials, [.string(url), .string(user), .string(password)])
     }
 
     public func unsubscribe(_ podcast: String) async throws(PlayerClient.Failure) {
@@ -32,17 +32,17 @@ public struct LibraryClient: Sendable {
 
     /// One result per podcast.
     public func refresh(podcast: String?) async throws(PlayerClient.Failure) -> [DBusValue] {
-        try await single(.refresh, [.string(podcast ?? "")], timeout: .seconds(600)).arrayValue ?? []
+        try await single(.refresh, [.string(podcast ?? "")]).arrayValue ?? []
     }
 
     /// One result per outline, in the file's order.
     public func importOPML(_ text: String) async throws(PlayerClient.Failure) -> [DBusValue] {
-        try await single(.importOPML, [.string(text)], timeout: .seconds(600)).arrayValue ?? []
+        try await single(.importOPML, [.string(text)]).arrayValue ?? []
     }
 
     /// Podcasts the directories know for `term`, best first.
     public func search(_ term: String, limit: Int) async throws(PlayerClient.Failure) -> [DBusValue] {
-        try await single(.search, [.string(term), .uint32(UInt32(clamping: limit))], timeout: .seconds(45)).arrayValue ?? []
+        try await single(.search, [.string(term), .uint32(UInt32(clamping: limit))]).arrayValue ?? []
     }
 
     /// Downloads the `count` newest unplayed episodes of `podcast` after each refresh (0: none).
@@ -80,7 +80,7 @@ public struct LibraryClient: Sendable {
     }
 
     public func play(episode: Int64) async throws(PlayerClient.Failure) {
-        _ = try await call(.playEpisode, [.int64(episode)], timeout: .seconds(20))
+        _ = try await call(.playEpisode, [.int64(episode)])
     }
 
     public func mark(episode: Int64, played: Bool) async throws(PlayerClient.Failure) {
@@ -89,7 +89,7 @@ public struct LibraryClient: Sendable {
 
     /// An episode's transcript, a page of cues at a time (podsd fetches it once).
     public func transcript(episode: Int64, _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
-        try await pages(.listTranscript, [.int64(episode)], limit: nil, timeout: .seconds(90), page)
+        try await pages(.listTranscript, [.int64(episode)], limit: nil, page)
     }
 
     // MARK: - The queue
@@ -146,14 +146,14 @@ public struct LibraryClient: Sendable {
     /// Reads every page of a paged method, asking for the next page before
     /// handing this one to `page`, so podsd builds one while the caller
     /// prints the other.
-    private func pages(_ method: LibraryMethod, _ leading: [DBusValue], limit: Int?, timeout: Duration? = nil,
+    private func pages(_ method: LibraryMethod, _ leading: [DBusValue], limit: Int?,
                        _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
         var remaining = limit.map { max(0, $0) } ?? Int.max
         func request(_ cursor: String) -> Task<Result<[DBusValue], PlayerClient.Failure>, Never> {
             let size = UInt32(clamping: min(remaining, LibraryPaging.maxItems))
             return Task {
                 do throws(PlayerClient.Failure) {
-                    return .success(try await call(method, leading + [.string(cursor), .uint32(size)], timeout: timeout))
+                    return .success(try await call(method, leading + [.string(cursor), .uint32(size)]))
                 } catch { return .failure(error) }
             }
         }
@@ -178,31 +178,28 @@ public struct LibraryClient: Sendable {
     /// Checks the login with the server and turns syncing on; the status.
     public func setupSync(server: String, user: String, device: String, api: String,
                           password: String) async throws(PlayerClient.Failure) -> DBusValue {
-        try await single(.setupSync, [.string(server), .string(user), .string(device), .string(api), .string(password)],
-                         timeout: .seconds(150))
+        try await single(.setupSync, [.string(server), .string(user), .string(device), .string(api), .string(password)])
     }
 
     /// Syncs now; the result (with `error` when it failed).
     public func sync(full: Bool) async throws(PlayerClient.Failure) -> DBusValue {
-        try await single(.sync, [.bool(full)], timeout: .seconds(900))
+        try await single(.sync, [.bool(full)])
     }
 
     public func syncStatus() async throws(PlayerClient.Failure) -> DBusValue { try await single(.syncStatus) }
 
     public func stopSync() async throws(PlayerClient.Failure) { _ = try await call(.stopSync) }
 
-    private func single(_ method: LibraryMethod, _ arguments: [DBusValue] = [],
-                        timeout: Duration? = nil) async throws(PlayerClient.Failure) -> DBusValue {
-        guard let value = try await call(method, arguments, timeout: timeout).first else {
+    private func single(_ method: LibraryMethod, _ arguments: [DBusValue] = []) async throws(PlayerClient.Failure) -> DBusValue {
+        guard let value = try await call(method, arguments).first else {
             throw PlayerClient.Failure("podsd sent no answer to \(method.name)")
         }
         return value
     }
 
-    private func call(_ method: LibraryMethod, _ arguments: [DBusValue] = [],
-                      timeout: Duration? = nil) async throws(PlayerClient.Failure) -> [DBusValue] {
+    private func call(_ method: LibraryMethod, _ arguments: [DBusValue] = []) async throws(PlayerClient.Failure) -> [DBusValue] {
         try await player.call(path: LibraryNames.objectPath, interface: LibraryNames.interface, member: method.name, arguments,
-                              timeout: timeout)
+                              timeout: method.timeout)
     }
 
     private func signals<T: Sendable>(_ signal: DBusSignalDescription,

@@ -13,7 +13,7 @@ public struct PodsPlayerClient: Sendable {
     /// An episode's chapters (items in `PlayerItems.chapter`); 0 for the loaded one.
     public func chapters(episode: Int64) async throws(PlayerClient.Failure) -> [DBusValue] {
         // Another episode's chapters may wait for its tag's bytes to download.
-        try await single(.chapters, [.int64(episode)], timeout: .seconds(60)).arrayValue ?? []
+        try await single(.chapters, [.int64(episode)]).arrayValue ?? []
     }
 
     /// Jumps to `next`, `prev` or a chapter number (from 1).
@@ -55,17 +55,15 @@ public struct PodsPlayerClient: Sendable {
 
     // MARK: - Calls
 
-    private func single(_ method: PlayerMethod, _ arguments: [DBusValue] = [],
-                        timeout: Duration? = nil) async throws(PlayerClient.Failure) -> DBusValue {
-        guard let value = try await call(method, arguments, timeout: timeout).first else {
+    private func single(_ method: PlayerMethod, _ arguments: [DBusValue] = []) async throws(PlayerClient.Failure) -> DBusValue {
+        guard let value = try await call(method, arguments).first else {
             throw PlayerClient.Failure("podsd sent no answer to \(method.name)")
         }
         return value
     }
 
-    private func call(_ method: PlayerMethod, _ arguments: [DBusValue] = [],
-                      timeout: Duration? = nil) async throws(PlayerClient.Failure) -> [DBusValue] {
+    private func call(_ method: PlayerMethod, _ arguments: [DBusValue] = []) async throws(PlayerClient.Failure) -> [DBusValue] {
         try await player.call(path: PlayerNames.objectPath, interface: PlayerNames.interface, member: method.name, arguments,
-                              timeout: timeout)
+                              timeout: method.timeout)
     }
 }

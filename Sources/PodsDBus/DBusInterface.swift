@@ -23,13 +23,22 @@ public struct DBusMethod: Sendable {
     public var name: String
     public var inputs: [DBusArgument]
     public var outputs: [DBusArgument]
+    /// How long a caller waits for the answer. A D-Bus call does not carry
+    /// its caller's timeout, so a method states it: past it the handler is
+    /// cancelled (it no longer holds up its sender's next calls) and the
+    /// answer is `org.freedesktop.DBus.Error.Timeout`.
+    public var timeout: Duration
     public var handler: Handler
 
+    /// The reply timeout libdbus, GDBus and sd-bus use when the caller sets none.
+    public static let defaultTimeout = Duration.seconds(25)
+
     public init(_ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
-                handler: @escaping Handler) {
+                timeout: Duration = DBusMethod.defaultTimeout, handler: @escaping Handler) {
         self.name = name
         self.inputs = inputs
         self.outputs = outputs
+        self.timeout = timeout
         self.handler = handler
     }
 

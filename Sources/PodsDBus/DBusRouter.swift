@@ -160,9 +160,11 @@ final class DBusRouter {
             return reply(to: message, read(), on: loop)
         }
         let work: @Sendable () async throws -> [DBusValue]
+        var timeout = DBusMethod.defaultTimeout
         if let method {
             let handler = method.handler
             work = { try await handler(arguments) }
+            timeout = method.timeout
         } else {
             switch DBusPropertiesHandler.work(member: member, signature: message.signature,
                                               arguments: arguments, interfaces: interfaces) {
@@ -180,11 +182,11 @@ final class DBusRouter {
         // reply (a page of library items) never holds up this thread, which
         // every other call and signal waits on.
         let emptyReply = message.expectsReply ? message.methodReturn().map(MessageHandoff.init) : nil
-        queue.enqueue { cancelled in
+        queue.enqueue { [timeout] cancelled in
             let result: Result<MessageHandoff?, DBusError>
             do {
                 guard !cancelled else { throw DBusError.failed("the caller left the bus") }
-                let values = try await work()
+                let values = try await Self.run(work, within: timeout, member: member)
                 try emptyReply?.message.append(values)
                 result = .success(emptyReply)
             } catch let error as DBusError {
@@ -193,6 +195,27 @@ final class DBusRouter {
                 result = .failure(.failed(String(describing: error)))
             }
             loop.enqueue { loop in loop.router.finishCall(callID, result, on: loop) }
+        }
+    }
+
+    /// Runs a handler's `work`, cancelled once `timeout` passes: its caller
+    /// has stopped waiting, and the sender's next call waits for this one.
+    /// A handler that ignores cancellation still runs to its end (calls
+    /// from one sender never overlap), but its answer is the timeout.
+    private static func run(_ work: @escaping @Sendable () async throws -> [DBusValue], within timeout: Duration,
+                            member: String) async throws -> [DBusValue] {
+        try await withThrowingTaskGroup(of: [DBusValue]?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let values = first else {
+                throw DBusError(name: DBusError.Name.timeout,
+                                message: "\(member) did not finish within \(timeout.components.seconds) s, the time its callers wait")
+            }
+            return values
         }
     }
 

@@ -68,6 +68,8 @@ public struct HTTPClient: Sendable {
         /// for each transfer; libcurl sends them to that host only, never
         /// after a redirect to another.
         public var credentials: (@Sendable (String) -> HTTPCredentials?)?
+        /// Whether someone waits on the transfer now (`TransferScheduler`).
+        public var priority = TransferPriority.background
 
         public init() {}
     }
@@ -146,6 +148,8 @@ public struct HTTPClient: Sendable {
         // whole to the transfer loop, whose one thread alone touches it from
         // then on; the caller only waits for `completion`.
         let url: String
+        /// The scheduler's key for `url`.
+        let server: String
         let options: Options
         let headerLines: [String]
         /// A POST's body (nil: a GET).
@@ -163,6 +167,7 @@ public struct HTTPClient: Sendable {
 
         init(url: String, options: Options, headerLines: [String]) {
             self.url = url
+            self.server = TransferScheduler.server(of: url)
             self.options = options
             self.headerLines = headerLines
         }

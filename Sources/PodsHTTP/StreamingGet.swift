@@ -35,7 +35,10 @@ extension HTTPClient {
     ///     false stops the transfer.
     ///   - body: called per chunk received; false stops the transfer.
     ///   - isCancelled: polled several times a second, also while nothing
-    ///     arrives; true aborts with `.cancelled`.
+    ///     arrives or while waiting for the scheduler; true aborts with
+    ///     `.cancelled`.
+    ///   - priority: the transfer's turn in `TransferScheduler` (nil: the
+    ///     options' priority).
     /// - Returns: the head, also when `head` or `body` stopped the transfer.
     /// - Throws: `.status` for an answer that is not 2xx, `.cancelled`, and
     ///   the network errors of `get`.
@@ -43,11 +46,16 @@ extension HTTPClient {
     public func streamingGet(
         _ url: String, range: Range<Int64>? = nil, ifRange: String? = nil,
         head: (HTTPResponseHead) -> Bool, body: (UnsafeRawBufferPointer) -> Bool,
-        isCancelled: () -> Bool = { false }
+        isCancelled: () -> Bool = { false }, priority: TransferPriority? = nil
     ) throws(HTTPError) -> HTTPResponseHead {
         guard HTTPClient.isHTTP(url) else {
             throw HTTPError(.invalidURL, "not an http(s) URL: \(url)")
         }
+        let server = TransferScheduler.server(of: url)
+        guard TransferScheduler.shared.start(server: server, priority: priority ?? options.priority, isCancelled: isCancelled) else {
+            throw HTTPError(.cancelled, "\(url): cancelled")
+        }
+        defer { TransferScheduler.shared.end(server: server) }
         let result = withoutActuallyEscaping(head) { head in
             withoutActuallyEscaping(body) { body in
                 withoutActuallyEscaping(isCancelled) { isCancelled in

@@ -20,11 +20,10 @@ final class TransferLoop: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer?
     private let pending = Mutex<[HTTPClient.Transfer]>([])
+    /// Submitted, waiting for the scheduler's slot (loop thread only).
+    private var waiting: [HTTPClient.Transfer] = []
     private var running: [UnsafeMutableRawPointer: HTTPClient.Transfer] = [:]
-
-    /// Connections open at once, in all and to one host (the refresher's own limits).
-    static let connectionLimit = 16
-    static let connectionsPerHost = 6
+    private let scheduler = TransferScheduler.shared
 
     private init() {
         HTTPClient.initializeLibrary()
@@ -33,14 +32,17 @@ final class TransferLoop: @unchecked Sendable {
         // Idle connections kept for reuse: enough for a refresh's hosts
         // (libcurl's default follows the number of transfers under way).
         pods_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 64)
-        // Every transfer of the loop (feeds, artwork, chapters, transcripts,
-        // directories, sync) within one global and one per-host limit; libcurl
-        // queues the rest. Episode audio has its own (MediaCache.downloadLimit).
-        pods_curl_multi_set_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, Self.connectionLimit)
-        pods_curl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, Self.connectionsPerHost)
+        // Transfers start within the process's limits (TransferScheduler),
+        // shared with the episode caches; a slot freed anywhere wakes the loop.
+        scheduler.onRelease { [self] in wake() }
         let thread = Thread { [self] in run() }
         thread.name = "pods.http"
         thread.start()
+    }
+
+    /// Wakes the loop's thread from `curl_multi_poll` (any thread may call it).
+    private func wake() {
+        if let multi { curl_multi_wakeup(multi) }
     }
 
     /// Starts `transfer`; its `completion` runs on the loop's thread when it ends.
@@ -53,14 +55,8 @@ final class TransferLoop: @unchecked Sendable {
     private func run() {
         guard let multi else { return }
         while true {
-            for transfer in pending.withLock({ queue in defer { queue.removeAll() }; return queue }) {
-                guard let handle = transfer.makeHandle() else {
-                    transfer.completion(.failure(HTTPError(.other, "libcurl could not start")))
-                    continue
-                }
-                running[handle] = transfer
-                curl_multi_add_handle(multi, handle)
-            }
+            waiting += pending.withLock { queue in defer { queue.removeAll() }; return queue }
+            startWaiting(on: multi)
             var active: Int32 = 0
             curl_multi_perform(multi, &active)
             var queued: Int32 = 0
@@ -71,14 +67,35 @@ final class TransferLoop: @unchecked Sendable {
                 if let transfer = running.removeValue(forKey: handle) {
                     let result = transfer.result(handle, code)
                     curl_easy_cleanup(handle)
+                    scheduler.end(server: transfer.server)
                     transfer.completion(result)
                 } else {
                     curl_easy_cleanup(handle)
                 }
             }
-            // Idle: sleep until `submit` wakes us (no periodic wake-up).
+            // Idle: sleep until `submit` or a freed slot wakes us (no periodic wake-up).
             let timeout: Int32 = running.isEmpty ? 86_400_000 : 1000
             curl_multi_poll(multi, nil, 0, timeout, nil)
         }
+    }
+
+    /// Starts the waiting transfers the scheduler has room for, in the order submitted.
+    private func startWaiting(on multi: UnsafeMutableRawPointer) {
+        guard !waiting.isEmpty else { return }
+        var stillWaiting: [HTTPClient.Transfer] = []
+        for transfer in waiting {
+            guard scheduler.tryStart(server: transfer.server, priority: transfer.options.priority) else {
+                stillWaiting.append(transfer)
+                continue
+            }
+            guard let handle = transfer.makeHandle() else {
+                scheduler.end(server: transfer.server)
+                transfer.completion(.failure(HTTPError(.other, "libcurl could not start")))
+                continue
+            }
+            running[handle] = transfer
+            curl_multi_add_handle(multi, handle)
+        }
+        waiting = stillWaiting
     }
 }

@@ -7,11 +7,21 @@ public struct InterfaceMethod<Interface>: Sendable {
     public let name: String
     public let inputs: [DBusArgument]
     public let outputs: [DBusArgument]
+    /// How long `pods` waits for the answer, and podsd works on it before
+    /// cancelling; nil for a quick method (podsd gives it D-Bus's default
+    /// 25 s, `pods` its own shorter wait).
+    public let timeout: Duration?
 
-    init(_ name: String, _ inputs: [DBusArgument] = [], _ outputs: [DBusArgument] = []) {
+    init(_ name: String, _ inputs: [DBusArgument] = [], _ outputs: [DBusArgument] = [], timeout: Duration? = nil) {
         self.name = name
         self.inputs = inputs
         self.outputs = outputs
+        self.timeout = timeout
+    }
+
+    /// The exported method: `handler` answers it, cancelled past `timeout`.
+    public func exported(_ handler: @escaping DBusMethod.Handler) -> DBusMethod {
+        DBusMethod(name, inputs: inputs, outputs: outputs, timeout: timeout ?? DBusMethod.defaultTimeout, handler: handler)
     }
 }
 
@@ -23,23 +33,25 @@ public typealias LibraryMethod = InterfaceMethod<LibraryInterface>
 extension InterfaceMethod where Interface == LibraryInterface {
     // MARK: - Podcasts
 
-    public static let subscribe = LibraryMethod("Subscribe", [DBusArgument("url", .string)], [item("podcast", LibraryItems.podcast)])
+    public static let subscribe = LibraryMethod("Subscribe", [DBusArgument("url", .string)], [item("podcast", LibraryItems.podcast)],
+                                                  timeout: .seconds(120))
     /// A private feed: the user name and password are kept apart from the
     /// URL (Secret Service, else a 0600 file) and used for its host only.
     public static let subscribeWithCredentials = LibraryMethod(
         "SubscribeWithCredentials", [DBusArgument("url", .string), DBusArgument("user", .string), DBusArgument("password", .string)],
-        [item("podcast", LibraryItems.podcast)])
+        [item("podcast", LibraryItems.podcast)], timeout: .seconds(120))
     public static let unsubscribe = LibraryMethod("Unsubscribe", [DBusArgument("podcast", .string)])
     /// A podcast by id or an unambiguous title prefix.
     public static let podcast = LibraryMethod("Podcast", [DBusArgument("podcast", .string)], [item("podcast", LibraryItems.podcast)])
     public static let listPodcasts = LibraryMethod("ListPodcasts", pageInputs, page("podcasts", LibraryItems.podcast))
     public static let refresh = LibraryMethod(
-        "Refresh", [DBusArgument("podcast", .string)], [items("results", LibraryItems.refreshResult)])
+        "Refresh", [DBusArgument("podcast", .string)], [items("results", LibraryItems.refreshResult)], timeout: .seconds(600))
     public static let importOPML = LibraryMethod(
-        "ImportOPML", [DBusArgument("opml", .string)], [items("results", LibraryItems.importResult)])
+        "ImportOPML", [DBusArgument("opml", .string)], [items("results", LibraryItems.importResult)], timeout: .seconds(600))
     /// Podcast directories (iTunes, and Podcast Index when configured), merged.
     public static let search = LibraryMethod(
-        "Search", [DBusArgument("term", .string), DBusArgument("limit", .uint32)], [items("results", LibraryItems.directoryResult)])
+        "Search", [DBusArgument("term", .string), DBusArgument("limit", .uint32)], [items("results", LibraryItems.directoryResult)],
+        timeout: .seconds(45))
     public static let setAutoDownload = LibraryMethod(
         "SetAutoDownload", [DBusArgument("podcast", .string), DBusArgument("count", .uint32)])
 
@@ -53,11 +65,11 @@ extension InterfaceMethod where Interface == LibraryInterface {
     public static let episode = LibraryMethod("Episode", [DBusArgument("episode", .int64)], [item("episode", LibraryItems.episode)])
     /// The loaded episode in full; an empty dictionary when none is.
     public static let currentEpisode = LibraryMethod("CurrentEpisode", [], [item("episode", LibraryItems.episode)])
-    public static let playEpisode = LibraryMethod("PlayEpisode", [DBusArgument("episode", .int64)])
+    public static let playEpisode = LibraryMethod("PlayEpisode", [DBusArgument("episode", .int64)], timeout: .seconds(20))
     public static let mark = LibraryMethod("Mark", [DBusArgument("episode", .int64), DBusArgument("played", .bool)])
     /// An episode's transcript, fetched once and kept: timed cues, page by page.
     public static let listTranscript = LibraryMethod(
-        "ListTranscript", [DBusArgument("episode", .int64)] + pageInputs, page("cues", LibraryItems.cue))
+        "ListTranscript", [DBusArgument("episode", .int64)] + pageInputs, page("cues", LibraryItems.cue), timeout: .seconds(90))
 
     // MARK: - The queue
 
@@ -83,9 +95,11 @@ extension InterfaceMethod where Interface == LibraryInterface {
     /// `nextcloud`; an empty `device` is `pods-HOSTNAME`.
     public static let setupSync = LibraryMethod(
         "SetupSync", [DBusArgument("server", .string), DBusArgument("user", .string), DBusArgument("device", .string),
-                      DBusArgument("api", .string), DBusArgument("password", .string)], [item("status", LibraryItems.syncStatus)])
+                      DBusArgument("api", .string), DBusArgument("password", .string)], [item("status", LibraryItems.syncStatus)],
+        timeout: .seconds(150))
     /// Syncs now; `full` reads the server from the start. A failed sync is a result with `error`, not a D-Bus error.
-    public static let sync = LibraryMethod("Sync", [DBusArgument("full", .bool)], [item("result", LibraryItems.syncResult)])
+    public static let sync = LibraryMethod("Sync", [DBusArgument("full", .bool)], [item("result", LibraryItems.syncResult)],
+                                             timeout: .seconds(900))
     public static let syncStatus = LibraryMethod("SyncStatus", [], [item("status", LibraryItems.syncStatus)])
     /// Syncing off: the password is forgotten; what is queued stays for a later setup.
     public static let stopSync = LibraryMethod("StopSync")

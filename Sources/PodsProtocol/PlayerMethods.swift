@@ -17,7 +17,7 @@ extension InterfaceMethod where Interface == PlayerInterface {
 
     /// An episode's merged chapters (jump points only), 0 for the loaded one.
     public static let chapters = PlayerMethod(
-        "Chapters", [DBusArgument("episode", .int64)], [items("chapters", PlayerItems.chapter)])
+        "Chapters", [DBusArgument("episode", .int64)], [items("chapters", PlayerItems.chapter)], timeout: .seconds(60))
     /// `next`, `prev`, or a chapter's index (from 1); a `Seeked` follows.
     public static let goToChapter = PlayerMethod("GoToChapter", [DBusArgument("chapter", .string)])
 

@@ -257,9 +257,7 @@ enum LibraryObject {
     /// A handler for one of the interface's methods.
     static func method(_ description: LibraryMethod,
                        _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
-        DBusMethod(description.name, inputs: description.inputs, outputs: description.outputs) { arguments in
-            try await body(arguments)
-        }
+        description.exported { arguments in try await body(arguments) }
     }
 
     // MARK: - Arguments

@@ -12,9 +12,7 @@ enum PlayerObject {
                      settingsChanged: @escaping @Sendable () -> Void) -> DBusExportedObject {
         func method(_ description: PlayerMethod,
                     _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
-            DBusMethod(description.name, inputs: description.inputs, outputs: description.outputs) { arguments in
-                try await body(arguments)
-            }
+            description.exported { arguments in try await body(arguments) }
         }
         return DBusExportedObject(path: PlayerNames.objectPath, interfaces: [DBusInterface(
             name: PlayerNames.interface,

@@ -7,6 +7,8 @@ import Testing
 /// The echo object's writable property, shared with the test.
 private final class StoredLevel: Sendable {
     let value = Mutex(0.5)
+    /// How the `Stuck` handler ended: "cancelled" or "finished".
+    let stuckEnded = Mutex<String?>(nil)
 }
 
 /// A service and a client on one private bus: an echo object with a
@@ -35,6 +37,16 @@ private struct EchoFixture {
                 },
                 DBusMethod("Slow") { _ in
                     try await Task.sleep(for: .seconds(3))
+                    return []
+                },
+                // Its callers wait 500 ms (a method's stated timeout); it would take a minute.
+                DBusMethod("Stuck", timeout: .milliseconds(500)) { _ in
+                    do {
+                        try await Task.sleep(for: .seconds(60))
+                        stored.stuckEnded.withLock { $0 = "finished" }
+                    } catch {
+                        stored.stuckEnded.withLock { $0 = "cancelled" }
+                    }
                     return []
                 },
                 DBusMethod("Fail") { _ in throw DBusError(name: "org.pods.Test.Error.Nope", message: "nope") },
@@ -151,6 +163,20 @@ private struct EchoFixture {
         }
         // The service still answers (after Slow: this sender's calls run in order).
         #expect(try await fixture.call(EchoFixture.interface, "Add", [.int32(1), .int32(1)], timeout: .seconds(60)) == [.int32(2)])
+    }
+
+    @Test func aHandlerIsCancelledOnceItsCallersStopWaiting() async throws {
+        let fixture = try await EchoFixture()
+        // The caller waits longer than the method says callers wait: podsd's answer is the timeout.
+        do {
+            _ = try await fixture.call(EchoFixture.interface, "Stuck", timeout: .seconds(50))
+            Issue.record("Stuck answered")
+        } catch {
+            #expect(error.name == DBusError.Name.timeout, "\(error)")
+        }
+        #expect(fixture.stored.stuckEnded.withLock { $0 } == "cancelled")
+        // The sender's next call is not held up by the minute Stuck would have taken.
+        #expect(try await fixture.call(EchoFixture.interface, "Add", [.int32(2), .int32(3)], timeout: .seconds(50)) == [.int32(5)])
     }
 
     @Test func signalsReachSubscribers() async throws {

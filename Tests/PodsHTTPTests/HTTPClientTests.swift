@@ -1,6 +1,7 @@
 import Foundation
 import PodsHTTP
 import PodsTestSupport
+import Synchronization
 import Testing
 
 /// Real requests to a loopback server the test starts.
@@ -119,5 +120,78 @@ import Testing
         options.spillDirectory = directory.appendingPathComponent("missing").path
         await #expect(throws: HTTPError.self) { _ = try await HTTPClient(options: options).get(server.url("/feed.xml")) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)  // only the first spill, ours to remove
+    }
+}
+
+/// Every transfer of the process, the loop's and the caches' streaming
+/// ones alike, starts through one scheduler with a global and a
+/// per-server limit; what playback waits for goes ahead of the rest.
+@Suite struct TransferSchedulerTests {
+    @Test func theLimitsHoldAndUrgentTransfersHaveRoomKept() {
+        let scheduler = TransferScheduler(backgroundLimit: 4, backgroundPerServer: 2, keptForUrgent: 1)
+        #expect(scheduler.tryStart(server: "a", priority: .background))
+        #expect(scheduler.tryStart(server: "a", priority: .background))
+        #expect(!scheduler.tryStart(server: "a", priority: .background))  // two per server
+        #expect(scheduler.tryStart(server: "a", priority: .urgent))  // one more per server for what playback waits on
+        #expect(!scheduler.tryStart(server: "a", priority: .urgent))
+        #expect(scheduler.tryStart(server: "b", priority: .background))
+        #expect(!scheduler.tryStart(server: "c", priority: .background))  // four in all
+        #expect(scheduler.tryStart(server: "c", priority: .urgent))  // five with the one kept
+        #expect(!scheduler.tryStart(server: "d", priority: .urgent))
+        scheduler.end(server: "a")
+        #expect(scheduler.runningCount() == 4 && scheduler.runningCount(server: "a") == 2)
+        #expect(!scheduler.tryStart(server: "d", priority: .background))  // still four running
+        #expect(scheduler.tryStart(server: "d", priority: .urgent))
+        // A waiter that gives up is told so, and takes nothing.
+        let cancelled = scheduler.start(server: "e", priority: .urgent, isCancelled: { true })
+        #expect(!cancelled && scheduler.runningCount(server: "e") == 0)
+    }
+
+    @Test func feedsAndEpisodeRangesShareOnePerServerLimitAndPlaybackGoesFirst() async throws {
+        let episode = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0) })
+        let server = try LoopbackHTTPServer(files: [:], keepAlive: true)
+        defer { server.stop() }
+        server.setFile("/feed.xml", try Data(contentsOf: HTTPClientTests.feed))
+        server.setFile("/slow.mp3", episode, type: "audio/mpeg")
+        server.setFile("/playing.mp3", episode, type: "audio/mpeg")
+        // Each background answer waits three seconds: the playing bytes must come before any of them.
+        server.setDelay("/feed.xml", .seconds(3))
+        server.setDelay("/slow.mp3", .seconds(3))
+        let limit = TransferScheduler.shared.backgroundPerServer
+        // Downloads' range requests on threads of their own, as the caches make them.
+        let downloadsDone = Mutex(0)
+        for index in 0..<6 {
+            Thread {
+                _ = try? HTTPClient().streamingGet(server.url("/slow.mp3"), range: Int64(index * 1000)..<Int64(index * 1000 + 1000),
+                                                   head: { _ in true }, body: { _ in true })
+                downloadsDone.withLock { $0 += 1 }
+            }.start()
+        }
+        // And a refresh's worth of feeds from the same server.
+        let feeds = Task {
+            await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<12 { group.addTask { (try? await HTTPClient().get(server.url("/feed.xml")))?.status ?? 0 } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        // Once the server is full of background work, playback asks for its bytes.
+        let clock = ContinuousClock()
+        let waitUntil = clock.now + .seconds(30)
+        while server.mostRequestsAtOnce < limit, clock.now < waitUntil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(server.mostRequestsAtOnce == limit)
+        var received = 0
+        try HTTPClient().streamingGet(server.url("/playing.mp3"), range: 0..<65_536, head: { _ in true },
+                                      body: { received += $0.count; return true }, priority: .urgent)
+        // It did not wait for a background transfer to end (without the slot kept for it, it would).
+        let backgroundBytes = server.bytesSent(for: "/feed.xml") + server.bytesSent(for: "/slow.mp3")
+        #expect(received == 65_536)
+        #expect(backgroundBytes == 0, "playback's bytes came after \(backgroundBytes) bytes of background transfers")
+        let statuses = await feeds.value
+        #expect(statuses.count == 12 && statuses.allSatisfy { $0 == 200 })
+        while downloadsDone.withLock({ $0 }) < 6, clock.now < waitUntil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(downloadsDone.withLock { $0 } == 6)
+        // Never more than the per-server limit, and the one kept for playback.
+        #expect(server.mostRequestsAtOnce <= limit + 1, "\(server.mostRequestsAtOnce) at once")
+        #expect(TransferScheduler.shared.runningCount(server: HTTPClient.origin(of: server.url("/")) ?? "") == 0)
     }
 }
