@@ -40,12 +40,17 @@ extension LibraryPlayer {
         } else {
             for id in positions.keys { signals.statusChanged(id) }
         }
-        if let id = loaded?.id, let position = positions[id] { await syncChanged(episodeID: id, position: position) }
+        if let id = loaded?.id, let position = positions[id] { await moveLoaded(id, to: position) }
     }
 
-    /// `episodeID` changed by the sync: a loaded, paused episode moves to `position`.
+    /// `episodeID` changed by a deferred sync change: it announces the change and moves there if loaded.
     func syncChanged(episodeID: Int64, position: Double?) async {
         signals.statusChanged(episodeID)
+        await moveLoaded(episodeID, to: position)
+    }
+
+    /// The loaded episode, if it is `episodeID` and paused, moves to `position`.
+    private func moveLoaded(_ episodeID: Int64, to position: Double?) async {
         guard let position, loaded?.id == episodeID else { return }
         let state = await controller.currentState()
         guard state.status != .playing, state.track?.episode?.episodeID == episodeID else { return }

@@ -12,10 +12,17 @@ enum LibraryWork {
 
     /// `body`'s result; a `LibraryError` becomes the interface's error reply.
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws(LibraryError) -> T) async throws(DBusError) -> T {
+        try await run(body, errors: LibraryPlayer.dbusError)
+    }
+
+    /// `body`'s result; a `LibraryError` becomes the caller's own error.
+    static func run<T: Sendable, Failure: Error>(
+        _ body: @escaping @Sendable () throws(LibraryError) -> T, errors: (LibraryError) -> Failure
+    ) async throws(Failure) -> T {
         do throws(LibraryError) {
             return try await lane.run(body)
         } catch {
-            throw LibraryPlayer.dbusError(error)
+            throw errors(error)
         }
     }
 }

@@ -69,12 +69,12 @@ struct SyncRunner: Sendable {
             state.actionsSince = 0
         }
         do throws(SyncError) {
-            try await syncSubscriptions(&state, &result, uploadAll: full || account.isFirstSync)
+            let podcasts = try await syncSubscriptions(&state, &result, uploadAll: full || account.isFirstSync)
             try await save(state)
-            try await downloadActions(&state, &result)
+            try await downloadActions(&state, &result, podcasts: podcasts)
             try await save(state)
             if full || account.isFirstSync { _ = try await db { () throws(LibraryError) in try library.queueListeningState() } }
-            try await uploadActions(state, &result)
+            try await uploadActions(state, &result, podcasts: podcasts)
         } catch {
             result.error = error.message
         }
@@ -88,7 +88,9 @@ struct SyncRunner: Sendable {
 
     // MARK: - Subscriptions
 
-    private func syncSubscriptions(_ state: inout SyncAccount, _ result: inout SyncResult, uploadAll: Bool) async throws(SyncError) {
+    /// Subscriptions down, then up; the podcasts followed afterwards.
+    private func syncSubscriptions(_ state: inout SyncAccount, _ result: inout SyncResult,
+                                   uploadAll: Bool) async throws(SyncError) -> [Podcast] {
         // The overlap again: Nextcloud's `since` is strict and its answer's timestamp is the time it
         // answered, so a change in that same second would never come. Changes come as each URL's latest
         // state, so reading one twice does nothing; a change made here and not sent yet wins (below).
@@ -119,17 +121,20 @@ struct SyncRunner: Sendable {
         // A removal goes unless the podcast is followed here again, or was a private feed.
         let remove = Set(now.1.filter { !$0.subscribed && !followed.contains($0.feedURL) && isShared($0.feedURL, nil) }.map(\.feedURL))
         if uploadAll { add.formUnion(shared) }
+        var moved = false
         if !add.isEmpty || !remove.isEmpty {
             let (answerBody, _) = try await request(endpoints.uploadSubscriptions(add: add.sorted(), remove: remove.sorted()))
             let answer = try SyncAnswers.upload(answerBody, from: account.server)
             for (old, new) in answer.updatedURLs where !new.isEmpty && new != old && HTTPClient.isHTTP(new) {
                 try await db { () throws(LibraryError) in try library.moveFeed(from: old, to: new) }
                 logger.info("sync: \(old) is now \(new) (the server's update_urls)")
+                moved = true
             }
         }
         let sent = now.1.map(\.id)
         try await db { () throws(LibraryError) in try library.acknowledgeSubscriptions(sent) }
         state.subscriptionsSince = changes.timestamp
+        return moved ? try await db { () throws(LibraryError) in try library.podcasts() } : now.0
     }
 
     /// Subscribes to what other devices added, all at once (the refresher
@@ -154,9 +159,8 @@ struct SyncRunner: Sendable {
 
     // MARK: - Episode actions
 
-    private func downloadActions(_ state: inout SyncAccount, _ result: inout SyncResult) async throws(SyncError) {
+    private func downloadActions(_ state: inout SyncAccount, _ result: inout SyncResult, podcasts: [Podcast]) async throws(SyncError) {
         var since = max(0, state.actionsSince - (state.actionsSince > 0 ? Self.overlap : 0))
-        let podcasts = try await db { () throws(LibraryError) in try library.podcasts() }
         let byURL = Dictionary(podcasts.map { (ActionMatching.normalized($0.feedURL), $0.id) }, uniquingKeysWith: { first, _ in first })
         let playing = await playingEpisode()
         for _ in 0..<Self.maximumPages {
@@ -252,8 +256,8 @@ struct SyncRunner: Sendable {
         if !last.isEmpty { await changed(podcastID, last) }
     }
 
-    private func uploadActions(_ state: SyncAccount, _ result: inout SyncResult) async throws(SyncError) {
-        let shared = Set(try await db { () throws(LibraryError) in try library.podcasts() }.filter { isShared($0.feedURL, $0.id) }.map(\.id))
+    private func uploadActions(_ state: SyncAccount, _ result: inout SyncResult, podcasts: [Podcast]) async throws(SyncError) {
+        let shared = Set(podcasts.filter { isShared($0.feedURL, $0.id) }.map(\.id))
         let endpoints = endpoints
         var batch = 0
         while true {
@@ -352,6 +356,6 @@ struct SyncRunner: Sendable {
 
     /// Library work on the library's thread, its errors as sync errors.
     private func db<T: Sendable>(_ body: @escaping @Sendable () throws(LibraryError) -> T) async throws(SyncError) -> T {
-        do throws(LibraryError) { return try await LibraryWork.lane.run(body) } catch { throw SyncError(error.message) }
+        try await LibraryWork.run(body) { SyncError($0.message) }
     }
 }
