@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "PodsChaptersTests", dependencies: ["PodsChapters", "PodsTestSupport"]),
         .testTarget(name: "PodsCacheTests", dependencies: ["PodsCache", "PodsLibrary", "PodsTestSupport"]),
         .testTarget(name: "PodsConcurrencyTests", dependencies: ["PodsConcurrency"]),
-        .testTarget(name: "PodsClientTests", dependencies: ["PodsClient", "PodsDBus", "PodsProtocol"]),
+        .testTarget(name: "PodsClientTests", dependencies: ["PodsClient", "PodsDBus", "PodsProtocol", "PodsTestSupport"]),
         .testTarget(name: "PodsDBusTests", dependencies: ["PodsDBus", "PodsTestSupport"]),
         .testTarget(name: "PodsFeedParserTests", dependencies: ["PodsFeedParser", "PodsTestSupport"]),
         .testTarget(name: "PodsFeedsTests", dependencies: ["PodsFeeds", "PodsHTTP", "PodsLibrary", "PodsTestSupport"]),

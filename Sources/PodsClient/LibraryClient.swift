@@ -64,8 +64,17 @@ public struct LibraryClient: Sendable {
     /// prefix; every podcast's when nil), at most `limit` in all.
     public func episodes(podcast: String?, unplayedOnly: Bool, limit: Int?,
                          _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
-        let filter = DBusValue.variantDictionary(["podcast": .string(podcast ?? ""), "unplayed": .bool(unplayedOnly)])
-        try await pages(.listEpisodes, [filter], limit: limit, page)
+        try await pages(.listEpisodes, [Self.episodeFilter(podcast, unplayedOnly)], limit: limit, page)
+    }
+
+    /// The same pages as they came over the bus, for `--json` (`ItemJSON.items(_:)`).
+    public func episodePages(podcast: String?, unplayedOnly: Bool, limit: Int?,
+                             _ page: (ItemPage) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        try await itemPages(.listEpisodes, [Self.episodeFilter(podcast, unplayedOnly)], limit: limit, page)
+    }
+
+    private static func episodeFilter(_ podcast: String?, _ unplayedOnly: Bool) -> DBusValue {
+        .variantDictionary(["podcast": .string(podcast ?? ""), "unplayed": .bool(unplayedOnly)])
     }
 
     /// One episode in full (description, chapters, people).
@@ -148,12 +157,43 @@ public struct LibraryClient: Sendable {
     /// prints the other.
     private func pages(_ method: LibraryMethod, _ leading: [DBusValue], limit: Int?,
                        _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        try await pages(method, leading, limit: limit, fetch: { [self] arguments throws(PlayerClient.Failure) in
+            let reply = try await call(method, arguments)
+            guard reply.count == 2, let items = reply[0].arrayValue, let next = reply[1].stringValue else {
+                throw PlayerClient.Failure("podsd sent a malformed page of \(method.name)")
+            }
+            return (items, items.count, next)
+        }, { (items, count) throws(PlayerClient.Failure) in try page(Array(items.prefix(count))) })
+    }
+
+    /// The same, each page handed over as it came over the bus, for a
+    /// caller that reads it with a `DBusWireReader` (`ItemPage`).
+    private func itemPages(_ method: LibraryMethod, _ leading: [DBusValue], limit: Int?,
+                           _ page: (ItemPage) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        try await pages(method, leading, limit: limit, fetch: { [player] arguments throws(PlayerClient.Failure) in
+            let body = try await player.callForBody(path: LibraryNames.objectPath, interface: LibraryNames.interface,
+                                                    member: method.name, arguments, timeout: method.timeout)
+            guard body.signature == "aa{sv}s", let (count, next) = try? ItemPage.countAndNext(body) else {
+                throw PlayerClient.Failure("podsd sent a malformed page of \(method.name)")
+            }
+            return (body, count, next)
+        }, { (body, count) throws(PlayerClient.Failure) in try page(ItemPage(body: body, count: count)) })
+    }
+
+    /// The paging loop: `fetch` asks for one page (its arguments end with
+    /// the cursor and size) and says how many items it holds and the next
+    /// cursor; `consume` gets each page and how many of its items to use.
+    private func pages<Page: Sendable>(
+        _ method: LibraryMethod, _ leading: [DBusValue], limit: Int?,
+        fetch: @escaping @Sendable ([DBusValue]) async throws(PlayerClient.Failure) -> (page: Page, count: Int, next: String),
+        _ consume: (Page, Int) throws(PlayerClient.Failure) -> Void
+    ) async throws(PlayerClient.Failure) {
         var remaining = limit.map { max(0, $0) } ?? Int.max
-        func request(_ cursor: String) -> Task<Result<[DBusValue], PlayerClient.Failure>, Never> {
+        func request(_ cursor: String) -> Task<Result<(page: Page, count: Int, next: String), PlayerClient.Failure>, Never> {
             let size = UInt32(clamping: min(remaining, LibraryPaging.maxItems))
             return Task {
                 do throws(PlayerClient.Failure) {
-                    return .success(try await call(method, leading + [.string(cursor), .uint32(size)]))
+                    return .success(try await fetch(leading + [.string(cursor), .uint32(size)]))
                 } catch { return .failure(error) }
             }
         }
@@ -161,14 +201,11 @@ public struct LibraryClient: Sendable {
         var pending = request(LibraryPaging.start)
         while true {
             let reply = try await pending.value.get()
-            guard reply.count == 2, var items = reply[0].arrayValue, let next = reply[1].stringValue else {
-                throw PlayerClient.Failure("podsd sent a malformed page of \(method.name)")
-            }
-            if items.count > remaining { items.removeLast(items.count - remaining) }
-            remaining -= items.count
-            let more = next != LibraryPaging.start && remaining > 0 && !items.isEmpty
-            if more { pending = request(next) }
-            try page(items)
+            let used = min(reply.count, remaining)
+            remaining -= used
+            let more = reply.next != LibraryPaging.start && remaining > 0 && used > 0
+            if more { pending = request(reply.next) }
+            try consume(reply.page, used)
             if !more { return }
         }
     }

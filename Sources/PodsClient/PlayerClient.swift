@@ -117,12 +117,29 @@ public struct PlayerClient: Sendable {
             return try await connection.call(
                 destination: destination, path: path, interface: interface, member: member,
                 arguments: arguments, timeout: timeout ?? self.timeout)
-        } catch where error.isNoOwner {
-            throw Failure("podsd is not running (nothing owns \(destination) on the session bus); start it with: podsd &")
-        } catch where error.name == DBusError.Name.noReply {
-            throw Failure("podsd did not answer \(member) in time")
         } catch {
-            throw Failure(error.message.isEmpty ? error.name : error.message)
+            throw failure(error, member: member)
         }
+    }
+
+    /// A call whose reply is read as it came (`DBusWireReader`); errors as `call`'s.
+    func callForBody(path: DBusObjectPath, interface: String, member: String, _ arguments: [DBusValue],
+                     timeout: Duration? = nil) async throws(Failure) -> DBusReplyBody {
+        do {
+            return try await connection.callForBody(
+                destination: destination, path: path, interface: interface, member: member,
+                arguments: arguments, timeout: timeout ?? self.timeout)
+        } catch {
+            throw failure(error, member: member)
+        }
+    }
+
+    /// A failed call as one line for the user.
+    private func failure(_ error: DBusError, member: String) -> Failure {
+        if error.isNoOwner {
+            return Failure("podsd is not running (nothing owns \(destination) on the session bus); start it with: podsd &")
+        }
+        if error.name == DBusError.Name.noReply { return Failure("podsd did not answer \(member) in time") }
+        return Failure(error.message.isEmpty ? error.name : error.message)
     }
 }

@@ -55,13 +55,35 @@ public final class DBusConnection: Sendable {
         destination: String, path: DBusObjectPath, interface: String, member: String,
         arguments: [DBusValue] = [], timeout: Duration = .seconds(25), autoStart: Bool = true
     ) async throws(DBusError) -> [DBusValue] {
+        let reply = try await send(destination: destination, path: path, interface: interface, member: member,
+                                   arguments: arguments, timeout: timeout, autoStart: autoStart, as: .values)
+        guard case .values(let values) = reply else { return [] }
+        return values
+    }
+
+    /// Calls a method and returns its reply's body as it came, for a caller
+    /// that reads a large reply with a `DBusWireReader`; errors as `call`.
+    public func callForBody(
+        destination: String, path: DBusObjectPath, interface: String, member: String,
+        arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
+    ) async throws(DBusError) -> DBusReplyBody {
+        let reply = try await send(destination: destination, path: path, interface: interface, member: member,
+                                   arguments: arguments, timeout: timeout, autoStart: true, as: .body)
+        guard case .body(let body) = reply else { throw .failed("no reply body") }
+        return body
+    }
+
+    private func send(
+        destination: String, path: DBusObjectPath, interface: String, member: String,
+        arguments: [DBusValue], timeout: Duration, autoStart: Bool, as form: PendingReply.Form
+    ) async throws(DBusError) -> PendingReply.Reply {
         let message = try DBusMessage.methodCall(destination: destination, path: path, interface: interface, member: member)
         try message.append(arguments)
         if !autoStart { message.setNoAutoStart() }
         let handoff = MessageHandoff(message: message)
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        let result: Result<[DBusValue], DBusError> = await withCheckedContinuation { continuation in
-            let box = PendingReply(continuation)
+        let result: Result<PendingReply.Reply, DBusError> = await withCheckedContinuation { continuation in
+            let box = PendingReply(continuation, form: form)
             let accepted = loop.enqueue { loop in
                 guard let connection = loop.connection else { return box.resume(.failure(.disconnected())) }
                 var pending: OpaquePointer?
@@ -215,15 +237,26 @@ private final class SubscriptionRegistration: @unchecked Sendable {
 /// Waits for a pending call's reply; resumed exactly once.
 private final class PendingReply: @unchecked Sendable {
     // @unchecked Sendable, proven: `continuation` is consumed under `lock`,
-    // so the one resume happens once, whichever thread gets there first.
-    private var continuation: CheckedContinuation<Result<[DBusValue], DBusError>, Never>?
-    private let lock = NSLock()
+    // so the one resume happens once, whichever thread gets there first;
+    // `form` never changes.
 
-    init(_ continuation: CheckedContinuation<Result<[DBusValue], DBusError>, Never>) {
-        self.continuation = continuation
+    /// What the caller wants of the reply.
+    enum Form { case values, body }
+    enum Reply: Sendable {
+        case values([DBusValue])
+        case body(DBusReplyBody)
     }
 
-    func resume(_ result: Result<[DBusValue], DBusError>) {
+    private var continuation: CheckedContinuation<Result<Reply, DBusError>, Never>?
+    private let lock = NSLock()
+    let form: Form
+
+    init(_ continuation: CheckedContinuation<Result<Reply, DBusError>, Never>, form: Form) {
+        self.continuation = continuation
+        self.form = form
+    }
+
+    func resume(_ result: Result<Reply, DBusError>) {
         lock.lock()
         let taken = continuation
         continuation = nil
@@ -241,8 +274,10 @@ private final class PendingReply: @unchecked Sendable {
         if reply.type == DBUS_MESSAGE_TYPE_ERROR {
             let message = (try? reply.arguments())?.first?.stringValue ?? ""
             box.resume(.failure(.init(name: reply.errorName ?? DBusError.Name.failed, message: message)))
+        } else if box.form == .body {
+            box.resume(Result { () throws(DBusError) in .body(try reply.body()) })
         } else {
-            box.resume(Result { () throws(DBusError) in try reply.arguments() })
+            box.resume(Result { () throws(DBusError) in .values(try reply.arguments()) })
         }
     }
 

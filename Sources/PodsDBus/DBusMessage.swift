@@ -83,6 +83,26 @@ final class DBusMessage {
         }
     }
 
+    /// The body's bytes, copied out of the whole message libdbus marshals
+    /// (the header's length says where the body starts).
+    func body() throws(DBusError) -> DBusReplyBody {
+        var data: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(pointer, &data, &length) != 0, let data else { throw .failed("out of memory") }
+        defer { dbus_free(data) }
+        let whole = UnsafeRawBufferPointer(start: data, count: Int(length))
+        guard whole.count >= 16 else { throw .invalidArgs("a message shorter than its header") }
+        let bigEndian = whole[0] == UInt8(ascii: "B")
+        func uint32(at offset: Int) -> Int {
+            let b = (0..<4).map { UInt32(whole[offset + $0]) }
+            return Int(bigEndian ? b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0])
+        }
+        let bodyLength = uint32(at: 4)
+        let start = (16 + uint32(at: 12) + 7) & ~7
+        guard start <= whole.count, bodyLength <= whole.count - start else { throw .invalidArgs("a message shorter than its header says") }
+        return DBusReplyBody(signature: signature, bytes: Array(whole[start..<start + bodyLength]), bigEndian: bigEndian)
+    }
+
     /// Reads every argument. Unix fds are refused, not read.
     func arguments(atMost limit: Int = .max) throws(DBusError) -> [DBusValue] {
         var iter = DBusMessageIter()
@@ -94,6 +114,17 @@ final class DBusMessage {
         } while dbus_message_iter_next(&iter) != 0
         return values
     }
+}
+
+/// A reply's body as it came over the bus, with its signature: read it
+/// with a `DBusWireReader`.
+public struct DBusReplyBody: Sendable {
+    public let signature: String
+    public let bytes: [UInt8]
+    public let bigEndian: Bool
+
+    /// A reader at the body's first value.
+    public func reader() -> DBusWireReader { DBusWireReader(body: bytes, bigEndian: bigEndian) }
 }
 
 /// Hands a message built on a caller's thread to the loop thread for sending.

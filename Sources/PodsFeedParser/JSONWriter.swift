@@ -41,19 +41,28 @@ public struct JSONWriter: Sendable {
     public mutating func null() { raw("null") }
 
     public mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { utf8 in
-            var runStart = 0
-            while true {
-                let index = ByteScan.firstControlOrStop(in: utf8, from: runStart, stops: (0x22, 0x5C, 0x5C))  // " and \
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                guard index < utf8.count else { break }
-                escape(utf8[index])
-                runStart = index + 1
-            }
+        text.withUTF8 { string(utf8: $0) }
+    }
+
+    /// A string from its UTF-8 bytes (valid UTF-8, as a D-Bus string is).
+    public mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        while true {
+            let index = ByteScan.firstControlOrStop(in: utf8, from: runStart, stops: (0x22, 0x5C, 0x5C))  // " and \
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            guard index < utf8.count else { break }
+            escape(utf8[index])
+            runStart = index + 1
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Drops what was written after the first `count` bytes (an object
+    /// begun and then written another way).
+    public mutating func truncate(to count: Int) {
+        if count < bytes.count { bytes.removeSubrange(count...) }
     }
 
     public mutating func string(_ text: String?) {
@@ -85,6 +94,14 @@ public struct JSONWriter: Sendable {
         separate()
         bytes.append(UInt8(ascii: "\""))
         raw(name)
+        raw("\":")
+    }
+
+    /// `"key":` for a name in UTF-8 that needs no escaping (a schema's key).
+    public mutating func key(plain name: [UInt8]) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: name)
         raw("\":")
     }
 

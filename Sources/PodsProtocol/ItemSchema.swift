@@ -29,6 +29,8 @@ public struct ItemSchema: Sendable {
 /// One key of an item.
 public struct ItemField: Sendable {
     public let name: String
+    /// `name` in UTF-8, for matching keys read from the wire.
+    public let nameUTF8: [UInt8]
     /// The type inside the variant.
     public let type: DBusType
     /// How `--json` writes the value.
@@ -38,6 +40,7 @@ public struct ItemField: Sendable {
 
     public init(_ name: String, _ type: DBusType, _ form: JSONForm = .plain, optional: Bool = false) {
         self.name = name
+        self.nameUTF8 = Array(name.utf8)
         self.type = type
         self.form = form
         self.optional = optional

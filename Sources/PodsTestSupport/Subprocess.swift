@@ -14,17 +14,31 @@ public struct CommandResult: Sendable, CustomStringConvertible {
 /// Runs programs for tests, with a time limit.
 public enum Subprocess {
     /// Runs `executable` (a path, or a name looked up in PATH) to the end,
-    /// killing it after `timeout`.
+    /// killing it after `timeout`. With `outputFile`, its standard output
+    /// goes straight to that file (as a shell's `>` would; `stdout` is then
+    /// empty), so reading a large output costs this process nothing.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:],
-        timeout: Duration = .seconds(30), input: String? = nil
+        timeout: Duration = .seconds(30), input: String? = nil, outputFile: URL? = nil
     ) async -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: resolve(executable))
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
+        var outputHandle: FileHandle?
+        if let outputFile {
+            guard FileManager.default.createFile(atPath: outputFile.path, contents: nil),
+                  let handle = try? FileHandle(forWritingTo: outputFile) else {
+                return CommandResult(status: -1, stdout: "", stderr: "cannot write \(outputFile.path)", timedOut: false)
+            }
+            outputHandle = handle
+            process.standardOutput = handle
+            try? output.fileHandleForWriting.close()
+        } else {
+            process.standardOutput = output
+        }
+        defer { try? outputHandle?.close() }
         process.standardError = errors
         let inputPipe = input.map { _ in Pipe() }
         process.standardInput = inputPipe ?? FileHandle.nullDevice

@@ -26,6 +26,18 @@ struct ItemOutput {
         flush()
     }
 
+    /// Appends a page as it came over the bus and writes it out.
+    mutating func page(_ page: ItemPage, _ schema: ItemSchema) throws(PlayerClient.Failure) {
+        var first = count == 0
+        do throws(DBusError) {
+            try json.items(page, schema, first: &first)
+        } catch {
+            throw PlayerClient.Failure("podsd sent a malformed page: \(error.message)")
+        }
+        count += page.count
+        flush()
+    }
+
     /// Ends the array.
     mutating func finish() {
         json.raw("]\n")

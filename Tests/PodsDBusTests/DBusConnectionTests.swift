@@ -100,6 +100,25 @@ private struct EchoFixture {
         }
     }
 
+    @Test func everyTypeReadsTheSameFromTheWire() async throws {
+        let fixture = try await EchoFixture()
+        for value in Self.everyType where value.type != .unixFD {
+            let body = try await fixture.client.callForBody(destination: "org.pods.Test", path: EchoFixture.path,
+                                                            interface: EchoFixture.interface, member: "Echo", arguments: [.variant(value)])
+            #expect(body.signature == "v")
+            var reader = body.reader()
+            #expect(try reader.value(of: .variant) == .variant(value), "\(value.type.signature)")
+            #expect(reader.isAtEnd)
+        }
+        // A body cut short is an error, never a trap.
+        let body = try await fixture.client.callForBody(destination: "org.pods.Test", path: EchoFixture.path, interface: EchoFixture.interface,
+                                                        member: "Echo", arguments: [.variant(.stringArray(["one", "two", "three"]))])
+        for length in 0..<body.bytes.count {
+            var reader = DBusWireReader(body: Array(body.bytes.prefix(length)))
+            #expect(throws: DBusError.self) { _ = try reader.value(of: .variant) }
+        }
+    }
+
     @Test func methodsAndErrors() async throws {
         let fixture = try await EchoFixture()
         #expect(try await fixture.call(EchoFixture.interface, "Add", [.int32(2), .int32(40)]) == [.int32(42)])
