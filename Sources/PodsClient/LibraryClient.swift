@@ -157,8 +157,10 @@ public struct LibraryClient: Sendable {
     /// prints the other.
     private func pages(_ method: LibraryMethod, _ leading: [DBusValue], limit: Int?,
                        _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
-        try await pages(method, leading, limit: limit, fetch: { [self] arguments throws(PlayerClient.Failure) in
-            let reply = try await call(method, arguments)
+        let peer = await listingPeer()
+        try await pages(method, leading, limit: limit, fetch: { [player] arguments throws(PlayerClient.Failure) in
+            let reply = try await player.call(path: LibraryNames.objectPath, interface: LibraryNames.interface, member: method.name,
+                                              arguments, timeout: method.timeout, at: peer)
             guard reply.count == 2, let items = reply[0].arrayValue, let next = reply[1].stringValue else {
                 throw PlayerClient.Failure("podsd sent a malformed page of \(method.name)")
             }
@@ -170,14 +172,22 @@ public struct LibraryClient: Sendable {
     /// caller that reads it with a `DBusWireReader` (`ItemPage`).
     private func itemPages(_ method: LibraryMethod, _ leading: [DBusValue], limit: Int?,
                            _ page: (ItemPage) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        let peer = await listingPeer()
         try await pages(method, leading, limit: limit, fetch: { [player] arguments throws(PlayerClient.Failure) in
             let body = try await player.callForBody(path: LibraryNames.objectPath, interface: LibraryNames.interface,
-                                                    member: method.name, arguments, timeout: method.timeout)
+                                                    member: method.name, arguments, timeout: method.timeout, at: peer)
             guard body.signature == "aa{sv}s", let (count, next) = try? ItemPage.countAndNext(body) else {
                 throw PlayerClient.Failure("podsd sent a malformed page of \(method.name)")
             }
             return (body, count, next)
         }, { (body, count) throws(PlayerClient.Failure) in try page(ItemPage(body: body, count: count)) })
+    }
+
+    /// Where podsd serves long listings (`ListingPeer`); nil (its usual
+    /// name) when it does not say.
+    private func listingPeer() async -> String? {
+        guard let name = try? await call(.listingPeer).first?.stringValue, !name.isEmpty else { return nil }
+        return name
     }
 
     /// The paging loop: `fetch` asks for one page (its arguments end with

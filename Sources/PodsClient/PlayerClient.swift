@@ -112,10 +112,10 @@ public struct PlayerClient: Sendable {
 
     /// A call to any of podsd's objects; errors become one line for the user.
     func call(path: DBusObjectPath, interface: String, member: String, _ arguments: [DBusValue],
-              timeout: Duration? = nil) async throws(Failure) -> [DBusValue] {
+              timeout: Duration? = nil, at peer: String? = nil) async throws(Failure) -> [DBusValue] {
         do {
             return try await connection.call(
-                destination: destination, path: path, interface: interface, member: member,
+                destination: peer ?? destination, path: path, interface: interface, member: member,
                 arguments: arguments, timeout: timeout ?? self.timeout)
         } catch {
             throw failure(error, member: member)
@@ -124,10 +124,10 @@ public struct PlayerClient: Sendable {
 
     /// A call whose reply is read as it came (`DBusWireReader`); errors as `call`'s.
     func callForBody(path: DBusObjectPath, interface: String, member: String, _ arguments: [DBusValue],
-                     timeout: Duration? = nil) async throws(Failure) -> DBusReplyBody {
+                     timeout: Duration? = nil, at peer: String? = nil) async throws(Failure) -> DBusReplyBody {
         do {
             return try await connection.callForBody(
-                destination: destination, path: path, interface: interface, member: member,
+                destination: peer ?? destination, path: path, interface: interface, member: member,
                 arguments: arguments, timeout: timeout ?? self.timeout)
         } catch {
             throw failure(error, member: member)

@@ -29,6 +29,11 @@ public struct DBusMethod: Sendable {
     /// answer is `org.freedesktop.DBus.Error.Timeout`.
     public var timeout: Duration
     public var handler: Handler
+    /// Answers with a body written in the wire format instead (a large
+    /// page); its signature must be the outputs'.
+    public var bodyHandler: BodyHandler?
+
+    public typealias BodyHandler = @Sendable ([DBusValue]) async throws -> DBusWireBody
 
     /// The reply timeout libdbus, GDBus and sd-bus use when the caller sets none.
     public static let defaultTimeout = Duration.seconds(25)
@@ -41,6 +46,17 @@ public struct DBusMethod: Sendable {
         self.timeout = timeout
         self.handler = handler
     }
+
+    /// A method that answers with a body it writes itself (`DBusWireWriter`).
+    public static func answeringWithBody(_ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
+                                         timeout: Duration = DBusMethod.defaultTimeout,
+                                         _ bodyHandler: @escaping BodyHandler) -> DBusMethod {
+        var method = DBusMethod(name, inputs: inputs, outputs: outputs, timeout: timeout) { _ in [] }
+        method.bodyHandler = bodyHandler
+        return method
+    }
+
+    var outputSignature: String { outputs.map(\.type).signature }
 
     var inputSignature: String { inputs.map(\.type).signature }
 }

@@ -1,4 +1,5 @@
 internal import CDBus
+import Synchronization
 
 /// One owned reference to a libdbus message.
 ///
@@ -41,6 +42,51 @@ final class DBusMessage {
     func methodReturn() -> DBusMessage? {
         dbus_message_new_method_return(pointer).map(DBusMessage.init(adopting:))
     }
+
+    /// The method return for the call with `serial` from `sender`, holding
+    /// `body`: the header is written here and libdbus reads the whole
+    /// message back (`dbus_message_demarshal`), checking every byte.
+    static func methodReturn(toSerial serial: UInt32, sender: String?, body: DBusWireBody) throws(DBusError) -> DBusMessage {
+        var header = DBusWireWriter(capacity: 64 + body.bytes.count)
+        for byte in [UInt8(ascii: "l"), UInt8(DBUS_MESSAGE_TYPE_METHOD_RETURN), 0, 1] { header.byte(byte) }
+        header.uint32(UInt32(body.bytes.count))
+        header.uint32(ownSerials.next())
+        let fields = header.beginArray(elementAlignment: 8)
+        header.beginStruct()
+        header.byte(UInt8(DBUS_HEADER_FIELD_REPLY_SERIAL))
+        header.signature("u")
+        header.uint32(serial)
+        if let sender {
+            header.beginStruct()
+            header.byte(UInt8(DBUS_HEADER_FIELD_DESTINATION))
+            header.signature("s")
+            header.string(sender)
+        }
+        if !body.signature.isEmpty {
+            header.beginStruct()
+            header.byte(UInt8(DBUS_HEADER_FIELD_SIGNATURE))
+            header.signature("g")
+            header.signature(text: body.signature)
+        }
+        header.endArray(fields)
+        header.align(8)
+        header.raw(body.bytes)
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        let made = header.bytes.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { dbus_message_demarshal($0.baseAddress, Int32(clamping: $0.count), &error) }
+        }
+        guard let made else { throw DBusEventLoop.take(&error) }
+        return DBusMessage(adopting: made)
+    }
+
+    /// Serials for replies made by `methodReturn(toSerial:sender:body:)`:
+    /// from the top of the range down, so they never meet the ones libdbus
+    /// counts up from 1 for this connection's own messages (a method
+    /// return's serial is never answered, but stays unique all the same).
+    private static let ownSerials = ReplySerials()
+
+    var serial: UInt32 { dbus_message_get_serial(pointer) }
 
     func errorReply(_ error: DBusError) -> DBusMessage? {
         let name = DBusNames.isValidInterface(error.name) ? error.name : DBusError.Name.failed
@@ -113,6 +159,18 @@ final class DBusMessage {
             values.append(try DBusMarshal.read(&iter, budget: &budget))
         } while dbus_message_iter_next(&iter) != 0
         return values
+    }
+}
+
+/// Serials counting down from `UInt32.max`, skipping 0.
+private final class ReplySerials: Sendable {
+    private let last = Mutex<UInt32>(0)
+
+    func next() -> UInt32 {
+        last.withLock { last in
+            last = last <= 1 ? UInt32.max : last - 1
+            return last
+        }
     }
 }
 

@@ -159,16 +159,26 @@ final class DBusRouter {
            let read = DBusPropertiesHandler.snapshotRead(member: member, arguments: arguments, interfaces: interfaces) {
             return reply(to: message, read(), on: loop)
         }
-        let work: @Sendable () async throws -> [DBusValue]
+        let work: @Sendable () async throws -> Answer
         var timeout = DBusMethod.defaultTimeout
-        if let method {
+        if let method, let bodyHandler = method.bodyHandler {
+            let signature = method.outputSignature
+            work = {
+                let body = try await bodyHandler(arguments)
+                guard body.signature == signature else {
+                    throw DBusError.failed("\(member) answered '\(body.signature)', not its declared '\(signature)'")
+                }
+                return .body(body)
+            }
+            timeout = method.timeout
+        } else if let method {
             let handler = method.handler
-            work = { try await handler(arguments) }
+            work = { .values(try await handler(arguments)) }
             timeout = method.timeout
         } else {
             switch DBusPropertiesHandler.work(member: member, signature: message.signature,
                                               arguments: arguments, interfaces: interfaces) {
-            case .success(let propertyWork): work = propertyWork
+            case .success(let propertyWork): work = { .values(try await propertyWork()) }
             case .failure(let error): return reply(to: message, .failure(error), on: loop)
             }
         }
@@ -182,13 +192,19 @@ final class DBusRouter {
         // reply (a page of library items) never holds up this thread, which
         // every other call and signal waits on.
         let emptyReply = message.expectsReply ? message.methodReturn().map(MessageHandoff.init) : nil
+        let (serial, sender) = (message.serial, message.sender)
         queue.enqueue { [timeout] cancelled in
             let result: Result<MessageHandoff?, DBusError>
             do {
                 guard !cancelled else { throw DBusError.failed("the caller left the bus") }
-                let values = try await Self.run(work, within: timeout, member: member)
-                try emptyReply?.message.append(values)
-                result = .success(emptyReply)
+                switch try await Self.run(work, within: timeout, member: member) {
+                case .values(let values):
+                    try emptyReply?.message.append(values)
+                    result = .success(emptyReply)
+                case .body(let body):
+                    result = .success(emptyReply == nil ? nil
+                        : MessageHandoff(message: try DBusMessage.methodReturn(toSerial: serial, sender: sender, body: body)))
+                }
             } catch let error as DBusError {
                 result = .failure(error)
             } catch {
@@ -202,9 +218,9 @@ final class DBusRouter {
     /// has stopped waiting, and the sender's next call waits for this one.
     /// A handler that ignores cancellation still runs to its end (calls
     /// from one sender never overlap), but its answer is the timeout.
-    private static func run(_ work: @escaping @Sendable () async throws -> [DBusValue], within timeout: Duration,
-                            member: String) async throws -> [DBusValue] {
-        try await withThrowingTaskGroup(of: [DBusValue]?.self) { group in
+    private static func run(_ work: @escaping @Sendable () async throws -> Answer, within timeout: Duration,
+                            member: String) async throws -> Answer {
+        try await withThrowingTaskGroup(of: Answer?.self) { group in
             group.addTask { try await work() }
             group.addTask {
                 try await Task.sleep(for: timeout)
@@ -217,6 +233,12 @@ final class DBusRouter {
             }
             return values
         }
+    }
+
+    /// What a handler answers: values for libdbus to marshal, or a body written in the wire format.
+    private enum Answer: Sendable {
+        case values([DBusValue])
+        case body(DBusWireBody)
     }
 
     /// Cancels the calls of a sender that left the bus: the one running is

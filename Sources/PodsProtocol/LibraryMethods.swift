@@ -23,6 +23,11 @@ public struct InterfaceMethod<Interface>: Sendable {
     public func exported(_ handler: @escaping DBusMethod.Handler) -> DBusMethod {
         DBusMethod(name, inputs: inputs, outputs: outputs, timeout: timeout ?? DBusMethod.defaultTimeout, handler: handler)
     }
+
+    /// The same, answered with a body `handler` writes in the wire format.
+    public func exported(body handler: @escaping DBusMethod.BodyHandler) -> DBusMethod {
+        .answeringWithBody(name, inputs: inputs, outputs: outputs, timeout: timeout ?? DBusMethod.defaultTimeout, handler)
+    }
 }
 
 /// Marks `org.pods.Library2`'s methods.
@@ -104,13 +109,21 @@ extension InterfaceMethod where Interface == LibraryInterface {
     /// Syncing off: the password is forgotten; what is queued stays for a later setup.
     public static let stopSync = LibraryMethod("StopSync")
 
+    // MARK: - Connections
+
+    /// The unique bus name of podsd's second connection, which serves this
+    /// same interface: a client paging through a long list calls there, so
+    /// its pages never queue ahead of MPRIS answers in podsd's socket to the
+    /// bus (the name podsd owns is on the first).
+    public static let listingPeer = LibraryMethod("ListingPeer", [], [DBusArgument("name", .string)])
+
     /// Every method, in introspection order.
     public static let all: [LibraryMethod] = [
         subscribe, subscribeWithCredentials, unsubscribe, podcast, listPodcasts, refresh, importOPML, search, setAutoDownload,
         listEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript,
         listQueue, queueAdd, queueRemove, queueMove, queueClear,
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,
-        setupSync, sync, syncStatus, stopSync,
+        setupSync, sync, syncStatus, stopSync, listingPeer,
     ]
 
     /// `s cursor` (`""` for the first page) and `u limit` (0: the default; capped).

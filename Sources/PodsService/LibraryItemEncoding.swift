@@ -6,10 +6,30 @@ import PodsDirectory
 import PodsProtocol
 import PodsTranscripts
 
-/// Builds one `a{sv}` item of the library interface: keys in the schema's
-/// order, unknown values left out, long strings cut to
+/// What an item's encoder writes into, key by key in the schema's order:
+/// a `DBusValue` (`ItemBuilder`), or a page's wire bytes (`WireReplyPage`).
+/// Unknown values are left out, long strings cut to
 /// `LibraryPaging.maxStringBytes`.
-struct ItemBuilder {
+protocol ItemFields {
+    mutating func set(_ key: String, _ text: String?)
+    mutating func set(_ key: String, _ number: Int64?)
+    /// An `i`, clamped.
+    mutating func set(_ key: String, _ number: Int?)
+    /// Left out unless finite.
+    mutating func set(_ key: String, _ number: Double?)
+    mutating func set(_ key: String, _ flag: Bool?)
+    /// Unix seconds, as an `x`.
+    mutating func set(_ key: String, date: Date?)
+}
+
+extension ItemFields {
+    mutating func set(_ key: String, date: Date?) {
+        set(key, date.map { Int64(clamping: Int64(exactly: $0.timeIntervalSince1970.rounded(.down)) ?? 0) })
+    }
+}
+
+/// Builds one `a{sv}` item of the library interface as a `DBusValue`.
+struct ItemBuilder: ItemFields {
     private var entries: [DBusDictionaryEntry] = []
 
     init() { entries.reserveCapacity(24) }
@@ -27,10 +47,6 @@ struct ItemBuilder {
     mutating func set(_ key: String, _ number: Int?) { set(key, number.map { DBusValue.int32(Int32(clamping: $0)) }) }
     mutating func set(_ key: String, _ number: Double?) { set(key, number.flatMap { $0.isFinite ? DBusValue.double($0) : nil }) }
     mutating func set(_ key: String, _ flag: Bool?) { set(key, flag.map(DBusValue.bool)) }
-    /// Unix seconds.
-    mutating func set(_ key: String, date: Date?) {
-        set(key, date.map { DBusValue.int64(Int64(clamping: Int64(exactly: $0.timeIntervalSince1970.rounded(.down)) ?? 0)) })
-    }
 
     mutating func set(_ key: String, items: [DBusValue]) {
         set(key, DBusValue.array(.dictionary(key: .string, value: .variant), items))
@@ -39,7 +55,7 @@ struct ItemBuilder {
     var value: DBusValue { .dictionary(key: .string, value: .variant, entries) }
 
     /// Cut at a character boundary to at most `maxStringBytes` UTF-8 bytes.
-    private static func bounded(_ text: String) -> String {
+    static func bounded(_ text: String) -> String {
         guard text.utf8.count > LibraryPaging.maxStringBytes else { return text }
         let utf8 = Array(text.utf8.prefix(LibraryPaging.maxStringBytes + 1))
         var end = LibraryPaging.maxStringBytes
@@ -241,7 +257,7 @@ enum LibraryItemEncoding {
 
     // MARK: Helpers
 
-    private static func summaryFields(_ item: inout ItemBuilder, _ episode: EpisodeSummary) {
+    static func summaryFields<Item: ItemFields>(_ item: inout Item, _ episode: EpisodeSummary) {
         item.set("id", episode.id)
         item.set("podcastId", episode.podcastId)
         item.set("podcastTitle", episode.podcastTitle)

@@ -14,10 +14,11 @@ import PodsSettings
 /// reply grows with the library. Changes are announced with signals that
 /// carry ids.
 enum LibraryObject {
+    /// `listingPeer` is the unique name of the connection long listings are served on.
     static func make(_ player: LibraryPlayer, signals: LibrarySignals, notifier: EpisodeNotifier?,
-                     sync: SyncService) -> DBusExportedObject {
+                     sync: SyncService, listingPeer: String) -> DBusExportedObject {
         let library = player.library
-        let episodePages = PageReadAhead<EpisodePageKey>()
+        let episodePages = PageReadAhead<EpisodePageKey, DBusWireBody>()
         let directories = DirectoryService(preferences: player.preferences)
         @Sendable func podcastItem(_ podcast: Podcast) -> DBusValue {
             let schedule = RefreshSchedule(interval: player.preferences.value(.refreshInterval, podcast: nil).numberValue ?? 0)
@@ -137,7 +138,7 @@ enum LibraryObject {
                 },
 
                 // MARK: Episodes
-                method(.listEpisodes) { arguments throws(DBusError) in
+                LibraryMethod.listEpisodes.exported(body: { arguments throws(DBusError) in
                     let filter = try await episodeFilter(arguments[0], podcastID: podcastID)
                     let text = arguments[1].stringValue ?? ""
                     let cursor = text == LibraryPaging.start ? nil : EpisodeCursor(text)
@@ -146,21 +147,22 @@ enum LibraryObject {
                     }
                     let count = LibraryPaging.itemCount(for: UInt32(clamping: arguments[2].int64Value ?? 0))
                     return try await episodePages.page(EpisodePageKey(filter: filter, cursor: cursor, count: count)) { key throws(DBusError) in
-                        // Items are built as SQLite reads the rows, and reading stops when the page is full.
-                        let reply = try await LibraryWork.run { () throws(LibraryError) in
-                            var page = ReplyPage(count: key.count)
+                        // Items are written into the reply's bytes as SQLite reads the rows, and reading
+                        // stops when the page is full.
+                        let (body, next) = try await LibraryWork.run { () throws(LibraryError) in
+                            var page = WireReplyPage(count: key.count)
                             var last: EpisodeCursor?
                             try library.forEachEpisode(key.filter, after: key.cursor, limit: key.count + 1) { summary in
-                                guard page.add({ LibraryItemEncoding.summary(summary) }) else { return false }
+                                guard page.add({ LibraryItemEncoding.summaryFields(&$0, summary) }) else { return false }
                                 last = summary.cursor
                                 return true
                             }
-                            return page.reply { _ in last?.description ?? LibraryPaging.start }
+                            let next = page.hasMore ? last : nil
+                            return (page.body { next?.description ?? LibraryPaging.start }, next)
                         }
-                        let next = reply.last?.stringValue.flatMap(EpisodeCursor.init)
-                        return .init(reply: reply, next: next.map { EpisodePageKey(filter: key.filter, cursor: $0, count: key.count) })
+                        return .init(reply: body, next: next.map { EpisodePageKey(filter: key.filter, cursor: $0, count: key.count) })
                     }
-                },
+                }),
                 method(.episode) { arguments throws(DBusError) in
                     let id = arguments[0].int64Value ?? -1
                     return [LibraryItemEncoding.episode(try await LibraryWork.run { () throws(LibraryError) in try library.episode(id) })]
@@ -250,7 +252,9 @@ enum LibraryObject {
                     let status = await player.cacheStatus()
                     return [LibraryItemEncoding.cacheStatus(episodeID: status.episodeID, buffering: status.buffering, cached: status.cached)]
                 },
-            ] + SyncMethods.make(sync),
+            ] + SyncMethods.make(sync) + [
+                method(.listingPeer) { _ throws(DBusError) in [.string(listingPeer)] },
+            ],
             signals: LibrarySignal.all)], executor: LibraryWork.lane)
     }
 

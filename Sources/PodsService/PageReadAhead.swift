@@ -9,20 +9,20 @@ import PodsDBus
 /// for (same filter, cursor and size) within `freshFor`; anything else is
 /// built anew. A page read ahead is as current as paging is anyway: each
 /// page is read when it is built.
-actor PageReadAhead<Key: Hashable & Sendable> {
+actor PageReadAhead<Key: Hashable & Sendable, Reply: Sendable> {
     private var ahead: (key: Key, made: ContinuousClock.Instant, task: Task<Result<Page, DBusError>, Never>)?
     private let freshFor: Duration
 
-    /// A built page: its reply values and the key of the page after it (nil after the last).
+    /// A built page: its reply and the key of the page after it (nil after the last).
     struct Page: Sendable {
-        var reply: [DBusValue]
+        var reply: Reply
         var next: Key?
     }
 
     init(freshFor: Duration = .seconds(2)) { self.freshFor = freshFor }
 
     /// The page for `key`, read ahead or built now; then starts building the next one.
-    func page(_ key: Key, build: @escaping @Sendable (Key) async throws(DBusError) -> Page) async throws(DBusError) -> [DBusValue] {
+    func page(_ key: Key, build: @escaping @Sendable (Key) async throws(DBusError) -> Page) async throws(DBusError) -> Reply {
         let result: Result<Page, DBusError>
         if let ahead, ahead.key == key, ContinuousClock.now - ahead.made < freshFor {
             self.ahead = nil

@@ -56,11 +56,7 @@ public struct PodsService: Service {
     public func run() async throws {
         let connection: DBusConnection
         do throws(DBusError) {
-            if let address = configuration.busAddress {
-                connection = try await DBusConnection.connect(address: address)
-            } else {
-                connection = try await DBusConnection.session()
-            }
+            connection = try await connectToBus()
         } catch {
             throw StartError(description: "cannot connect to the D-Bus session bus: \(error.message)")
         }
@@ -153,7 +149,14 @@ public struct PodsService: Service {
             supportedMimeTypes: SupportedFormats.mimeTypes(), quit: { requestStop.yield("Quit called") }))
         connection.export(PlayerObject.make(controller: controller, player: player, preferences: preferences,
                                             settingsChanged: settingsChanged))
-        if let player, let sync { connection.export(LibraryObject.make(player, signals: signals, notifier: notifier, sync: sync)) }
+        // The library is served on a second connection too, for long listings: a page there never
+        // queues ahead of an MPRIS answer in this connection's socket.
+        let listing = player == nil ? nil : await openListingConnection()
+        if let player, let sync {
+            let peer = listing?.uniqueName ?? connection.uniqueName
+            connection.export(LibraryObject.make(player, signals: signals, notifier: notifier, sync: sync, listingPeer: peer))
+            listing?.export(LibraryObject.make(player, signals: signals, notifier: notifier, sync: sync, listingPeer: peer))
+        }
         connection.onDisconnect { requestStop.yield("the bus connection closed") }
         do throws(DBusError) { try await connection.cancelCallsWhenCallersLeave() } catch {
             logger.warning("calls of clients that leave the bus will run to their end: \(error.message)")
@@ -204,8 +207,27 @@ public struct PodsService: Service {
         } onGracefulShutdown: {
             requestStop.yield("shutdown signal")
         }
+        listing?.close()
         connection.close()
         library?.checkpoint()
+    }
+
+    private func connectToBus() async throws(DBusError) -> DBusConnection {
+        if let address = configuration.busAddress { return try await DBusConnection.connect(address: address) }
+        return try await DBusConnection.session()
+    }
+
+    /// The second connection (`ListingPeer`), or nil (logged) when the bus
+    /// refuses it: then listings share the first.
+    private func openListingConnection() async -> DBusConnection? {
+        do throws(DBusError) {
+            let listing = try await connectToBus()
+            try await listing.cancelCallsWhenCallersLeave()
+            return listing
+        } catch {
+            logger.warning("long listings share the MPRIS connection: a second bus connection failed: \(error.message)")
+            return nil
+        }
     }
 
     /// The controller with the sink the settings name: podsd's flag or
