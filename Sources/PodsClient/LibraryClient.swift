@@ -70,7 +70,8 @@ public struct LibraryClient: Sendable {
     /// The same pages as they came over the bus, for `--json` (`ItemJSON.items(_:)`).
     public func episodePages(podcast: String?, unplayedOnly: Bool, limit: Int?,
                              _ page: (ItemPage) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
-        try await itemPages(.listEpisodes, [Self.episodeFilter(podcast, unplayedOnly)], limit: limit, page)
+        try await itemPages(.listEpisodes, [Self.episodeFilter(podcast, unplayedOnly)], limit: limit,
+                            depth: Self.episodePagesInFlight, page)
     }
 
     private static func episodeFilter(_ podcast: String?, _ unplayedOnly: Bool) -> DBusValue {
@@ -170,10 +171,10 @@ public struct LibraryClient: Sendable {
 
     /// The same, each page handed over as it came over the bus, for a
     /// caller that reads it with a `DBusWireReader` (`ItemPage`).
-    private func itemPages(_ method: LibraryMethod, _ leading: [DBusValue], limit: Int?,
+    private func itemPages(_ method: LibraryMethod, _ leading: [DBusValue], limit: Int?, depth: Int = 1,
                            _ page: (ItemPage) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
         let peer = await listingPeer()
-        try await pages(method, leading, limit: limit, fetch: { [player] arguments throws(PlayerClient.Failure) in
+        try await pages(method, leading, limit: limit, depth: depth, fetch: { [player] arguments throws(PlayerClient.Failure) in
             let body = try await player.callForBody(path: LibraryNames.objectPath, interface: LibraryNames.interface,
                                                     member: method.name, arguments, timeout: method.timeout, at: peer)
             guard body.signature == "aa{sv}s", let (count, next) = try? ItemPage.countAndNext(body) else {
@@ -182,6 +183,9 @@ public struct LibraryClient: Sendable {
             return (body, count, next)
         }, { (body, count) throws(PlayerClient.Failure) in try page(ItemPage(body: body, count: count)) })
     }
+
+    /// Requests in flight while paging through episodes (`cursor+k`).
+    static let episodePagesInFlight = 2
 
     /// Where podsd serves long listings (`ListingPeer`); nil (its usual
     /// name) when it does not say.
@@ -193,28 +197,35 @@ public struct LibraryClient: Sendable {
     /// The paging loop: `fetch` asks for one page (its arguments end with
     /// the cursor and size) and says how many items it holds and the next
     /// cursor; `consume` gets each page and how many of its items to use.
+    /// With `depth` above 1 (`ListEpisodes`, which takes `cursor+k`), that
+    /// many requests are in flight, so the client never waits for a round
+    /// trip between pages.
     private func pages<Page: Sendable>(
-        _ method: LibraryMethod, _ leading: [DBusValue], limit: Int?,
+        _ method: LibraryMethod, _ leading: [DBusValue], limit: Int?, depth: Int = 1,
         fetch: @escaping @Sendable ([DBusValue]) async throws(PlayerClient.Failure) -> (page: Page, count: Int, next: String),
         _ consume: (Page, Int) throws(PlayerClient.Failure) -> Void
     ) async throws(PlayerClient.Failure) {
         var remaining = limit.map { max(0, $0) } ?? Int.max
-        func request(_ cursor: String) -> Task<Result<(page: Page, count: Int, next: String), PlayerClient.Failure>, Never> {
-            let size = UInt32(clamping: min(remaining, LibraryPaging.maxItems))
-            return Task {
+        guard remaining > 0 else { return }
+        // One size for every request, so podsd's pages read ahead are the ones asked for.
+        let size = UInt32(clamping: min(remaining, LibraryPaging.maxItems))
+        typealias Reply = Result<(page: Page, count: Int, next: String), PlayerClient.Failure>
+        func request(_ cursor: String) -> Task<Reply, Never> {
+            Task {
                 do throws(PlayerClient.Failure) {
                     return .success(try await fetch(leading + [.string(cursor), .uint32(size)]))
                 } catch { return .failure(error) }
             }
         }
-        guard remaining > 0 else { return }
-        var pending = request(LibraryPaging.start)
-        while true {
-            let reply = try await pending.value.get()
+        var inFlight = (0..<max(1, depth)).map { request(LibraryPaging.ahead(LibraryPaging.start, $0)) }
+        defer { for task in inFlight { task.cancel() } }
+        while !inFlight.isEmpty {
+            let reply = try await inFlight.removeFirst().value.get()
             let used = min(reply.count, remaining)
             remaining -= used
             let more = reply.next != LibraryPaging.start && remaining > 0 && used > 0
-            if more { pending = request(reply.next) }
+            // The page `depth` after this one (its first in flight is the next).
+            if more { inFlight.append(request(LibraryPaging.ahead(reply.next, max(1, depth) - 1))) }
             try consume(reply.page, used)
             if !more { return }
         }

@@ -256,6 +256,10 @@ private final class PendingReply: @unchecked Sendable {
         self.form = form
     }
 
+    /// libdbus frees a pending call's data without notifying when the
+    /// connection closes first: its caller hears that, not nothing.
+    deinit { continuation?.resume(returning: .failure(.disconnected())) }
+
     func resume(_ result: Result<Reply, DBusError>) {
         lock.lock()
         let taken = continuation

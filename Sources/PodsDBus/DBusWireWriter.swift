@@ -104,7 +104,8 @@ public struct DBusWireWriter: Sendable {
     /// Zero padding up to a multiple of `boundary` (from the body's start,
     /// which is 8-aligned in the message).
     public mutating func align(_ boundary: Int) {
-        while bytes.count % boundary != 0 { bytes.append(0) }
+        let padding = (boundary - bytes.count % boundary) % boundary
+        if padding > 0 { bytes.append(contentsOf: repeatElement(0, count: padding)) }
     }
 
     /// The finished body, declared to hold `signature`.

@@ -125,7 +125,8 @@ extension Library {
             if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
             sql += " ORDER BY \(Self.episodeSortKey), episode.id LIMIT ?"
             arguments += [max(0, limit)]
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            // A listing asks for page after page with the same SQL: prepared once per reader.
+            let rows = try Row.fetchCursor(try db.cachedStatement(sql: sql), arguments: arguments)
             while let row = try rows.next(), take(try Self.summary(from: row)) {}
         }
     }

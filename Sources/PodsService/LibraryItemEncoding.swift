@@ -64,16 +64,21 @@ struct ItemBuilder: ItemFields {
     }
 }
 
-/// One reply's items, filled row by row until `LibraryPaging.maxBytes` or
-/// the page's item count, whichever comes first (at least one item).
+/// One reply's items, filled row by row until `maxBytes` (a page's
+/// `LibraryPaging.maxBytes` by default) or the page's item count, whichever
+/// comes first (at least one item).
 struct ReplyPage {
     private(set) var items: [DBusValue] = []
     private var bytes = 0
     private let count: Int
+    private let maxBytes: Int
     /// Set when a row came that the page has no room for: a page follows.
     private(set) var hasMore = false
 
-    init(count: Int) { self.count = count }
+    init(count: Int, maxBytes: Int = LibraryPaging.maxBytes) {
+        self.count = count
+        self.maxBytes = maxBytes
+    }
 
     /// Adds the item of one more row; false (setting `hasMore`) when it
     /// does not fit, and then the page takes nothing more.
@@ -84,7 +89,7 @@ struct ReplyPage {
         }
         let value = item()
         let size = value.marshalledSizeEstimate
-        if !items.isEmpty, bytes + size > LibraryPaging.maxBytes {
+        if !items.isEmpty, bytes + size > maxBytes {
             hasMore = true
             return false
         }
@@ -107,7 +112,7 @@ struct ReplyPage {
 
     /// As many of `values`' items as fit one reply.
     static func bounded<Values: Sequence>(_ values: Values, item: (Values.Element) -> DBusValue) -> ReplyPage {
-        var page = ReplyPage(count: LibraryPaging.maxItems)
+        var page = ReplyPage(count: LibraryPaging.maxItems, maxBytes: LibraryPaging.maxReplyBytes)
         for value in values where !page.add({ item(value) }) { break }
         return page
     }

@@ -140,13 +140,17 @@ enum LibraryObject {
                 // MARK: Episodes
                 LibraryMethod.listEpisodes.exported(body: { arguments throws(DBusError) in
                     let filter = try await episodeFilter(arguments[0], podcastID: podcastID)
-                    let text = arguments[1].stringValue ?? ""
+                    let given = arguments[1].stringValue ?? ""
+                    guard let (text, skipping) = LibraryPaging.splitAhead(given) else {
+                        throw DBusError.invalidArgs("'\(given.prefix(80))' is not a cursor of ListEpisodes")
+                    }
                     let cursor = text == LibraryPaging.start ? nil : EpisodeCursor(text)
                     guard text == LibraryPaging.start || cursor != nil else {
-                        throw DBusError.invalidArgs("'\(text.prefix(80))' is not a cursor of ListEpisodes")
+                        throw DBusError.invalidArgs("'\(given.prefix(80))' is not a cursor of ListEpisodes")
                     }
                     let count = LibraryPaging.itemCount(for: UInt32(clamping: arguments[2].int64Value ?? 0))
-                    return try await episodePages.page(EpisodePageKey(filter: filter, cursor: cursor, count: count)) { key throws(DBusError) in
+                    let key = EpisodePageKey(filter: filter, cursor: cursor, count: count)
+                    let page = try await episodePages.page(key, skipping: skipping) { key throws(DBusError) in
                         // Items are written into the reply's bytes as SQLite reads the rows, and reading
                         // stops when the page is full.
                         let (body, next) = try await LibraryWork.run { () throws(LibraryError) in
@@ -162,6 +166,8 @@ enum LibraryObject {
                         }
                         return .init(reply: body, next: next.map { EpisodePageKey(filter: key.filter, cursor: $0, count: key.count) })
                     }
+                    // Past the last page: an empty one.
+                    return page ?? WireReplyPage.empty
                 }),
                 method(.episode) { arguments throws(DBusError) in
                     let id = arguments[0].int64Value ?? -1

@@ -48,6 +48,12 @@ struct WireReplyPage: ItemFields {
         return writer.body(signature: "aa{sv}s")
     }
 
+    /// A page with no items and no page after it.
+    static var empty: DBusWireBody {
+        var page = WireReplyPage(count: 0)
+        return page.body { LibraryPaging.start }
+    }
+
     // MARK: - ItemFields (inside `add`)
 
     mutating func set(_ key: String, _ text: String?) {

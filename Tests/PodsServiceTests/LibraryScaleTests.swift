@@ -72,7 +72,8 @@ import Testing
         var cursor = "", pages = 0, titles: [String] = []
         repeat {
             let page = try await listEpisodes(podsd, ["podcast": .int64(podcastID)], cursor: cursor, limit: 0)
-            #expect(page.itemBytes <= LibraryPaging.maxBytes, "\(page.itemBytes) bytes of items")
+            // At least one item a page: one with a 64 KiB title goes alone.
+            #expect(page.itemBytes <= LibraryPaging.maxBytes || page.items.count == 1, "\(page.itemBytes) bytes of items")
             titles += page.items.compactMap { Self.value($0, "title")?.stringValue }
             cursor = page.next
             pages += 1
@@ -90,9 +91,43 @@ import Testing
         }
         #expect(try await listEpisodes(podsd, ["podcast": .int64(podcastID), "unplayed": .bool(true)], cursor: "", limit: 5).items.isEmpty)
 
+        // `cursor+k` is the k-th page after the one at `cursor`: the same pages as asked one by one,
+        // from podsd's read-ahead or built afresh; past the end, an empty page.
+        var sequential: [(items: [DBusValue], next: String)] = []
+        let other: [String: DBusValue] = ["podcast": .string("Other 0")]
+        cursor = ""
+        repeat {
+            let page = try await listEpisodes(podsd, other, cursor: cursor, limit: 50)
+            sequential.append((page.items, page.next))
+            cursor = page.next
+        } while !cursor.isEmpty && sequential.count < 100
+        #expect(sequential.count == 1500 / 50)
+        for (base, k) in [(0, 1), (0, 3), (5, 16), (10, 9)] {
+            let cursor = base == 0 ? "" : sequential[base - 1].next
+            let ahead = try await listEpisodes(podsd, other, cursor: LibraryPaging.ahead(cursor, k), limit: 50)
+            #expect(ahead.items == sequential[base + k].items && ahead.next == sequential[base + k].next, "page \(base) + \(k)")
+        }
+        let pastTheEnd = try await listEpisodes(podsd, other, cursor: LibraryPaging.ahead(sequential[28].next, 5), limit: 50)
+        #expect(pastTheEnd.items.isEmpty && pastTheEnd.next.isEmpty)
+        // The second connection serves the same interface; `pods` pages there.
+        let peer = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+                                                   member: LibraryMethod.listingPeer.name).first?.stringValue ?? ""
+        let owner = try await podsd.connection.call(
+            destination: "org.freedesktop.DBus", path: DBusObjectPath(validLiteral: "/org/freedesktop/DBus"), interface: "org.freedesktop.DBus",
+            member: "GetNameOwner", arguments: [.string(MPRIS.busName)]).first?.stringValue
+        #expect(peer.hasPrefix(":") && owner?.hasPrefix(":") == true && peer != owner)
+        let there = try await podsd.connection.call(destination: peer, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+                                                    member: LibraryMethod.listEpisodes.name,
+                                                    arguments: [.variantDictionary(other), .string(""), .uint32(50)])
+        #expect(there.first?.arrayValue == sequential[0].items)
+
         // Wrong input: one clear error each, and podsd goes on.
         for (arguments, errorName, words) in [
             (["cursor": DBusValue.string("page 2")], DBusError.Name.invalidArgs, "not a cursor"),
+            (["cursor": DBusValue.string("+0")], DBusError.Name.invalidArgs, "not a cursor"),
+            (["cursor": DBusValue.string("+17")], DBusError.Name.invalidArgs, "not a cursor"),
+            (["cursor": DBusValue.string("e1.0.1+x")], DBusError.Name.invalidArgs, "not a cursor"),
+            (["cursor": DBusValue.string("nope+2")], DBusError.Name.invalidArgs, "not a cursor"),
             (["filter": .variantDictionary(["podcast": .int64(999)])], LibraryNames.Error.notFound, "no podcast has id 999"),
             (["filter": .variantDictionary(["podcast": .string("Nothing")])], LibraryNames.Error.notFound, "no podcast is called Nothing"),
             (["filter": .variantDictionary(["sort": .string("title")])], DBusError.Name.invalidArgs, "no filter 'sort'"),
