@@ -12,7 +12,7 @@ struct PodsRun {
 
     func run(_ workload: inout ScaleWorkload, into table: inout ResultTable) async throws {
         let directory = work.appendingPathComponent("pods")
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         let podsd = try await PodsdProcess.start(bus: bus, directory: directory)
         func step(_ name: String, goal: String, _ arguments: String...) async throws {
             let (seconds, result) = await Peers.timed(Fixtures.executable("pods"), arguments, environment: bus.environment)

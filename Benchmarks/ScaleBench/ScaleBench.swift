@@ -21,7 +21,7 @@ struct ScaleBench {
         let keep = arguments.contains("--keep")
         if let flag = arguments.firstIndex(of: "--listing"), flag + 1 < arguments.count {
             var table = ResultTable()
-            let bus = try PrivateBus.start()
+            let bus = try await PrivateBus.start()
             try await PodsRun.listing(bus: bus, directory: URL(fileURLWithPath: arguments[flag + 1]).appendingPathComponent("pods"),
                                       into: &table)
             table.print()

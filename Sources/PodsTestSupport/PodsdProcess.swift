@@ -32,7 +32,8 @@ public final class PodsdProcess: Sendable {
     public static func start(extraArguments: [String] = [], bus existing: PrivateBus? = nil,
                              directory given: URL? = nil, audioSink: String? = "fakesink sync=true",
                              environment: [String: String] = [:]) async throws -> PodsdProcess {
-        let bus = try existing ?? PrivateBus.start()
+        let bus: PrivateBus
+        if let existing { bus = existing } else { bus = try await PrivateBus.start() }
         let directory = try given ?? Fixtures.temporaryDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixtures.executable("podsd"))

@@ -12,7 +12,11 @@ public final class PrivateBus: Sendable {
         self.process = process
     }
 
-    public static func start() throws -> PrivateBus {
+    /// Starts a daemon and returns once it printed its address. The wait
+    /// is on a thread of its own: a test suite starts dozens of buses at
+    /// once, and each start blocking one of the cooperative pool's two
+    /// threads stalled every other test's D-Bus calls past their timeouts.
+    public static func start() async throws -> PrivateBus {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Subprocess.resolve("dbus-daemon"))
         process.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1"]
@@ -20,16 +24,23 @@ public final class PrivateBus: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var line = Data()
         let reader = output.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+        let line = await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
+            let thread = Thread {
+                var line = Data()
+                while !line.contains(UInt8(ascii: "\n")) {
+                    let chunk = reader.availableData
+                    if chunk.isEmpty { break }
+                    line.append(chunk)
+                }
+                continuation.resume(returning: line)
+            }
+            thread.name = "pods.test.bus"
+            thread.start()
         }
         let address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !address.isEmpty else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw TestSupportError("dbus-daemon printed no address")
         }
         return PrivateBus(address: address, process: process)

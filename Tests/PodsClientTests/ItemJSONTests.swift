@@ -29,7 +29,7 @@ import Testing
     /// `items` sent to a service on a private bus that answers them as a
     /// page (`aa{sv}`, `s next`), read with `ItemJSON.items(_:_:first:)`.
     static func renderFromWire(_ items: [DBusValue], _ schema: ItemSchema) async throws -> String {
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         defer { bus.stop() }
         let service = try await DBusConnection.connect(address: bus.address)
         let client = try await DBusConnection.connect(address: bus.address)

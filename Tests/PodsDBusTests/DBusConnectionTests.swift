@@ -22,7 +22,7 @@ private struct EchoFixture {
     static let interface = "org.pods.Test.Echo"
 
     init() async throws {
-        bus = try PrivateBus.start()
+        bus = try await PrivateBus.start()
         service = try await DBusConnection.connect(address: bus.address)
         client = try await DBusConnection.connect(address: bus.address)
         let stored = StoredLevel()

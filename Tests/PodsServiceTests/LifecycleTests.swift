@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func aBadAudioSinkStopsStartUpWithOneLine() async throws {
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = await Subprocess.run(Fixtures.executable("podsd"), [
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func cliSaysWhenPodsdIsNotRunning() async throws {
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         let result = await Subprocess.run(Fixtures.executable("pods"), ["status"], environment: bus.environment)
         #expect(result.status != 0)
         #expect(result.stderr.trimmed == "pods: podsd is not running (nothing owns org.mpris.MediaPlayer2.pods on the session bus); start it with: podsd &")

@@ -24,7 +24,7 @@ import Testing
         server.setFile("/art.png", Data([0x89] + Array("PNG artwork".utf8)), type: "image/png")
         let shows = ["One", "Two", "Three", "Four", "Five"]
         for show in shows { server.setFile("/\(show).xml", Self.feed(show, episodes: ["\(show) old"], server: server)) }
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         let notifications = try await NotificationServer.start(on: bus)
         let podsd = try await PodsdProcess.start(extraArguments: ["--refresh-interval", "1s"], bus: bus)
         for show in shows { #expect(await podsd.pods("subscribe", server.url("/\(show).xml")).status == 0) }
@@ -47,7 +47,7 @@ import Testing
         server.setFile("/art.png", Data([0x89] + Array("PNG artwork".utf8)), type: "image/png")
         let shows = ["Two", "Three", "Four", "Five"]
         for show in shows { server.setFile("/\(show).xml", Self.feed(show, episodes: ["\(show) old"], server: server)) }
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         let notifications = try await NotificationServer.start(on: bus)
         let podsd = try await PodsdProcess.start(bus: bus)  // no background refresh: `pods refresh` finds them
         for show in shows { #expect(await podsd.pods("subscribe", server.url("/\(show).xml")).status == 0) }

@@ -62,7 +62,7 @@ import Testing
         let server = try Self.server()
         defer { server.stop() }
         let directory = try Fixtures.temporaryDirectory()
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         let secrets = try await SecretServiceServer.start(on: bus)
         let podsd = try await PodsdProcess.start(bus: bus, directory: directory)
         let result = await podsd.run(Fixtures.executable("pods"), ["subscribe", server.url("/private/feed.xml"), "--user", "alice",

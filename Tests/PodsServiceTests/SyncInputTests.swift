@@ -159,7 +159,7 @@ import Testing
     @Test func thePasswordInTheSecretService() async throws {
         let world = try SyncWorld(api: .gpodder)
         defer { world.stop() }
-        let bus = try PrivateBus.start()
+        let bus = try await PrivateBus.start()
         let secrets = try await SecretServiceServer.start(on: bus)
         let directory = try Fixtures.temporaryDirectory()
         var desktop = try await PodsdProcess.start(bus: bus, directory: directory)
