@@ -67,7 +67,8 @@ let package = Package(
         .target(
             name: "PodsTestSupport",
             dependencies: [
-                "PodsClient", "PodsDBus", "PodsFeedParser", "PodsLibrary", "PodsProtocol", .product(name: "Crypto", package: "swift-crypto"),
+                "PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsLibrary", "PodsProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
         // MARK: - Executables

@@ -26,7 +26,7 @@ public final class NotificationServer: Sendable {
         let connection = try await DBusConnection.connect(address: bus.address)
         let server = NotificationServer(connection: connection)
         let path = DBusObjectPath(validLiteral: "/org/freedesktop/Notifications")
-        connection.export(DBusExportedObject(path: path, interfaces: [DBusInterface(
+        connection.exportStandIn(DBusExportedObject(path: path, interfaces: [DBusInterface(
             name: "org.freedesktop.Notifications",
             methods: [
                 DBusMethod("Notify", inputs: [

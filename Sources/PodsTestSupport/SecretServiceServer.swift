@@ -25,7 +25,7 @@ public final class SecretServiceServer: Sendable {
         let server = SecretServiceServer(connection: connection)
         let stringMap = DBusType.dictionary(key: .string, value: .string)
         let secret = DBusType.structure([.objectPath, .array(.byte), .array(.byte), .string])
-        connection.export(DBusExportedObject(path: DBusObjectPath(validLiteral: "/org/freedesktop/secrets"), interfaces: [DBusInterface(
+        connection.exportStandIn(DBusExportedObject(path: DBusObjectPath(validLiteral: "/org/freedesktop/secrets"), interfaces: [DBusInterface(
             name: "org.freedesktop.Secret.Service",
             methods: [
                 DBusMethod("OpenSession", inputs: [DBusArgument("algorithm", .string), DBusArgument("input", .variant)],
@@ -53,7 +53,7 @@ public final class SecretServiceServer: Sendable {
                     return [.dictionary(key: .objectPath, value: secret, entries)]
                 },
             ])]))
-        connection.export(DBusExportedObject(path: DBusObjectPath(validLiteral: "/org/freedesktop/secrets/aliases/default"),
+        connection.exportStandIn(DBusExportedObject(path: DBusObjectPath(validLiteral: "/org/freedesktop/secrets/aliases/default"),
                                              interfaces: [DBusInterface(
             name: "org.freedesktop.Secret.Collection",
             methods: [
@@ -72,7 +72,7 @@ public final class SecretServiceServer: Sendable {
                                           attributes: attributes, secret: bytes))
                         return path
                     }
-                    connection.export(DBusExportedObject(path: path, interfaces: [DBusInterface(
+                    connection.exportStandIn(DBusExportedObject(path: path, interfaces: [DBusInterface(
                         name: "org.freedesktop.Secret.Item", methods: [],
                         properties: [DBusProperty("Attributes", stringMap, get: {
                             let values = server.items.withLock { $0.first { $0.path == path }?.attributes } ?? [:]

@@ -36,7 +36,7 @@ import Testing
         defer { service.close(); client.close() }
         let list = DBusType.array(.dictionary(key: .string, value: .variant))
         let path = DBusObjectPath(validLiteral: "/test/Pages")
-        service.export(DBusExportedObject(path: path, interfaces: [DBusInterface(name: "org.pods.Test.Pages", methods: [
+        service.exportStandIn(DBusExportedObject(path: path, interfaces: [DBusInterface(name: "org.pods.Test.Pages", methods: [
             DBusMethod("Page", inputs: [DBusArgument("items", list)], outputs: [DBusArgument("items", list), DBusArgument("next", .string)]) {
                 [$0[0], .string("")]
             },

@@ -27,7 +27,7 @@ private struct EchoFixture {
         client = try await DBusConnection.connect(address: bus.address)
         let stored = StoredLevel()
         self.stored = stored
-        service.export(DBusExportedObject(path: Self.path, interfaces: [DBusInterface(
+        service.exportStandIn(DBusExportedObject(path: Self.path, interfaces: [DBusInterface(
             name: Self.interface,
             methods: [
                 DBusMethod("Echo", inputs: [DBusArgument("value", .variant)], outputs: [DBusArgument("value", .variant)]) { $0 },
