@@ -86,7 +86,9 @@ import Testing
         func openFiles() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(podsd.processIdentifier)/fd").count) ?? 0 }
         func threads() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(podsd.processIdentifier)/task").count) ?? 0 }
         var baseline: (files: Int, threads: Int)?
-        let library = LibraryClient(podsd.client)
+        // Its CurrentEpisode waits behind its PlayEpisode (one sender's calls run in order), which on two
+        // loaded cores can take longer than a quick call's 5 s: a client as patient as PlayEpisode's callers.
+        let library = LibraryClient(PlayerClient(connection: podsd.connection, timeout: LibraryMethod.playEpisode.timeout ?? .seconds(20)))
         for round in 0..<50 {
             try play(episodes[round % 3], from: podsd.connection)
             try play(episodes[(round + 1) % 3], from: other)
