@@ -153,9 +153,11 @@ public struct PodsService: Service {
         // queues ahead of an MPRIS answer in this connection's socket.
         let listing = player == nil ? nil : await openListingConnection()
         if let player, let sync {
-            let peer = listing?.uniqueName ?? connection.uniqueName
-            connection.export(LibraryObject.make(player, signals: signals, notifier: notifier, sync: sync, listingPeer: peer))
-            listing?.export(LibraryObject.make(player, signals: signals, notifier: notifier, sync: sync, listingPeer: peer))
+            // One object on both: one read-ahead of pages, whichever connection a client pages on.
+            let libraryObject = LibraryObject.make(player, signals: signals, notifier: notifier, sync: sync,
+                                                   listingPeer: listing?.uniqueName ?? connection.uniqueName)
+            connection.export(libraryObject)
+            listing?.export(libraryObject)
         }
         connection.onDisconnect { requestStop.yield("the bus connection closed") }
         do throws(DBusError) { try await connection.cancelCallsWhenCallersLeave() } catch {
