@@ -14,6 +14,7 @@ public final class LoopbackHTTPServer: Sendable {
     private let redirects: [String: (status: Int, location: String)]
     private let sent = Mutex(0)
     private let delays = Mutex<[String: Duration]>([:])
+    private let held = Mutex<Set<String>>([])
     private let faults = Mutex<[String: Fault]>([:])
     private let counts = Mutex<(requests: [String: Int], notModified: Int)>(([:], 0))
     private let sentByPath = Mutex<[String: Int]>([:])
@@ -133,6 +134,13 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Answers requests for `path` only after `delay` (a slow server).
     public func setDelay(_ path: String, _ delay: Duration) { delays.withLock { $0[path] = delay } }
+
+    /// Answers requests for `path` only once `release(_:)` is called: a
+    /// server as slow as the test needs, whatever the load on the machine.
+    public func hold(_ path: String) { _ = held.withLock { $0.insert(path) } }
+
+    /// Answers the requests for `path` held so far and those to come.
+    public func release(_ path: String) { _ = held.withLock { $0.remove(path) } }
 
     /// A way to fail requests for a path.
     public enum Fault: Sendable {
@@ -268,6 +276,7 @@ public final class LoopbackHTTPServer: Sendable {
         if let delay = delays.withLock({ $0[path] }) {
             usleep(UInt32(delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
         }
+        while held.withLock({ $0.contains(path) }), !stopped.withLock({ $0 }) { usleep(10_000) }
         if let guardRule = guarded.withLock({ $0.first { path.hasPrefix($0.prefix) } }) {
             let given = lines.first { $0.lowercased().hasPrefix("authorization:") }.map {
                 $0.dropFirst("authorization:".count).trimmingCharacters(in: .whitespaces)

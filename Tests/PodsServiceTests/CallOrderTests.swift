@@ -51,18 +51,30 @@ import Testing
     @Test func theCallsOfACallerThatLeavesAreCancelled() async throws {
         let server = try LoopbackHTTPServer(files: ["/slow.mp3": Fixtures.sampleMP3])
         defer { server.stop() }
-        server.setDelay("/slow.mp3", .seconds(3))
+        // The file is held until the caller has gone (a fixed delay raced this test's own
+        // sleeps, which stretch by seconds when a full run keeps the task pool busy).
+        server.hold("/slow.mp3")
         let podsd = try await PodsdProcess.start()
         let leaving = try await DBusConnection.connect(address: podsd.bus.address)
+        let owners = try await podsd.connection.signals(matching: DBusSignalMatch(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged"))
         // A slow open, then a volume change queued behind it; then the caller goes.
         try leaving.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface,
                          member: "OpenUri", arguments: [.string(server.url("/slow.mp3"))])
         try leaving.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties",
                          member: "Set", arguments: [.string(MPRIS.playerInterface), .string("Volume"), .variant(.double(0.2))])
-        try await Task.sleep(for: .milliseconds(300))
+        try await waitFor(timeout: .seconds(30)) { server.requests(for: "/slow.mp3") > 0 }  // the open is under way
+        let leavingName = leaving.uniqueName
         leaving.close()
-        try await Task.sleep(for: .seconds(4))  // past the open's delay
+        for await change in owners where change.arguments.first?.stringValue == leavingName { break }
+        try await Task.sleep(for: .seconds(2))  // podsd, told by the bus too, cancels the caller's calls
+        server.release("/slow.mp3")
+        try await waitFor(timeout: .seconds(30)) {
+            (try? await podsd.client.status().url) == server.url("/slow.mp3")
+        }
+        try await Task.sleep(for: .seconds(1))  // time for a queued call that was wrongly kept to run
         #expect(try await podsd.client.property("Volume") == .double(1), "the queued call of a caller that left ran")
+        server.setDelay("/slow.mp3", .seconds(3))
         // A caller that stays has its queued call run after the slow one.
         try podsd.connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface,
                                   member: "OpenUri", arguments: [.string(server.url("/slow.mp3"))])
