@@ -33,7 +33,7 @@ public struct Episode: Sendable, Equatable {
     /// text when it had one, else made from `descriptionHTML` when read: a
     /// feed's thousands of descriptions cost nothing until one is read.
     public var description: String {
-        get { plainDescription ?? descriptionHTML.map(HTMLText.plainText) ?? "" }
+        get { plainDescription ?? descriptionHTML.map { HTMLText.plainText($0) } ?? "" }
         set { plainDescription = newValue }
     }
     /// The plain text the feed gave (squashed); nil when `description` is

@@ -27,18 +27,21 @@ enum HTMLText {
     /// Tags dropped (a block tag such as `<p>` or `<br>` separates words),
     /// character references and named entities decoded, whitespace squashed.
     /// Decoded text is never read as markup: `&lt;b&gt;` stays `<b>`.
-    static func plainText(_ html: String) -> String {
+    /// With `limit`, reading stops once that many bytes are written: the
+    /// text's start, as long as the caller needs.
+    static func plainText(_ html: String, atMost limit: Int = .max) -> String {
         var html = html
         return html.withUTF8 { input in
             // Every reference is at least as long as its UTF-8, and a tag
             // (3+ bytes) writes at most one space: the output fits the input.
-            SquashingWriter.write(capacity: input.count) { writer in
+            SquashingWriter.write(capacity: min(input.count, limit)) { writer in
                 var index = 0
                 var noCloseAfter = input.count  // no ">" at or after this index
-                while index < input.count {
+                while index < input.count, !writer.isFull {
                     // Runs of ordinary bytes (most of the text) are copied whole.
                     let runStart = index
-                    while index < input.count {
+                    let runEnd = min(input.count, index + writer.room + 1)  // enough to fill what is left
+                    while index < runEnd {
                         if isOrdinary(input[index]) {
                             index += 1
                         } else if input[index] == 0x20, index > runStart, index + 1 < input.count, isOrdinary(input[index + 1]) {
@@ -186,4 +189,11 @@ enum HTMLText {
 public enum FeedText {
     /// HTML as the parser reads it into an episode's plain-text description.
     public static func plainText(fromHTML html: String) -> String { HTMLText.plainText(html) }
+
+    /// Whether `plain` is `html` read as plain text; reads only as much of
+    /// `html` as it takes to tell (a short summary beside long show notes
+    /// is told apart at once).
+    public static func isPlainText(_ plain: String, of html: String) -> Bool {
+        HTMLText.plainText(html, atMost: plain.utf8.count + 1) == plain
+    }
 }

@@ -48,6 +48,12 @@ struct SquashingWriter: ~Copyable {
 
     private init(buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 
+    /// Whether the capacity is used up (what is written after is dropped).
+    var isFull: Bool { count >= buffer.count }
+
+    /// Bytes left before the capacity is used up.
+    var room: Int { buffer.count - count }
+
     /// A space that separates words (a block tag): squashed like any other.
     mutating func appendSpace() { append(0x20) }
 

@@ -21,14 +21,16 @@ struct PreparedEpisode: Sendable {
     let row: EpisodeRow?
 }
 
-/// An episode's column values: the list's (`episode`) and the detail's (`episodeDetail`).
+/// An episode's column values: the list's (`episode`) and the detail's
+/// (`episodeDetail`), made into statement arguments where the feed is
+/// prepared, so that the writer only binds them.
 struct EpisodeRow: Sendable {
     static let columns = ["title", "link", "published", "duration", "artworkURL", "season", "number", "episodeType",
                           "explicit", "author", "chaptersURL", "transcriptURL", "enclosures", "contentHash"]
     static let detailColumns = ["description", "descriptionHTML", "chapters", "persons"]
 
-    let values: [DatabaseValue]
-    let detail: [DatabaseValue]
+    let values: StatementArguments
+    let detail: StatementArguments
 
     init(_ episode: Episode, hash: Int64) {
         values = [
@@ -112,18 +114,22 @@ extension Library {
             // Prepared as unchanged, but another refresh of this podcast stored
             // other content since: that stays, and the next refresh settles it.
             guard let row = episode.row else { continue }
+            // Bound as they are (the statements and the counts of their arguments
+            // are this function's own): no check, no nesting per argument.
             let id: Int64
             if let stored {
-                try update.execute(arguments: StatementArguments(row.values + [order.databaseValue, true.databaseValue, stored.id.databaseValue]))
+                update.setUncheckedArguments(row.values + [order, true, stored.id])
+                try update.execute()
                 id = stored.id
                 summary.updated += 1
             } else {
-                try insert.execute(arguments: StatementArguments(
-                    [podcastId.databaseValue, episode.guid.databaseValue] + row.values + [order.databaseValue, true.databaseValue]))
+                insert.setUncheckedArguments([podcastId, episode.guid] + row.values + [order, true])
+                try insert.execute()
                 id = db.lastInsertedRowID
                 summary.added += 1
             }
-            try detail.execute(arguments: StatementArguments([id.databaseValue] + row.detail))
+            detail.setUncheckedArguments([id] + row.detail)
+            try detail.execute()
         }
         let seen = Set(feed.episodes.map(\.guid))
         let remove = try db.cachedStatement(sql: """
@@ -147,7 +153,7 @@ extension Library {
     /// (each description is stored once).
     static func storedDescription(_ episode: Episode) -> String {
         guard let plain = episode.plainDescription else { return "" }
-        if let html = episode.descriptionHTML, FeedText.plainText(fromHTML: html) == plain { return "" }
+        if let html = episode.descriptionHTML, FeedText.isPlainText(plain, of: html) { return "" }
         return plain
     }
 }

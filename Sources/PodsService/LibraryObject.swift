@@ -98,7 +98,7 @@ enum LibraryObject {
                         signals.episodesChanged(summary.podcastId)
                     }
                     signals.podcastsChanged()
-                    FreedMemory.giveBack()
+                    await LibraryWork.settle(library)
                     Task {
                         await player.autoDownload()
                         await player.prefetchArtwork()
@@ -119,7 +119,7 @@ enum LibraryObject {
                     }
                     let results = await importing(outlines, with: player, signals: signals)
                     signals.podcastsChanged()
-                    FreedMemory.giveBack()
+                    await LibraryWork.settle(library)
                     Task { await player.prefetchArtwork() }
                     return [boundedList(results) { LibraryItemEncoding.importResult(url: $0.url, podcastId: $0.podcastId, error: $0.error) }]
                 },

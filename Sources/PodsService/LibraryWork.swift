@@ -25,4 +25,12 @@ enum LibraryWork {
             throw errors(error)
         }
     }
+
+    /// After a burst of library work, as podsd goes idle: the readers' page
+    /// caches, then what malloc kept of the memory freed, go back to the
+    /// system (a start-up or a refresh of a large library leaves megabytes).
+    static func settle(_ library: Library) async {
+        await lane.run { library.releaseMemory() }
+        FreedMemory.giveBack()
+    }
 }

@@ -187,6 +187,7 @@ public struct PodsService: Service {
                         await player.resume()
                         await player.applyPreferences()  // config.toml's cache budget, kept for the cache
                         sync?.schedule(after: .zero)  // a sync at start, when one is set up
+                        if let library { await LibraryWork.settle(library) }
                     }
                     if let mediaCache = player.mediaCache {
                         group.addTask { await mediaCache.run() }

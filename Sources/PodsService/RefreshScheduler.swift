@@ -101,6 +101,7 @@ actor RefreshScheduler {
                 signals.artworkChanged()
                 await notifier?.announce(summaries)
                 sync?.schedule(after: .zero)
+                await LibraryWork.settle(library)
             } catch {
                 logger.error("background refresh: \(error)")
             }

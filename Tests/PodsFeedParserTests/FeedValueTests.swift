@@ -68,6 +68,26 @@ import Testing
         #expect(!HTMLText.looksLikeHTML("1 < 2 and 3 > 2"))
     }
 
+    /// A plain description is stored only when it is not the HTML's own text;
+    /// telling reads the HTML only as far as the plain text goes.
+    @Test func plainTextComparedWithTheHTMLsOwn() {
+        let notes = "<p>Hello&nbsp;<b>world</b></p><p>Two &amp; three</p>"
+        #expect(FeedText.isPlainText("Hello world Two & three", of: notes))
+        #expect(!FeedText.isPlainText("Hello world Two & thre", of: notes))  // a prefix
+        #expect(!FeedText.isPlainText("Hello world", of: notes))  // ends where a space follows
+        #expect(!FeedText.isPlainText("Hello world Two & three four", of: notes))
+        #expect(!FeedText.isPlainText("Episode 3, in short", of: notes))
+        #expect(FeedText.isPlainText("", of: "<p> </p>"))
+        #expect(!FeedText.isPlainText("", of: "<p>x</p>"))
+        #expect(HTMLText.plainText(notes, atMost: 8) == "Hello wo")
+        // Long show notes beside a short summary: only the start is read.
+        let long = "<p>" + String(repeating: "words and more words ", count: 200_000) + "</p>"
+        let clock = ContinuousClock()
+        let whole = clock.measure { _ = HTMLText.plainText(long) }
+        let told = clock.measure { #expect(!FeedText.isPlainText("A short summary", of: long)) }
+        #expect(told * 20 < whole, "telling took \(told), reading it all \(whole)")
+    }
+
     @Test func jsonContractHasEveryKey() throws {
         var feed = Feed()
         feed.title = "T"

@@ -64,6 +64,36 @@ import Testing
         #expect(descriptions == ["", "", "A plain summary"])
     }
 
+    /// A library whose content hashes are of the first form (FNV-1a): the
+    /// migration makes them again, so a refresh with the same feed changes
+    /// nothing and writes nothing.
+    @Test func aV8LibrarysHashesAreMadeAgain() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var feed = Feed()
+        feed.title = "Show"
+        feed.episodes = (1...3).map { number in
+            var episode = Episode()
+            episode.guid = "g-\(number)"
+            episode.title = "Episode \(number)"
+            episode.descriptionHTML = "<p>Notes for <b>\(number)</b></p>"
+            if number == 2 { episode.description = "A plain summary" }
+            episode.enclosures = [Enclosure(url: "https://cdn.example.org/\(number).mp3", type: "audio/mpeg", length: 1000)]
+            return episode
+        }
+        do {
+            let old = try Library(directory: directory, migratingUpTo: "v8: sync")
+            _ = try old.subscribe(feedURL: "https://example.org/feed", feed: feed, etag: nil, lastModified: nil)
+            try old.database.write { db in try db.execute(sql: "UPDATE episode SET contentHash = id * 7919") }  // not this form's
+        }
+        let library = try Library(directory: directory)
+        let summary = try library.applyRefresh(1, feed: feed, etag: nil, lastModified: nil)
+        #expect((summary.added, summary.updated, summary.removed) == (0, 0, 0))
+        var changed = feed
+        changed.episodes[1].title += " (corrected)"
+        #expect(try library.applyRefresh(1, feed: changed, etag: nil, lastModified: nil).updated == 1)
+    }
+
     /// A library from before sync: what was listened to counts as changed
     /// when it was last played, so an older remote action does not win over it;
     /// nothing is queued until the first sync asks for the history.
