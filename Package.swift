@@ -64,7 +64,10 @@ let package = Package(
             dependencies: [
                 "PodsConcurrency", "PodsHTTP", "PodsLibrary", "PodsPlayback", .product(name: "Logging", package: "swift-log"),
             ]),
-        .target(name: "PodsLibrary", dependencies: ["PodsChapters", "PodsFeedParser", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "PodsLibrary", dependencies: [
+            "PodsChapters", "PodsFeedParser", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ]),
         .target(
             name: "PodsService",
             dependencies: [

@@ -37,6 +37,12 @@ extension Library {
         _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
+    /// Copies what the write-ahead log holds into the file now (a commit
+    /// past 1000 pages of log starts this in the background by itself), on a
+    /// connection of its own: the writer goes on meanwhile, and readers are
+    /// not waited for.
+    public func foldLogIntoFile() { folder.fold() }
+
     /// Lets go of what only speeds up the next reads: closes the reader
     /// connections (each keeps up to 4 MiB of pages), waiting for the
     /// reads under way, and empties the writer's page cache. For a service

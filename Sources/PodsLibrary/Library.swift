@@ -11,6 +11,7 @@ public final class Library: Sendable {
     public static let fileName = "library.sqlite"
 
     let database: DatabasePool
+    let folder: LogFolder
 
     /// Opens (creating and migrating if needed) the library in `directory`.
     public convenience init(directory: URL) throws(LibraryError) {
@@ -22,6 +23,8 @@ public final class Library: Sendable {
         let path = directory.appendingPathComponent(Self.fileName).path
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let folder = LogFolder(path: path)
+            self.folder = folder
             var configuration = Configuration()
             configuration.prepareDatabase { db in
                 // A new file gets 16 KB pages: an episode's detail row (a 2 KB
@@ -38,6 +41,7 @@ public final class Library: Sendable {
                 // without it a 200-feed import waited for 200 fsyncs and
                 // playback's progress forced the disk every second.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                if !db.configuration.readonly { folder.install(on: db) }
                 // Readers keep up to 4 MiB of pages (SQLite's default is 2):
                 // the newest-first list reads the episode table at as many
                 // places at once as there are podcasts (each feed's rows lie

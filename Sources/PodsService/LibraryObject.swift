@@ -98,13 +98,13 @@ enum LibraryObject {
                         signals.episodesChanged(summary.podcastId)
                     }
                     signals.podcastsChanged()
-                    await LibraryWork.settle(library)
                     Task {
                         await player.autoDownload()
                         await player.prefetchArtwork()
                         signals.artworkChanged()
                         await notifier?.announce(summaries)
                         sync.schedule(after: .zero)
+                        await LibraryWork.settle(library)
                     }
                     // Failures and changes first: if a huge library's results pass the
                     // reply's bound, only "not modified" lines are left out.
@@ -119,8 +119,10 @@ enum LibraryObject {
                     }
                     let results = await importing(outlines, with: player, signals: signals)
                     signals.podcastsChanged()
-                    await LibraryWork.settle(library)
-                    Task { await player.prefetchArtwork() }
+                    Task {
+                        await player.prefetchArtwork()
+                        await LibraryWork.settle(library)
+                    }
                     return [boundedList(results) { LibraryItemEncoding.importResult(url: $0.url, podcastId: $0.podcastId, error: $0.error) }]
                 },
                 method(.search) { arguments throws(DBusError) in

@@ -26,11 +26,16 @@ enum LibraryWork {
         }
     }
 
-    /// After a burst of library work, as podsd goes idle: the readers' page
-    /// caches, then what malloc kept of the memory freed, go back to the
-    /// system (a start-up or a refresh of a large library leaves megabytes).
+    /// After a burst of library work, as podsd goes idle: the write-ahead
+    /// log is folded into the file, and the readers' page caches, then what
+    /// malloc kept of the memory freed, go back to the system (a start-up
+    /// or a refresh of a large library leaves megabytes). Run after the
+    /// reply, not before: none of it is the caller's business.
     static func settle(_ library: Library) async {
-        await lane.run { library.releaseMemory() }
+        await lane.run {
+            library.foldLogIntoFile()
+            library.releaseMemory()
+        }
         FreedMemory.giveBack()
     }
 }
