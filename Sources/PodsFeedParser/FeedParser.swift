@@ -9,7 +9,7 @@ public struct FeedParser: Sendable {
     /// The size limit by default: 64 MB.
     public static let defaultSizeLimit = 64 * 1024 * 1024
     /// How much is fed to libxml2 at a time.
-    static let chunkSize = 256 * 1024
+    static let chunkSize = 64 * 1024
 
     /// Relative links resolve against this (the feed's own URL).
     public var baseURL: URL?
