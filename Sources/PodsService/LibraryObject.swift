@@ -99,12 +99,12 @@ enum LibraryObject {
                     }
                     signals.podcastsChanged()
                     Task {
+                        await LibraryWork.settle(library)
                         await player.autoDownload()
                         await player.prefetchArtwork()
                         signals.artworkChanged()
                         await notifier?.announce(summaries)
                         sync.schedule(after: .zero)
-                        await LibraryWork.settle(library)
                     }
                     // Failures and changes first: if a huge library's results pass the
                     // reply's bound, only "not modified" lines are left out.
@@ -120,8 +120,8 @@ enum LibraryObject {
                     let results = await importing(outlines, with: player, signals: signals)
                     signals.podcastsChanged()
                     Task {
-                        await player.prefetchArtwork()
                         await LibraryWork.settle(library)
+                        await player.prefetchArtwork()
                     }
                     return [boundedList(results) { LibraryItemEncoding.importResult(url: $0.url, podcastId: $0.podcastId, error: $0.error) }]
                 },
