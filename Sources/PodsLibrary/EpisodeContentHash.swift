@@ -9,7 +9,7 @@ import PodsFeedParser
 /// Text is taken eight bytes at a time (a multiply and a shift per word):
 /// a feed's descriptions are most of its bytes, and a byte-at-a-time hash
 /// (FNV-1a, this hash's first form) was a tenth of a refresh's parsing.
-/// Changing the hash leaves stored hashes unknown (library migration v9).
+/// Library migration v9 made the stored hashes of the first form again.
 struct EpisodeContentHash {
     private var state: UInt64 = 0xcbf2_9ce4_8422_2325
 
