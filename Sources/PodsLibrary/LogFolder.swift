@@ -56,7 +56,8 @@ final class LogFolder: Sendable {
     /// not waited for (a passive checkpoint; what they still read is copied
     /// the next time).
     func fold() {
-        guard let checkpointer = try? DatabaseQueue(path: path) else { return }
+        // Opening would make an empty database where the library was removed.
+        guard FileManager.default.fileExists(atPath: path), let checkpointer = try? DatabaseQueue(path: path) else { return }
         _ = try? checkpointer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
         try? checkpointer.close()
     }

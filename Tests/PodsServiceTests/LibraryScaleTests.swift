@@ -39,8 +39,10 @@ import Testing
         print("50k listing: \(took), \(listing.stdout.utf8.count) bytes; during it Get(Position) p99 \(getP99) ms "
               + "(\(measured.getPosition.count) calls), PlayPause → PropertiesChanged p99 \(toggleP99) ms (\(measured.playPause.count))")
         #expect(measured.getPosition.count >= 20 && measured.playPause.count >= 5)
-        // The benchmark holds the release build to 5 ms; a debug build beside the rest of the suite gets more room.
-        #expect(getP99 < 50 && toggleP99 < 50, "Get(Position) p99 \(getP99) ms, PlayPause p99 \(toggleP99) ms while listing")
+        // The benchmark holds the release build to 5 ms; a debug build gets more room (8–10 ms
+        // measured). It runs with the real-time suites, alone: beside the parallel suite's other
+        // work the same listing took 24–33 s and its p99s 28–51 ms.
+        #expect(getP99 < 25 && toggleP99 < 25, "Get(Position) p99 \(getP99) ms, PlayPause p99 \(toggleP99) ms while listing")
 
         #expect(podsd.isRunning)
         let peakAfter = try #require(ProcessMemory.kibibytes("VmHWM", of: podsd.processIdentifier))
