@@ -98,14 +98,7 @@ enum LibraryObject {
                         signals.episodesChanged(summary.podcastId)
                     }
                     signals.podcastsChanged()
-                    Task {
-                        await LibraryWork.settle(library)
-                        await player.autoDownload()
-                        await player.prefetchArtwork()
-                        signals.artworkChanged()
-                        await notifier?.announce(summaries)
-                        sync.schedule(after: .zero)
-                    }
+                    Task { await player.followRefresh(summaries, signals: signals, notifier: notifier, sync: sync) }
                     // Failures and changes first: if a huge library's results pass the
                     // reply's bound, only "not modified" lines are left out.
                     let ranked = summaries.filter { $0.error != nil } + summaries.filter { $0.error == nil && $0.changed }

@@ -103,6 +103,20 @@ extension LibraryPlayer {
         }
     }
 
+    /// What follows a refresh, `pods refresh`'s or the background one's: the
+    /// library settles first (its log folded, caches and freed memory given
+    /// back), then the auto-downloads, the artwork, the notifications of new
+    /// episodes and a sync.
+    func followRefresh(_ summaries: [RefreshSummary], signals: LibrarySignals, notifier: EpisodeNotifier?,
+                       sync: SyncService?) async {
+        await LibraryWork.settle(library)
+        await autoDownload()
+        await prefetchArtwork()
+        signals.artworkChanged()
+        await notifier?.announce(summaries)
+        sync?.schedule(after: .zero)
+    }
+
     // MARK: - Storage
 
     func storage() async throws(DBusError) -> StorageInfo {

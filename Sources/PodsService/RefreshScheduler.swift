@@ -96,12 +96,7 @@ actor RefreshScheduler {
                 let failed = summaries.filter { $0.error != nil }.count
                 logger.info("background refresh: \(summaries.count) feeds, \(summaries.filter(\.changed).count) changed, \(failed) failed")
                 signals.podcastsChanged()
-                await player.autoDownload()
-                await player.prefetchArtwork()
-                signals.artworkChanged()
-                await notifier?.announce(summaries)
-                sync?.schedule(after: .zero)
-                await LibraryWork.settle(library)
+                await player.followRefresh(summaries, signals: signals, notifier: notifier, sync: sync)
             } catch {
                 logger.error("background refresh: \(error)")
             }
