@@ -75,6 +75,8 @@ enum ScaleSteps {
     static let listingRSS = "RSS growth while listing, MiB"
     static let getDuringRefresh = "Get(Position) p99 during a full refresh, ms"
     static let toggleDuringRefresh = "PlayPause → PropertiesChanged p99 during a full refresh, ms"
+    static let getIdle = "Get(Position) p99 idle, before the listing, ms"
+    static let toggleIdle = "PlayPause → PropertiesChanged p99 idle, before the listing, ms"
     static let getDuringListing = "Get(Position) p99 during the listing, ms"
     static let toggleDuringListing = "PlayPause → PropertiesChanged p99 during the listing, ms"
     static let librarySize = "library file, MB"

@@ -1,3 +1,4 @@
+import Glibc
 import PodsDBus
 import PodsProtocol
 
@@ -64,14 +65,57 @@ public struct LibraryClient: Sendable {
     /// prefix; every podcast's when nil), at most `limit` in all.
     public func episodes(podcast: String?, unplayedOnly: Bool, limit: Int?,
                          _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
-        try await pages(.listEpisodes, [Self.episodeFilter(podcast, unplayedOnly)], limit: limit, page)
+        let filter = Self.episodeFilter(podcast, unplayedOnly)
+        guard limit == nil, player.connection.canPassFileDescriptors else {
+            return try await pages(.listEpisodes, [filter], limit: limit, page)
+        }
+        try await streamedEpisodes(filter) { (streamed) throws(PlayerClient.Failure) in
+            var reader = streamed.body.reader()
+            guard let items = (try? reader.value(of: .array(.dictionary(key: .string, value: .variant))))?.arrayValue else {
+                throw PlayerClient.Failure("podsd sent a malformed page of \(LibraryMethod.streamEpisodes.name)")
+            }
+            try page(items)
+        }
     }
 
-    /// The same pages as they came over the bus, for `--json` (`ItemJSON.items(_:)`).
+    /// The same pages as they came, for `--json` (`ItemJSON.items(_:)`).
     public func episodePages(podcast: String?, unplayedOnly: Bool, limit: Int?,
                              _ page: (ItemPage) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
-        try await itemPages(.listEpisodes, [Self.episodeFilter(podcast, unplayedOnly)], limit: limit,
-                            depth: Self.episodePagesInFlight, page)
+        let filter = Self.episodeFilter(podcast, unplayedOnly)
+        guard limit == nil, player.connection.canPassFileDescriptors else {
+            return try await itemPages(.listEpisodes, [filter], limit: limit, depth: Self.episodePagesInFlight, page)
+        }
+        try await streamedEpisodes(filter, page)
+    }
+
+    /// The whole list through `StreamEpisodes`: podsd writes its pages into
+    /// a pipe made here, off the bus (`DBusBodyStream`), and the last page
+    /// says it is the last. Used when the connection passes file
+    /// descriptors and no limit is asked for.
+    private func streamedEpisodes(_ filter: DBusValue, _ page: (ItemPage) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        let method = LibraryMethod.streamEpisodes
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw PlayerClient.Failure("could not make a pipe for the listing (errno \(errno))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let readEnd = DBusFileDescriptor(adopting: ends[0])
+        do {
+            // podsd gets a copy of the write end; this one closes when the call is done, so the
+            // stream ends when podsd closes its copy.
+            let writeEnd = DBusFileDescriptor(adopting: ends[1])
+            _ = try await player.call(path: LibraryNames.objectPath, interface: LibraryNames.interface, member: method.name,
+                                      [filter, .unixFD(writeEnd)], timeout: method.timeout, at: await listingPeer())
+        }
+        var reader = DBusBodyStream.Reader(readEnd, signature: LibraryMethod.streamFrameSignature)
+        while true {
+            let body: DBusReplyBody?
+            do { body = try reader.next() } catch { throw PlayerClient.Failure("the episode listing broke off: \(error.message)") }
+            guard let body else { throw PlayerClient.Failure("podsd ended the episode listing early (its log says why)") }
+            guard let (count, next) = try? ItemPage.countAndNext(body) else {
+                throw PlayerClient.Failure("podsd sent a malformed page of \(method.name)")
+            }
+            try page(ItemPage(body: body, count: count))
+            if next == LibraryPaging.start { return }
+        }
     }
 
     private static func episodeFilter(_ podcast: String?, _ unplayedOnly: Bool) -> DBusValue {

@@ -12,10 +12,14 @@ public final class DBusConnection: Sendable {
     private let loop: DBusEventLoop
     /// The connection's unique name on the bus, such as `:1.42`.
     public let uniqueName: String
+    /// Whether messages on this connection may carry file descriptors
+    /// (`h`): true on a Unix socket whose bus allows them, as dbus-daemon does.
+    public let canPassFileDescriptors: Bool
 
-    private init(loop: DBusEventLoop, uniqueName: String) {
+    private init(loop: DBusEventLoop, uniqueName: String, canPassFileDescriptors: Bool) {
         self.loop = loop
         self.uniqueName = uniqueName
+        self.canPassFileDescriptors = canPassFileDescriptors
     }
 
     deinit { loop.shutdown() }
@@ -24,14 +28,14 @@ public final class DBusConnection: Sendable {
 
     /// Connects to the session bus named by `DBUS_SESSION_BUS_ADDRESS`.
     public static func session() async throws(DBusError) -> DBusConnection {
-        let (loop, name) = try await DBusEventLoop.start(address: nil)
-        return DBusConnection(loop: loop, uniqueName: name)
+        let (loop, name, passesFDs) = try await DBusEventLoop.start(address: nil)
+        return DBusConnection(loop: loop, uniqueName: name, canPassFileDescriptors: passesFDs)
     }
 
     /// Connects to the bus at `address` (such as `unix:path=/tmp/bus`) and registers on it.
     public static func connect(address: String) async throws(DBusError) -> DBusConnection {
-        let (loop, name) = try await DBusEventLoop.start(address: address)
-        return DBusConnection(loop: loop, uniqueName: name)
+        let (loop, name, passesFDs) = try await DBusEventLoop.start(address: address)
+        return DBusConnection(loop: loop, uniqueName: name, canPassFileDescriptors: passesFDs)
     }
 
     /// Closes the connection; pending calls fail, signal streams finish.

@@ -53,7 +53,7 @@ final class DBusEventLoop: @unchecked Sendable {
 
     /// Connects on a new thread and starts serving the connection there.
     /// `address` nil means the session bus.
-    static func start(address: String?) async throws(DBusError) -> (DBusEventLoop, uniqueName: String) {
+    static func start(address: String?) async throws(DBusError) -> (DBusEventLoop, uniqueName: String, passesFDs: Bool) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw .failed("pipe failed: errno \(errno)") }
         for fd in fds {
@@ -61,11 +61,11 @@ final class DBusEventLoop: @unchecked Sendable {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
         let loop = DBusEventLoop(wakeFD: (fds[0], fds[1]))
-        let result: Result<String, DBusError> = await withCheckedContinuation { continuation in
+        let result: Result<(String, Bool), DBusError> = await withCheckedContinuation { continuation in
             let thread = Thread {
                 switch loop.open(address: address) {
-                case .success(let name):
-                    continuation.resume(returning: .success(name))
+                case .success(let opened):
+                    continuation.resume(returning: .success(opened))
                     loop.run()
                 case .failure(let error):
                     continuation.resume(returning: .failure(error))
@@ -74,10 +74,12 @@ final class DBusEventLoop: @unchecked Sendable {
             thread.name = "pods.dbus"
             thread.start()
         }
-        return (loop, try result.get())
+        let (name, passesFDs) = try result.get()
+        return (loop, name, passesFDs)
     }
 
-    private func open(address: String?) -> Result<String, DBusError> {
+    /// Opens the connection: its unique name, and whether it can pass file descriptors.
+    private func open(address: String?) -> Result<(String, Bool), DBusError> {
         dbus_threads_init_default()
         var error = CDBus.DBusError()
         dbus_error_init(&error)
@@ -102,7 +104,7 @@ final class DBusEventLoop: @unchecked Sendable {
             opened, Self.addTimeout, Self.removeTimeout, Self.toggleTimeout, me, nil)
         dbus_connection_add_filter(opened, Self.filter, me, nil)
         let unique = dbus_bus_get_unique_name(opened).map { String(cString: $0) } ?? ""
-        return .success(unique)
+        return .success((unique, dbus_connection_can_send_type(opened, DBusMarshal.typeCode("h")) != 0))
     }
 
     static func take(_ error: inout CDBus.DBusError) -> DBusError {

@@ -21,6 +21,8 @@ enum DBusMarshal {
         case .signature(let text):
             _ = try DBusType.parse(text)  // libdbus aborts on an invalid one
             ok = appendString(text, code: "g", &iter)
+        case .unixFD(let descriptor):
+            ok = appendBasic(descriptor.rawValue, code: "h", &iter)  // libdbus appends a duplicate
         case .array(let element, let items):
             try checkElements(items, are: element)
             try container(code: "a", signature: element.signature, &iter) { (sub) throws(DBusError) in
@@ -125,7 +127,10 @@ enum DBusMarshal {
             guard let path = DBusObjectPath(text) else { throw .invalidArgs("invalid object path '\(text)'") }
             return .objectPath(path)
         case typeCode("h"):
-            throw .invalidArgs("unix file descriptors are not supported")
+            // libdbus hands out a duplicate, ours to close.
+            let descriptor = readBasic(&iter, as: Int32.self)
+            guard descriptor >= 0 else { throw .invalidArgs("the message carries no file descriptor where it names one") }
+            return .unixFD(DBusFileDescriptor(adopting: descriptor))
         case typeCode("v"):
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iter, &sub)
@@ -165,7 +170,7 @@ enum DBusMarshal {
             }
             return .dictionary(key: keyType, value: valueType, entries)
         case .array(let element):
-            if element.containsUnixFD { throw .invalidArgs("unix file descriptors are not supported") }
+            if element.containsUnixFD { throw .invalidArgs("arrays of file descriptors are not taken") }
             var items: [DBusValue] = []
             while dbus_message_iter_get_arg_type(&sub) != 0 {
                 items.append(try read(&sub, budget: &budget))

@@ -181,6 +181,13 @@ public struct DBusReplyBody: Sendable {
     public let bytes: [UInt8]
     public let bigEndian: Bool
 
+    /// A body of `signature` in `bytes` (as a stream brings it, `DBusBodyStream`).
+    public init(signature: String, bytes: [UInt8], bigEndian: Bool = false) {
+        self.signature = signature
+        self.bytes = bytes
+        self.bigEndian = bigEndian
+    }
+
     /// A reader at the body's first value.
     public func reader() -> DBusWireReader { DBusWireReader(body: bytes, bigEndian: bigEndian) }
 }

@@ -15,6 +15,8 @@ public enum DBusValue: Sendable, Hashable {
     case string(String)
     case objectPath(DBusObjectPath)
     case signature(String)
+    /// A file descriptor, passed beside the message (`h`).
+    case unixFD(DBusFileDescriptor)
     case array(DBusType, [DBusValue])
     case dictionary(key: DBusType, value: DBusType, [DBusDictionaryEntry])
     case structure([DBusValue])
@@ -35,6 +37,7 @@ public enum DBusValue: Sendable, Hashable {
         case .string: .string
         case .objectPath: .objectPath
         case .signature: .signature
+        case .unixFD: .unixFD
         case .array(let element, _): .array(element)
         case .dictionary(let key, let value, _): .dictionary(key: key, value: value)
         case .structure(let fields): .structure(fields.map(\.type))
@@ -147,7 +150,7 @@ extension DBusValue {
     public var marshalledSizeEstimate: Int {
         switch self {
         case .byte: 1
-        case .bool, .int16, .uint16, .int32, .uint32: 4
+        case .bool, .int16, .uint16, .int32, .uint32, .unixFD: 4
         case .int64, .uint64, .double: 8
         case .string(let text), .signature(let text): text.utf8.count + 5
         case .objectPath(let path): path.rawValue.utf8.count + 5

@@ -3,9 +3,10 @@
 /// reads each string where it lies instead of building a `DBusValue` tree
 /// through libdbus' iterators first.
 ///
-/// The bytes come from a message libdbus received, and so validated, but
-/// every read is still bounds-checked: a short or odd body is an error,
-/// never a trap.
+/// The bytes come from a message libdbus received, and so validated, or
+/// from a stream (`DBusBodyStream`), which nothing checked: every read is
+/// bounds-checked (a short or odd body is an error, never a trap) and text
+/// that is not UTF-8 is repaired.
 public struct DBusWireReader {
     private let bytes: [UInt8]
     private let bigEndian: Bool

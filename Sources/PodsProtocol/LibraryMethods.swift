@@ -67,6 +67,17 @@ extension InterfaceMethod where Interface == LibraryInterface {
     public static let listEpisodes = LibraryMethod(
         "ListEpisodes", [DBusArgument("filter", .dictionary(key: .string, value: .variant))] + pageInputs,
         page("episodes", LibraryItems.episodeSummary))
+    /// The whole list `ListEpisodes` pages through, written into `stream`
+    /// (the write end of a pipe or socket the caller made) as frames of
+    /// `aa{sv}s`, each a page as `ListEpisodes` answers it, the last with
+    /// an empty `next` (`DBusBodyStream`). The reply comes at once; the
+    /// frames follow until the end, or until the reader goes or takes
+    /// nothing for 30 s. Same filter as `ListEpisodes`.
+    public static let streamEpisodes = LibraryMethod(
+        "StreamEpisodes", [DBusArgument("filter", .dictionary(key: .string, value: .variant)), DBusArgument("stream", .unixFD)])
+    /// The signature of each frame `StreamEpisodes` writes.
+    public static let streamFrameSignature = "aa{sv}s"
+
     public static let episode = LibraryMethod("Episode", [DBusArgument("episode", .int64)], [item("episode", LibraryItems.episode)])
     /// The loaded episode in full; an empty dictionary when none is.
     public static let currentEpisode = LibraryMethod("CurrentEpisode", [], [item("episode", LibraryItems.episode)])
@@ -120,7 +131,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
     /// Every method, in introspection order.
     public static let all: [LibraryMethod] = [
         subscribe, subscribeWithCredentials, unsubscribe, podcast, listPodcasts, refresh, importOPML, search, setAutoDownload,
-        listEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript,
+        listEpisodes, streamEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript,
         listQueue, queueAdd, queueRemove, queueMove, queueClear,
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,
         setupSync, sync, syncStatus, stopSync, listingPeer,

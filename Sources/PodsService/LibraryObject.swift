@@ -146,24 +146,18 @@ enum LibraryObject {
                     let count = LibraryPaging.itemCount(for: UInt32(clamping: arguments[2].int64Value ?? 0))
                     let key = EpisodePageKey(filter: filter, cursor: cursor, count: count)
                     let page = try await episodePages.page(key, skipping: skipping) { key throws(DBusError) in
-                        // Items are written into the reply's bytes as SQLite reads the rows, and reading
-                        // stops when the page is full.
-                        let (body, next) = try await LibraryWork.run { () throws(LibraryError) in
-                            var page = WireReplyPage(count: key.count)
-                            var last: EpisodeCursor?
-                            try library.forEachEpisode(key.filter, after: key.cursor, limit: key.count + 1) { summary in
-                                guard page.add({ LibraryItemEncoding.summaryFields(&$0, summary) }) else { return false }
-                                last = summary.cursor
-                                return true
-                            }
-                            let next = page.hasMore ? last : nil
-                            return (page.body { next?.description ?? LibraryPaging.start }, next)
-                        }
-                        return .init(reply: body, next: next.map { EpisodePageKey(filter: key.filter, cursor: $0, count: key.count) })
+                        let page = try await EpisodeListing.page(library, key.filter, after: key.cursor, count: key.count)
+                        return .init(reply: page.body, next: page.next.map { EpisodePageKey(filter: key.filter, cursor: $0, count: key.count) })
                     }
                     // Past the last page: an empty one.
                     return page ?? WireReplyPage.empty
                 }),
+                method(.streamEpisodes) { arguments throws(DBusError) in
+                    let filter = try await episodeFilter(arguments[0], podcastID: podcastID)
+                    guard case .unixFD(let descriptor) = arguments[1] else { throw DBusError.invalidArgs("StreamEpisodes takes a file descriptor") }
+                    EpisodeListing.stream(library, filter, into: descriptor, logger: player.logger)
+                    return []
+                },
                 method(.episode) { arguments throws(DBusError) in
                     let id = arguments[0].int64Value ?? -1
                     return [LibraryItemEncoding.episode(try await LibraryWork.run { () throws(LibraryError) in try library.episode(id) })]

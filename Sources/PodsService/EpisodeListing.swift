@@ -1,0 +1,70 @@
+import Logging
+import PodsConcurrency
+import PodsDBus
+import PodsLibrary
+import PodsProtocol
+
+/// The episode list, as `ListEpisodes` pages it and `StreamEpisodes`
+/// writes it whole into a client's descriptor.
+enum EpisodeListing {
+    /// One page: its reply body and the cursor after it (nil after the last).
+    struct Page: Sendable {
+        var body: DBusWireBody
+        var next: EpisodeCursor?
+    }
+
+    /// The page of up to `count` episodes after `cursor`. Items are written
+    /// into the reply's bytes as SQLite reads the rows, and reading stops
+    /// when the page is full.
+    static func page(_ library: Library, _ filter: EpisodeFilter, after cursor: EpisodeCursor?, count: Int) async throws(DBusError) -> Page {
+        try await LibraryWork.run { () throws(LibraryError) in
+            var page = WireReplyPage(count: count)
+            var last: EpisodeCursor?
+            try library.forEachEpisode(filter, after: cursor, limit: count + 1) { summary in
+                guard page.add({ LibraryItemEncoding.summaryFields(&$0, summary) }) else { return false }
+                last = summary.cursor
+                return true
+            }
+            let next = page.hasMore ? last : nil
+            return Page(body: page.body { next?.description ?? LibraryPaging.start }, next: next)
+        }
+    }
+
+    // MARK: - Streaming
+
+    /// The threads that write streams: a writer waits there while its
+    /// reader is behind, so two slow readers hold two threads and a third
+    /// stream waits its turn; nothing else ever waits on them. Started at
+    /// the first stream.
+    private static let writers = BlockingLane("pods.library.stream", width: 2, niceness: 5)
+
+    /// Writes every page of `filter`'s list into `descriptor`, building the
+    /// next page while the last is written, then closes it. Returns at once;
+    /// a failure (the reader gone, or stalled for 30 s) is logged and ends
+    /// the stream early, which the reader sees as a list without its last page.
+    static func stream(_ library: Library, _ filter: EpisodeFilter, into descriptor: DBusFileDescriptor, logger: Logger) {
+        let writer = DBusBodyStream.Writer(descriptor)
+        Task {
+            do throws(DBusError) {
+                var page = try await Self.page(library, filter, after: nil, count: LibraryPaging.maxItems)
+                while true {
+                    let body = page.body
+                    async let written: DBusError? = writers.run {
+                        do throws(DBusError) { try writer.write(body) } catch { return error }
+                        return nil
+                    }
+                    let following: Page? = if let next = page.next {
+                        try await Self.page(library, filter, after: next, count: LibraryPaging.maxItems)
+                    } else {
+                        nil
+                    }
+                    if let failure = await written { throw failure }
+                    guard let following else { break }
+                    page = following
+                }
+            } catch {
+                logger.notice("an episode stream ended early: \(error.message)")
+            }
+        }
+    }
+}
