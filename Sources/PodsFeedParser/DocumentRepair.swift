@@ -5,6 +5,9 @@ struct DocumentRepair {
     private var encoding = UTF8Repair()
     private var references = ReferenceRepair()
 
+    /// False for UTF-16 and UTF-32 documents (known once bytes came out).
+    var isASCIICompatible: Bool { encoding.isASCIICompatible }
+
     /// The repaired bytes of the next piece of the document (some may be
     /// held back until the next piece or `finish()`).
     mutating func process(_ bytes: some Collection<UInt8>) -> [UInt8] {

@@ -18,8 +18,11 @@ public struct Feed: Sendable, Equatable {
     public var locked: Bool?
     /// Each category with its subcategories: `[["Technology"], ["Society & Culture", "History"]]`.
     public var categories: [[String]] = []
-    /// In feed order.
+    /// In feed order (without the items left out as known, `skippedItems`).
     public var episodes: [Episode] = []
+    /// The items not parsed because their fingerprints were known
+    /// (`FeedParser.knownItems`): their episodes are as the caller stored them.
+    public var skippedItems: [ItemFingerprint] = []
 
     public init() {}
 }
@@ -56,6 +59,9 @@ public struct Episode: Sendable, Equatable {
     public var chaptersURL: String?
     public var transcriptURL: String?
     public var persons: [Person] = []
+    /// The fingerprint of the item's bytes, when the parser was asked for
+    /// them (`FeedParser.knownItems`) and the document parsed without error.
+    public var fingerprint: ItemFingerprint?
 
     public init() {}
 }

@@ -13,6 +13,7 @@ struct FeedBuilder {
         var episode = Episode()
         var guid: String?
         var guidIsPermaLink = false
+        var fingerprint: ItemFingerprint?
         /// The first text of each source, and whether it is HTML.
         var descriptions = [(text: String, isHTML: Bool)?](repeating: nil, count: DescriptionSource.allCases.count)
 
@@ -47,6 +48,8 @@ struct FeedBuilder {
     private var currentCategory: Int?
     private var atomAuthorName: String?
     private var pendingAttributes: [XMLAttribute] = []
+    /// Whether the element just started began an episode.
+    private var startedDraft = false
 
     init(baseURL: URL?) {
         urls = URLResolver(base: baseURL)
@@ -68,6 +71,7 @@ struct FeedBuilder {
     // MARK: - Events
 
     mutating func startElement(_ name: XMLName, attributes: [XMLAttribute]) {
+        startedDraft = false
         let (prefix, local) = shortName(name)
         if stack.isEmpty { decideFormat(prefix: prefix, name: local) }
         stack.append((prefix, local))
@@ -97,6 +101,13 @@ struct FeedBuilder {
         case .atom: endAtom(prefix, local, value)
         default: break
         }
+    }
+
+    /// The item whose start was just handed over has this fingerprint
+    /// (kept when that element started an episode).
+    mutating func markItem(_ fingerprint: ItemFingerprint?) {
+        guard startedDraft else { return }
+        draft?.fingerprint = fingerprint
     }
 
     mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -151,6 +162,7 @@ struct FeedBuilder {
         switch (prefix, local) {
         case ("", "item"):
             draft = EpisodeDraft()
+            startedDraft = true
         case ("", "enclosure") where draft != nil:
             addEnclosure(url: Self.attribute(attributes, "url"), type: Self.attribute(attributes, "type"), length: Self.attribute(attributes, "length"))
         case ("media", "content") where draft != nil:
@@ -199,6 +211,7 @@ struct FeedBuilder {
         switch local {
         case "entry":
             draft = EpisodeDraft()
+            startedDraft = true
         case "link":
             let rel = Self.attribute(attributes, "rel") ?? "alternate"
             let href = Self.attribute(attributes, "href")
@@ -352,6 +365,7 @@ struct FeedBuilder {
         guard let finished = draft else { return }
         draft = nil
         var episode = finished.episode
+        episode.fingerprint = finished.fingerprint
         // The guid stays as written: it is the episode's identity, and must
         // not change when the feed moves. A permalink guid is also the link.
         let guid = finished.guid

@@ -15,15 +15,21 @@ public struct FeedParser: Sendable {
     public var baseURL: URL?
     /// Larger documents stop with `FeedError.Code.tooLarge`.
     public var sizeLimit: Int
+    /// When set, every item gets a fingerprint of its bytes
+    /// (`Episode.fingerprint`), and the items whose fingerprints are in the
+    /// set are not parsed at all (`Feed.skippedItems`): a refresh parses
+    /// only what changed (`ItemSkipper`).
+    public var knownItems: Set<UInt64>?
 
-    public init(baseURL: URL? = nil, sizeLimit: Int = FeedParser.defaultSizeLimit) {
+    public init(baseURL: URL? = nil, sizeLimit: Int = FeedParser.defaultSizeLimit, knownItems: Set<UInt64>? = nil) {
         self.baseURL = baseURL
         self.sizeLimit = sizeLimit
+        self.knownItems = knownItems
     }
 
     /// Parses a whole document held in memory, in chunks.
     public func parse(_ data: Data) throws(FeedError) -> Feed {
-        let session = try Session(baseURL: baseURL, sizeLimit: sizeLimit)
+        let session = try Session(baseURL: baseURL, sizeLimit: sizeLimit, knownItems: knownItems)
         var offset = 0
         while offset < data.count {
             let end = min(offset + Self.chunkSize, data.count)
@@ -39,7 +45,7 @@ public struct FeedParser: Sendable {
             throw FeedError(.unreadable, "cannot read \(path)")
         }
         defer { try? handle.close() }
-        let session = try Session(baseURL: baseURL ?? URL(fileURLWithPath: path), sizeLimit: sizeLimit)
+        let session = try Session(baseURL: baseURL ?? URL(fileURLWithPath: path), sizeLimit: sizeLimit, knownItems: knownItems)
         while true {
             let chunk: Data
             do {
@@ -53,19 +59,42 @@ public struct FeedParser: Sendable {
         return try session.finish()
     }
 
-    /// One document being parsed: bytes in (repaired by `DocumentRepair`), a feed out.
+    /// One document being parsed: bytes in (repaired by `DocumentRepair`,
+    /// then known items left out by `ItemSkipper`), a feed out.
     final class Session {
         private let events: BuilderEvents
         private let parser: XMLStreamParser
         private var repair = DocumentRepair()
+        private var skipper: ItemSkipper?
+        private let sizeLimit: Int
+        private var bytesIn = 0
 
-        init(baseURL: URL?, sizeLimit: Int) throws(FeedError) {
+        init(baseURL: URL?, sizeLimit: Int, knownItems: Set<UInt64>?) throws(FeedError) {
             events = BuilderEvents(FeedBuilder(baseURL: baseURL))
             parser = try XMLStreamParser(handler: events, sizeLimit: sizeLimit)
+            skipper = knownItems.map { ItemSkipper(known: $0, baseURL: baseURL?.absoluteString) }
+            events.fingerprints = skipper == nil ? nil : FingerprintQueue()
+            self.sizeLimit = sizeLimit
         }
 
         func feed(_ bytes: Data) throws(FeedError) {
-            try feedRepaired(repair.process(bytes))
+            bytesIn += bytes.count
+            if bytesIn > sizeLimit { throw FeedError(.tooLarge, "the feed is larger than \(sizeLimit / 1_048_576) MB") }
+            try feedRepaired(skipping(repair.process(bytes)))
+        }
+
+        /// The bytes without the known items (in a document whose `<` is a byte).
+        private func skipping(_ bytes: [UInt8], final: Bool = false) -> [UInt8] {
+            guard var skipper, repair.isASCIICompatible else {
+                self.skipper = nil
+                events.fingerprints = nil
+                return bytes
+            }
+            var out = skipper.process(bytes)
+            if final { out += skipper.finish() }
+            events.fingerprints?.add(skipper.passed)
+            self.skipper = skipper
+            return out
         }
 
         private func feedRepaired(_ bytes: [UInt8]) throws(FeedError) {
@@ -77,32 +106,81 @@ public struct FeedParser: Sendable {
         }
 
         func finish() throws(FeedError) -> Feed {
-            try feedRepaired(repair.finish())
+            try feedRepaired(skipping(repair.finish(), final: true))
             try parser.finish()
             if let reason = events.builder.notAFeedReason {
-                if parser.bytesFed == 0 { throw FeedError(.malformed, "not a podcast feed: the document is empty") }
+                if parser.bytesFed == 0 && skipper?.skipped.isEmpty != false {
+                    throw FeedError(.malformed, "not a podcast feed: the document is empty")
+                }
                 if let error = parser.firstError, !events.builder.sawElement {
                     throw FeedError(.malformed, "not a podcast feed: not XML (\(error))")
                 }
                 throw FeedError(.notAFeed, reason)
             }
-            return events.builder.finish()
+            var feed = events.builder.finish()
+            feed.skippedItems = skipper?.skipped ?? []
+            // Fingerprints are kept only where libxml2 read the items as the skipper
+            // did: a document with errors, or items that did not pair up, keeps none.
+            if let queue = events.fingerprints, parser.firstError != nil || !queue.pairedUp {
+                for index in feed.episodes.indices { feed.episodes[index].fingerprint = nil }
+            }
+            return feed
         }
     }
 }
 
+/// The fingerprints of the items passed on to libxml2, in order, taken
+/// one by one as libxml2 reaches each item.
+final class FingerprintQueue {
+    private var items: [ItemFingerprint?] = []
+    private var next = 0
+    private var mismatched = false
+
+    /// Brings the queue up to `passed` (the skipper's whole list so far).
+    func add(_ passed: [ItemFingerprint?]) {
+        if passed.count > items.count { items.append(contentsOf: passed[items.count...]) }
+    }
+
+    /// The next item's fingerprint.
+    func take() -> ItemFingerprint? {
+        guard next < items.count else {
+            mismatched = true
+            return nil
+        }
+        defer { next += 1 }
+        return items[next]
+    }
+
+    /// Whether every item libxml2 reached was one the skipper passed on, and the other way round.
+    var pairedUp: Bool { !mismatched && next == items.count }
+}
+
 /// Hands the parser's events to a `FeedBuilder` value: one exclusive access
-/// per event, instead of one for every field the builder touches.
+/// per event, instead of one for every field the builder touches. With
+/// fingerprints asked for, it also hands each item its fingerprint: an
+/// unprefixed `item` or `entry` outside another, as `ItemSkipper` counts them.
 private final class BuilderEvents: XMLStreamHandler {
     var builder: FeedBuilder
+    var fingerprints: FingerprintQueue?
+    private var depth = 0
+    private var itemDepth: Int?
 
     init(_ builder: FeedBuilder) { self.builder = builder }
 
     func startElement(_ name: XMLName, attributes: [XMLAttribute]) {
         builder.startElement(name, attributes: attributes)
+        if let fingerprints, itemDepth == nil, name.prefix == nil, name.local == "item" || name.local == "entry" {
+            itemDepth = depth
+            builder.markItem(fingerprints.take())
+        }
+        depth += 1
     }
 
-    func endElement() { builder.endElement() }
+    func endElement() {
+        depth -= 1
+        if depth == itemDepth { itemDepth = nil }
+        builder.endElement()
+    }
 
     func text(_ bytes: UnsafeBufferPointer<UInt8>) { builder.text(bytes) }
 }

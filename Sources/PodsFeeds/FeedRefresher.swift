@@ -143,11 +143,18 @@ public actor FeedRefresher {
                                      for podcastId: Int64?) async -> Result<(PreparedFeed, newFeedURL: String?), PrepareFailure> {
         let library = library
         return await Self.parsing.run { () -> Result<(PreparedFeed, newFeedURL: String?), PrepareFailure> in
+            // The items stored from the last parse are left out of this one: only what changed is parsed.
+            let stored: Library.StoredItems
+            do throws(LibraryError) { stored = try podcastId.map { id throws(LibraryError) in try library.storedItems(id) } ?? .none } catch {
+                return .failure(.library(error))
+            }
             let feed: Feed
-            do throws(FeedError) { feed = try body.parse(with: FeedParser(baseURL: URL(string: baseURL))) } catch {
+            do throws(FeedError) {
+                feed = try body.parse(with: FeedParser(baseURL: URL(string: baseURL), knownItems: stored.fingerprints))
+            } catch {
                 return .failure(.parse(error))
             }
-            do throws(LibraryError) { return .success((try library.prepare(feed, for: podcastId), feed.newFeedURL)) } catch {
+            do throws(LibraryError) { return .success((try library.prepare(feed, stored: stored), feed.newFeedURL)) } catch {
                 return .failure(.library(error))
             }
         }

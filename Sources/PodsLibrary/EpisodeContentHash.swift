@@ -11,7 +11,7 @@ import PodsFeedParser
 /// (FNV-1a, this hash's first form) was a tenth of a refresh's parsing.
 /// Library migration v9 made the stored hashes of the first form again.
 struct EpisodeContentHash {
-    private var state: UInt64 = 0xcbf2_9ce4_8422_2325
+    private var words = WordHash()
 
     static func of(_ episode: Episode) -> Int64 {
         var hash = EpisodeContentHash()
@@ -50,32 +50,15 @@ struct EpisodeContentHash {
             hash.add(person.url)
             hash.add(person.image)
         }
-        return Int64(bitPattern: hash.state)
+        return Int64(bitPattern: hash.words.value)
     }
 
-    @inline(__always)
-    private mutating func word(_ value: UInt64) {
-        state = (state ^ value) &* 0x9E37_79B9_7F4A_7C15
-        state ^= state >> 29
-    }
-
-    private mutating func byte(_ value: UInt8) { word(UInt64(value)) }
+    private mutating func byte(_ value: UInt8) { words.word(UInt64(value)) }
 
     private mutating func add(_ text: String?) {
         guard var text else { return byte(0) }
         byte(1)
-        text.withUTF8 { bytes in
-            let raw = UnsafeRawBufferPointer(bytes)
-            var index = 0
-            while index + 8 <= raw.count {
-                word(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-                index += 8
-            }
-            var tail: UInt64 = 0
-            for offset in 0..<(raw.count - index) { tail |= UInt64(raw[index + offset]) << (8 * UInt64(offset)) }
-            word(tail)
-            word(UInt64(raw.count))  // the length ends the field: "ab" + "" differs from "a" + "b"
-        }
+        text.withUTF8 { words.bytes(UnsafeRawBufferPointer($0)) }
     }
 
     private mutating func add(_ number: Double?) {

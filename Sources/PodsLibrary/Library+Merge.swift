@@ -16,6 +16,8 @@ public struct PreparedFeed: Sendable {
 struct PreparedEpisode: Sendable {
     let guid: String
     let hash: Int64
+    /// The fingerprint of the item's bytes (`ItemFingerprint`), when it has one.
+    let itemHash: Int64?
     /// nil when the library held this content for this guid when the feed
     /// was prepared.
     let row: EpisodeRow?
@@ -26,7 +28,7 @@ struct PreparedEpisode: Sendable {
 /// prepared, so that the writer only binds them.
 struct EpisodeRow: Sendable {
     static let columns = ["title", "link", "published", "duration", "artworkURL", "season", "number", "episodeType",
-                          "explicit", "author", "chaptersURL", "transcriptURL", "enclosures", "contentHash"]
+                          "explicit", "author", "chaptersURL", "transcriptURL", "enclosures", "contentHash", "itemHash"]
     static let detailColumns = ["description", "descriptionHTML", "chapters", "persons"]
 
     let values: StatementArguments
@@ -39,6 +41,7 @@ struct EpisodeRow: Sendable {
             episode.number.databaseValue, episode.episodeType.databaseValue, episode.explicit.databaseValue,
             episode.author.databaseValue, episode.chaptersURL.databaseValue, episode.transcriptURL.databaseValue,
             episode.enclosures.jsonText.databaseValue, hash.databaseValue,
+            episode.fingerprint.map { Int64(bitPattern: $0.value) }.databaseValue,
         ]
         detail = [Library.storedDescription(episode).databaseValue, episode.descriptionHTML.databaseValue,
                   episode.chapters.jsonText.databaseValue, episode.persons.jsonText.databaseValue]
@@ -48,30 +51,68 @@ struct EpisodeRow: Sendable {
 extension Library {
     // MARK: Preparing
 
+    /// What a podcast's episodes hold, read before its feed is parsed: each
+    /// guid's content hash, and the fingerprints of the items they were
+    /// parsed from, which the parser then leaves out (`FeedParser.knownItems`).
+    public struct StoredItems: Sendable {
+        var hashes: [String: Int64] = [:]
+        var byFingerprint: [UInt64: (guid: String, hash: Int64)] = [:]
+
+        /// The fingerprints to leave out of the next parse.
+        public var fingerprints: Set<UInt64> { Set(byFingerprint.keys) }
+
+        /// Nothing stored: a new subscription.
+        public static let none = StoredItems()
+    }
+
+    /// `podcastId`'s stored items. Safe on any thread, beside the writer.
+    public func storedItems(_ podcastId: Int64) throws(LibraryError) -> StoredItems {
+        var stored = StoredItems()
+        try reading { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT guid, contentHash, itemHash FROM episode WHERE podcastId = ? AND contentHash IS NOT NULL",
+                                           arguments: [podcastId])
+            while let row = try rows.next() {
+                let guid: String = try row.decode(atIndex: 0)
+                let hash: Int64 = try row.decode(atIndex: 1)
+                stored.hashes[guid] = hash
+                if let item: Int64 = try row.decode(atIndex: 2) { stored.byFingerprint[UInt64(bitPattern: item)] = (guid, hash) }
+            }
+        }
+        return stored
+    }
+
     /// `feed` made ready to store in `podcastId` (nil: a new subscription):
     /// only items whose content the podcast does not hold yet get their
     /// values computed. Safe on any thread, beside the writer.
     public func prepare(_ feed: Feed, for podcastId: Int64?) throws(LibraryError) -> PreparedFeed {
-        var stored: [String: Int64] = [:]
-        if let podcastId {
-            try reading { db in
-                let rows = try Row.fetchCursor(db, sql: "SELECT guid, contentHash FROM episode WHERE podcastId = ? AND contentHash IS NOT NULL",
-                                               arguments: [podcastId])
-                while let row = try rows.next() {
-                    let guid: String = try row.decode(atIndex: 0)
-                    stored[guid] = try row.decode(atIndex: 1)
-                }
-            }
-        }
+        try prepare(feed, stored: podcastId.map { id throws(LibraryError) in try storedItems(id) } ?? .none)
+    }
+
+    /// `feed`, parsed with `stored.fingerprints` known, made ready to store:
+    /// the items left out unparsed are the episodes `stored` names.
+    public func prepare(_ feed: Feed, stored: StoredItems) throws(LibraryError) -> PreparedFeed {
         var channel = feed
         channel.episodes = []
-        var seen = Set<String>()
-        let episodes = feed.episodes.compactMap { episode -> PreparedEpisode? in
-            guard seen.insert(episode.guid).inserted else { return nil }
+        channel.skippedItems = []
+        var items: [(ordinal: Int, episode: PreparedEpisode)] = []
+        items.reserveCapacity(feed.episodes.count + feed.skippedItems.count)
+        for (index, episode) in feed.episodes.enumerated() {
             let hash = EpisodeContentHash.of(episode)
-            let row = stored[episode.guid] == hash ? nil : EpisodeRow(episode, hash: hash)
-            return PreparedEpisode(guid: episode.guid, hash: hash, row: row)
+            let row = stored.hashes[episode.guid] == hash ? nil : EpisodeRow(episode, hash: hash)
+            let itemHash = episode.fingerprint.map { Int64(bitPattern: $0.value) }
+            items.append((episode.fingerprint?.ordinal ?? index, PreparedEpisode(guid: episode.guid, hash: hash, itemHash: itemHash, row: row)))
         }
+        for skipped in feed.skippedItems {
+            // The parser left out only what `stored` knows.
+            guard let known = stored.byFingerprint[skipped.value] else {
+                throw LibraryError(.database, "an item left out of the feed is not in the library")
+            }
+            items.append((skipped.ordinal, PreparedEpisode(guid: known.guid, hash: known.hash, itemHash: Int64(bitPattern: skipped.value), row: nil)))
+        }
+        // In the document's order (the ordinals of parsed items are theirs when they have fingerprints).
+        if !feed.skippedItems.isEmpty { items.sort { $0.ordinal < $1.ordinal } }
+        var seen = Set<String>()
+        let episodes = items.compactMap { item in seen.insert(item.episode.guid).inserted ? item.episode : nil }
         return PreparedFeed(channel: channel, episodes: episodes)
     }
 
@@ -88,12 +129,12 @@ extension Library {
     /// of a feed do not rewrite the thousands below them.)
     static func merge(_ feed: PreparedFeed, into podcastId: Int64, _ db: Database) throws -> RefreshSummary {
         var summary = RefreshSummary(podcastId: podcastId, title: "")
-        var known: [String: (id: Int64, hash: Int64?, inFeed: Bool)] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, guid, contentHash, inFeed FROM episode WHERE podcastId = ?",
+        var known: [String: (id: Int64, hash: Int64?, inFeed: Bool, itemHash: Int64?)] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, guid, contentHash, inFeed, itemHash FROM episode WHERE podcastId = ?",
                                        arguments: [podcastId])
         while let row = try rows.next() {
             let guid: String = try row.decode(atIndex: 1)
-            known[guid] = try (row.decode(atIndex: 0), row.decode(atIndex: 2), row.decode(atIndex: 3))
+            known[guid] = try (row.decode(atIndex: 0), row.decode(atIndex: 2), row.decode(atIndex: 3), row.decode(atIndex: 4))
         }
         let columns = EpisodeRow.columns + ["feedOrder", "inFeed"]
         let update = try db.cachedStatement(
@@ -105,10 +146,13 @@ extension Library {
             sql: "INSERT OR REPLACE INTO episodeDetail (episodeId, " + EpisodeRow.detailColumns.joined(separator: ", ")
                 + ") VALUES (?, " + Array(repeating: "?", count: EpisodeRow.detailColumns.count).joined(separator: ", ") + ")")
         let back = try db.cachedStatement(sql: "UPDATE episode SET inFeed = 1 WHERE id = ?")
+        let refingerprint = try db.cachedStatement(sql: "UPDATE episode SET itemHash = ? WHERE id = ?")
         for (order, episode) in feed.episodes.enumerated() {
             let stored = known[episode.guid]
             if let stored, stored.hash == episode.hash {
                 if !stored.inFeed { try back.execute(arguments: [stored.id]) }
+                // The same episode from other bytes (or from before fingerprints were kept).
+                if stored.itemHash != episode.itemHash { try refingerprint.execute(arguments: [episode.itemHash, stored.id]) }
                 continue
             }
             // Prepared as unchanged, but another refresh of this podcast stored

@@ -194,6 +194,11 @@ public final class Library: Sendable {
                 try hash.execute(arguments: [EpisodeContentHash.of(try episode(from: row).episode), id])
             }
         }
+        migrator.registerMigration("v10: item fingerprints") { db in
+            // The fingerprint of the item's bytes it was last parsed from
+            // (`ItemFingerprint`): a refresh leaves out known items unparsed.
+            try db.execute(sql: "ALTER TABLE episode ADD COLUMN itemHash INTEGER")
+        }
         return migrator
     }
 

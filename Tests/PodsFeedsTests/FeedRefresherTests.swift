@@ -1,7 +1,7 @@
 import Foundation
 import PodsFeeds
 import PodsHTTP
-import PodsLibrary
+@testable import PodsLibrary
 import PodsTestSupport
 import Testing
 
@@ -53,6 +53,32 @@ import Testing
             }
             #expect(byID[try #require(ids["error"])]?.error?.contains("500") == true)
             #expect(byID[try #require(ids["huge"])]?.error?.contains("larger") == true)
+        }
+    }
+
+    /// A refresh parses only the items whose bytes changed: the rest are
+    /// left out unparsed and stand as stored (here, with a content hash
+    /// altered behind the refresher's back, which a parse would have put right).
+    @Test func aRefreshParsesOnlyTheItemsWhoseBytesChanged() async throws {
+        try await withRefresher { library, refresher, server in
+            server.setFile("/show.xml", Self.feed("Show", items: 40))
+            let id = try await refresher.subscribe(server.url("/show.xml")).id
+            try await library.database.write { db in
+                #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode WHERE itemHash IS NULL") == 0)
+                try db.execute(sql: "UPDATE episode SET contentHash = contentHash + 1, title = 'Stored' WHERE guid IN ('g5', 'g6')")
+            }
+            // g6 changes; two items come; g39 goes.
+            var xml = String(decoding: Self.feed("Show, renamed", items: 39), as: UTF8.self)
+            xml = xml.replacingOccurrences(of: "<title>E6</title>", with: "<title>E6, corrected</title>")
+            xml = xml.replacingOccurrences(of: "<item>", with: "<item><title>New</title><guid>new</guid></item><item><title>Newer</title><guid>newer</guid></item><item>",
+                                           options: [], range: xml.range(of: "<item>"))
+            server.setFile("/show.xml", Data(xml.utf8))
+            let summary = try #require(try await refresher.refresh([id]).first)
+            #expect((summary.added, summary.updated, summary.removed) == (2, 1, 1), "\(summary)")
+            let titles = Dictionary(uniqueKeysWithValues: try library.episodes(podcastId: id).map { ($0.episode.guid, $0.episode.title) })
+            #expect(titles["g5"] == "Stored", "left out unparsed: as stored")
+            #expect(titles["g6"] == "E6, corrected" && titles["new"] == "New" && titles["g39"] == nil && titles.count == 41)
+            #expect(try library.podcast(id).title == "Show, renamed")
         }
     }
 

@@ -82,9 +82,15 @@ import Testing
             return episode
         }
         do {
-            let old = try Library(directory: directory, migratingUpTo: "v8: sync")
+            // Stored by today's code, then taken back to v8: the later migrations undone,
+            // hashes of another form.
+            let old = try Library(directory: directory)
             _ = try old.subscribe(feedURL: "https://example.org/feed", feed: feed, etag: nil, lastModified: nil)
-            try old.database.write { db in try db.execute(sql: "UPDATE episode SET contentHash = id * 7919") }  // not this form's
+            try old.database.write { db in
+                try db.execute(sql: "ALTER TABLE episode DROP COLUMN itemHash")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v9:%' OR identifier LIKE 'v10:%'")
+                try db.execute(sql: "UPDATE episode SET contentHash = id * 7919")  // not this form's
+            }
         }
         let library = try Library(directory: directory)
         let summary = try library.applyRefresh(1, feed: feed, etag: nil, lastModified: nil)

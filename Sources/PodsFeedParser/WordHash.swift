@@ -1,0 +1,28 @@
+/// A fast, stable 64-bit hash that takes bytes eight at a time (a multiply
+/// and a shift per word). Stable across processes and runs, unlike Swift's
+/// `Hasher`, so its values can be stored: the library's content hashes and
+/// a feed's item fingerprints (`ItemFingerprint`) are made with it.
+public struct WordHash: Sendable {
+    public private(set) var value: UInt64
+
+    public init(seed: UInt64 = 0xcbf2_9ce4_8422_2325) { value = seed }
+
+    @inline(__always)
+    public mutating func word(_ word: UInt64) {
+        value = (value ^ word) &* 0x9E37_79B9_7F4A_7C15
+        value ^= value >> 29
+    }
+
+    /// The bytes, then their count (so "ab" + "" differs from "a" + "b").
+    public mutating func bytes(_ raw: UnsafeRawBufferPointer) {
+        var index = 0
+        while index + 8 <= raw.count {
+            word(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+            index += 8
+        }
+        var tail: UInt64 = 0
+        for offset in 0..<(raw.count - index) { tail |= UInt64(raw[index + offset]) << (8 * UInt64(offset)) }
+        word(tail)
+        word(UInt64(raw.count))
+    }
+}
