@@ -103,11 +103,12 @@ struct FeedBuilder {
         }
     }
 
-    /// The item whose start was just handed over has this fingerprint
-    /// (kept when that element started an episode).
-    mutating func markItem(_ fingerprint: ItemFingerprint?) {
-        guard startedDraft else { return }
-        draft?.fingerprint = fingerprint
+    /// The item whose start was just handed over is the document's
+    /// `ordinal`th (kept when that element started an episode; its
+    /// fingerprint is filled in when the document ends).
+    mutating func markItem(_ ordinal: Int?) {
+        guard startedDraft, let ordinal else { return }
+        draft?.fingerprint = ItemFingerprint(ordinal: ordinal, value: 0)
     }
 
     mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -121,28 +121,30 @@ public struct FeedParser: Sendable {
             feed.skippedItems = skipper?.skipped ?? []
             // Fingerprints are kept only where libxml2 read the items as the skipper
             // did: a document with errors, or items that did not pair up, keeps none.
-            if let queue = events.fingerprints, parser.firstError != nil || !queue.pairedUp {
-                for index in feed.episodes.indices { feed.episodes[index].fingerprint = nil }
+            let trusted = events.fingerprints?.pairedUp == true && parser.firstError == nil
+            for index in feed.episodes.indices {
+                guard let ordinal = feed.episodes[index].fingerprint?.ordinal else { continue }
+                feed.episodes[index].fingerprint = trusted ? skipper?.fingerprints[ordinal].map { ItemFingerprint(ordinal: ordinal, value: $0) } : nil
             }
             return feed
         }
     }
 }
 
-/// The fingerprints of the items passed on to libxml2, in order, taken
-/// one by one as libxml2 reaches each item.
+/// The ordinals of the items passed on to libxml2, in order, taken one by
+/// one as libxml2 reaches each item (their fingerprints are filled in at the end).
 final class FingerprintQueue {
-    private var items: [ItemFingerprint?] = []
+    private var items: [Int] = []
     private var next = 0
     private var mismatched = false
 
     /// Brings the queue up to `passed` (the skipper's whole list so far).
-    func add(_ passed: [ItemFingerprint?]) {
+    func add(_ passed: [Int]) {
         if passed.count > items.count { items.append(contentsOf: passed[items.count...]) }
     }
 
-    /// The next item's fingerprint.
-    func take() -> ItemFingerprint? {
+    /// The next item's ordinal.
+    func take() -> Int? {
         guard next < items.count else {
             mismatched = true
             return nil

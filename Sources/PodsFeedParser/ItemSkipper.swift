@@ -30,10 +30,12 @@ public struct ItemFingerprint: Sendable, Hashable {
 /// and ends; an item is held until its end (at most `maximumItemBytes`,
 /// past which it is passed on unfingerprinted).
 struct ItemSkipper {
-    /// Fingerprints of the items passed on, in order (for the parser to
-    /// hand to each item's episode as libxml2 reaches it); nil for an item
-    /// that has none (too large to hold, or too deep).
-    private(set) var passed: [ItemFingerprint?] = []
+    /// The ordinals of the items passed on, in the order libxml2 will
+    /// reach them (for the parser to hand each item's episode its own).
+    private(set) var passed: [Int] = []
+    /// The fingerprint of each item passed on that has one (not one too
+    /// large to hold or too deep), by ordinal; known once the item ends.
+    private(set) var fingerprints: [Int: UInt64] = [:]
     /// The items left out.
     private(set) var skipped: [ItemFingerprint] = []
 
@@ -84,7 +86,12 @@ struct ItemSkipper {
     /// whether it gets a fingerprint (it is held whole until its end; one
     /// too large or too deep to is passed on as it comes, and its place in
     /// `passed` taken at once, before libxml2 reaches it).
-    private var item: (start: Int, depth: Int, fingerprinted: Bool)?
+    private var item: (start: Int, depth: Int, ordinal: Int, fingerprinted: Bool)?
+    /// The open item's hash so far, and where the bytes it has taken end.
+    private var itemHash = WordHash.Streaming(WordHash())
+    private var hashedUpTo = 0
+    /// Items are held whole only when one may be left out.
+    private var holdsItems: Bool { !known.isEmpty }
     private var itemCount = 0
     private var sawElement = false
 
@@ -99,23 +106,43 @@ struct ItemSkipper {
 
     /// The bytes to parse of the next piece of the document.
     mutating func process(_ bytes: [UInt8]) -> [UInt8] {
-        held.append(contentsOf: bytes)
+        if held.isEmpty { held = bytes } else { held.append(contentsOf: bytes) }
         scan()
         var keepFrom = offset
-        if let open = item {
-            if open.fingerprinted, offset - open.start <= Self.maximumItemBytes {
+        if let open = item, open.fingerprinted {
+            hashItem(upTo: offset)
+            if !holdsItems {
+            } else if offset - open.start <= Self.maximumItemBytes {
                 keepFrom = open.start
-            } else if open.fingerprinted {
+            } else {
                 giveUp()  // too long to hold
             }
-        } else if !Self.isBetweenMarkup(state) {
-            keepFrom = tagStart  // a tag that may start an item
+        }
+        if !Self.isBetweenMarkup(state) { keepFrom = min(keepFrom, tagStart) }  // a tag that may start an item
+        if decided == heldFrom, keepFrom == heldFrom + held.count {
+            // Nothing left out, nothing held back: the bytes as they are.
+            let all = held
+            held = []
+            heldFrom = keepFrom
+            decided = keepFrom
+            return all
         }
         pass(upTo: keepFrom)
         held.removeSubrange(0..<(decided - heldFrom))
         heldFrom = decided
         defer { out = [] }
         return out
+    }
+
+    /// Adds the open item's bytes up to `end` (absolute) to its hash.
+    private mutating func hashItem(upTo end: Int) {
+        let from = max(hashedUpTo, item?.start ?? end)
+        guard end > from else { return }
+        let range = (from - heldFrom)..<(end - heldFrom)
+        var hash = itemHash
+        held.withUnsafeBytes { hash.add(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        itemHash = hash
+        hashedUpTo = end
     }
 
     /// The rest, at the end of the document: an item still open is passed on without a fingerprint.
@@ -132,7 +159,7 @@ struct ItemSkipper {
     /// The open item goes on without a fingerprint, its bytes as they come.
     private mutating func giveUp() {
         item?.fingerprinted = false
-        passed.append(nil)
+        if let open = item { passed.append(open.ordinal) }
     }
 
     private static func isBetweenMarkup(_ state: State) -> Bool {
@@ -154,7 +181,7 @@ struct ItemSkipper {
     private mutating func scan() {
         var index = offset - heldFrom
         let count = held.count
-        while index < count {
+        scanning: while index < count {
             switch state {
             case .text:
                 // Straight to the next `<`.
@@ -228,12 +255,27 @@ struct ItemSkipper {
                     last2 = (0, 0)
                 } else if markup == Self.cdataStart {
                     state = .cdata
-                    last2 = (0, 0)
                 } else if !Self.commentStart.starts(with: markup) && !Self.cdataStart.starts(with: markup) {
                     state = .declaration(0)
                     continue  // the same byte, in the declaration
                 }
-            case .comment, .cdata, .processingInstruction:
+            case .cdata:
+                // Straight to the next `]`; `]]>` ends the section (HTML inside has many `>`).
+                guard let bracket = Self.find(UInt8(ascii: "]"), in: held, from: index) else {
+                    index = count
+                    continue
+                }
+                guard bracket + 2 < count else {
+                    index = bracket  // decided when the next bytes come
+                    break scanning
+                }
+                if held[bracket + 1] == UInt8(ascii: "]"), held[bracket + 2] == UInt8(ascii: ">") {
+                    index = bracket + 2
+                    state = .text
+                } else {
+                    index = bracket
+                }
+            case .comment, .processingInstruction:
                 // Straight to the next `>`, then a look at the two bytes before it.
                 guard let close = Self.find(0x3E, in: held, from: index) else {
                     last2 = Self.lastTwo(held, before: count, from: index, carried: last2)
@@ -243,10 +285,10 @@ struct ItemSkipper {
                 let before = Self.lastTwo(held, before: close, from: index, carried: last2)
                 last2 = (before.1, UInt8(ascii: ">"))
                 index = close
-                let ends = switch state {
-                case .comment: before == (UInt8(ascii: "-"), UInt8(ascii: "-"))
-                case .cdata: before == (UInt8(ascii: "]"), UInt8(ascii: "]"))
-                default: before.1 == UInt8(ascii: "?")
+                let ends = if case .comment = state {
+                    before == (UInt8(ascii: "-"), UInt8(ascii: "-"))
+                } else {
+                    before.1 == UInt8(ascii: "?")
                 }
                 if ends {
                     if case .processingInstruction = state, !sawElement, item == nil {
@@ -298,7 +340,15 @@ struct ItemSkipper {
         sawElement = true
         if item == nil {
             if markup == Self.itemName || markup == Self.entryName {
-                item = (start: tagStart, depth: depth, fingerprinted: true)
+                item = (start: tagStart, depth: depth, ordinal: itemCount, fingerprinted: true)
+                itemCount += 1
+                // Not held (nothing can be left out): libxml2 reaches it before its end.
+                if !holdsItems { passed.append(itemCount - 1) }
+                var setting = seed
+                for ancestor in ancestors { setting.word(ancestor) }
+                setting.word(UInt64(ancestors.count))
+                itemHash = WordHash.Streaming(setting)
+                hashedUpTo = tagStart
                 // An item too deep to know its setting gets no fingerprint.
                 if ancestors.count != depth { giveUp() }
                 if selfClosing { itemEnded(at: index) }
@@ -325,16 +375,17 @@ struct ItemSkipper {
     private mutating func itemEnded(at index: Int) {
         guard let open = item else { return }
         item = nil
-        let ordinal = itemCount
-        itemCount += 1
         guard open.fingerprinted else { return }  // its place in `passed` is taken
-        var hash = seed
-        for ancestor in ancestors { hash.word(ancestor) }
-        hash.word(UInt64(ancestors.count))
-        let range = (open.start - heldFrom)...index
-        held.withUnsafeBytes { hash.bytes(UnsafeRawBufferPointer(rebasing: $0[range])) }
-        let fingerprint = ItemFingerprint(ordinal: ordinal, value: hash.value)
-        guard known.contains(hash.value) else { return passed.append(fingerprint) }
+        item = open
+        hashItem(upTo: heldFrom + index + 1)
+        item = nil
+        let value = itemHash.finish()
+        let fingerprint = ItemFingerprint(ordinal: open.ordinal, value: value)
+        guard known.contains(value) else {
+            fingerprints[open.ordinal] = value
+            if holdsItems { passed.append(open.ordinal) }
+            return
+        }
         skipped.append(fingerprint)
         pass(upTo: open.start)
         decided = heldFrom + index + 1  // left out

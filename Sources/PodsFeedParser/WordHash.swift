@@ -26,3 +26,47 @@ public struct WordHash: Sendable {
         word(UInt64(raw.count))
     }
 }
+
+extension WordHash {
+    /// `WordHash.bytes` over bytes that come in pieces: the same value as
+    /// if they had come at once.
+    struct Streaming {
+        private var hash: WordHash
+        private var tail: UInt64 = 0
+        private var tailCount = 0
+        private var count = 0
+
+        init(_ hash: WordHash) { self.hash = hash }
+
+        mutating func add(_ raw: UnsafeRawBufferPointer) {
+            var index = 0
+            count += raw.count
+            while tailCount > 0, index < raw.count {  // complete the word begun before
+                tail |= UInt64(raw[index]) << (8 * UInt64(tailCount))
+                tailCount += 1
+                index += 1
+                if tailCount == 8 {
+                    hash.word(tail)
+                    tail = 0
+                    tailCount = 0
+                }
+            }
+            while index + 8 <= raw.count {
+                hash.word(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                index += 8
+            }
+            while index < raw.count {
+                tail |= UInt64(raw[index]) << (8 * UInt64(tailCount))
+                tailCount += 1
+                index += 1
+            }
+        }
+
+        func finish() -> UInt64 {
+            var done = hash
+            done.word(tail)
+            done.word(UInt64(count))
+            return done.value
+        }
+    }
+}
