@@ -85,15 +85,15 @@ public struct FeedParser: Sendable {
 
         /// The bytes without the known items (in a document whose `<` is a byte).
         private func skipping(_ bytes: [UInt8], final: Bool = false) -> [UInt8] {
-            guard var skipper, repair.isASCIICompatible else {
-                self.skipper = nil
+            guard skipper != nil, repair.isASCIICompatible else {
+                skipper = nil
                 events.fingerprints = nil
                 return bytes
             }
-            var out = skipper.process(bytes)
-            if final { out += skipper.finish() }
-            events.fingerprints?.add(skipper.passed)
-            self.skipper = skipper
+            // Through the optional in place: a copy would copy its lists at each change.
+            var out = skipper?.process(bytes) ?? bytes
+            if final { out += skipper?.finish() ?? [] }
+            if let passed = skipper?.passed { events.fingerprints?.add(passed) }
             return out
         }
 
@@ -124,7 +124,7 @@ public struct FeedParser: Sendable {
             let trusted = events.fingerprints?.pairedUp == true && parser.firstError == nil
             for index in feed.episodes.indices {
                 guard let ordinal = feed.episodes[index].fingerprint?.ordinal else { continue }
-                feed.episodes[index].fingerprint = trusted ? skipper?.fingerprints[ordinal].map { ItemFingerprint(ordinal: ordinal, value: $0) } : nil
+                feed.episodes[index].fingerprint = trusted ? skipper?.fingerprint(ordinal).map { ItemFingerprint(ordinal: ordinal, value: $0) } : nil
             }
             return feed
         }

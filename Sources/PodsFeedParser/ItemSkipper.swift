@@ -33,9 +33,14 @@ struct ItemSkipper {
     /// The ordinals of the items passed on, in the order libxml2 will
     /// reach them (for the parser to hand each item's episode its own).
     private(set) var passed: [Int] = []
-    /// The fingerprint of each item passed on that has one (not one too
-    /// large to hold or too deep), by ordinal; known once the item ends.
-    private(set) var fingerprints: [Int: UInt64] = [:]
+    /// Each item's fingerprint by ordinal, once the item has ended: none
+    /// for one too large to hold or too deep.
+    private var fingerprints: [UInt64?] = []
+
+    /// The fingerprint of the `ordinal`th item, if it has one.
+    func fingerprint(_ ordinal: Int) -> UInt64? {
+        ordinal < fingerprints.count ? fingerprints[ordinal] : nil
+    }
     /// The items left out.
     private(set) var skipped: [ItemFingerprint] = []
 
@@ -342,6 +347,7 @@ struct ItemSkipper {
             if markup == Self.itemName || markup == Self.entryName {
                 item = (start: tagStart, depth: depth, ordinal: itemCount, fingerprinted: true)
                 itemCount += 1
+                fingerprints.append(nil)
                 // Not held (nothing can be left out): libxml2 reaches it before its end.
                 if !holdsItems { passed.append(itemCount - 1) }
                 var setting = seed
