@@ -11,6 +11,8 @@ public struct PreparedFeed: Sendable {
     /// The channel's fields (its episodes are in `episodes`).
     let channel: Feed
     let episodes: [PreparedEpisode]
+    /// The podcast's episodes as read when the feed was prepared.
+    let stored: Library.StoredItems
 }
 
 struct PreparedEpisode: Sendable {
@@ -55,8 +57,18 @@ extension Library {
     /// guid's content hash, and the fingerprints of the items they were
     /// parsed from, which the parser then leaves out (`FeedParser.knownItems`).
     public struct StoredItems: Sendable {
-        var hashes: [String: Int64] = [:]
+        /// What the merge needs of a stored episode.
+        struct Episode: Sendable {
+            let id: Int64
+            let hash: Int64?
+            let inFeed: Bool
+            let itemHash: Int64?
+        }
+
+        var byGuid: [String: Episode] = [:]
         var byFingerprint: [UInt64: (guid: String, hash: Int64)] = [:]
+        /// Whether this was read from the library (not `none`).
+        var isRead = false
 
         /// The fingerprints to leave out of the next parse.
         public var fingerprints: Set<UInt64> { Set(byFingerprint.keys) }
@@ -67,16 +79,20 @@ extension Library {
 
     /// `podcastId`'s stored items. Safe on any thread, beside the writer.
     public func storedItems(_ podcastId: Int64) throws(LibraryError) -> StoredItems {
+        try reading { db in try Self.storedItems(podcastId, db) }
+    }
+
+    static func storedItems(_ podcastId: Int64, _ db: Database) throws -> StoredItems {
         var stored = StoredItems()
-        try reading { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT guid, contentHash, itemHash FROM episode WHERE podcastId = ? AND contentHash IS NOT NULL",
-                                           arguments: [podcastId])
-            while let row = try rows.next() {
-                let guid: String = try row.decode(atIndex: 0)
-                let hash: Int64 = try row.decode(atIndex: 1)
-                stored.hashes[guid] = hash
-                if let item: Int64 = try row.decode(atIndex: 2) { stored.byFingerprint[UInt64(bitPattern: item)] = (guid, hash) }
-            }
+        stored.isRead = true
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, guid, contentHash, inFeed, itemHash FROM episode WHERE podcastId = ?",
+                                       arguments: [podcastId])
+        while let row = try rows.next() {
+            let guid: String = try row.decode(atIndex: 1)
+            let episode = try StoredItems.Episode(id: row.decode(atIndex: 0), hash: row.decode(atIndex: 2), inFeed: row.decode(atIndex: 3),
+                                                  itemHash: row.decode(atIndex: 4))
+            stored.byGuid[guid] = episode
+            if let item = episode.itemHash, let hash = episode.hash { stored.byFingerprint[UInt64(bitPattern: item)] = (guid, hash) }
         }
         return stored
     }
@@ -98,7 +114,7 @@ extension Library {
         items.reserveCapacity(feed.episodes.count + feed.skippedItems.count)
         for (index, episode) in feed.episodes.enumerated() {
             let hash = EpisodeContentHash.of(episode)
-            let row = stored.hashes[episode.guid] == hash ? nil : EpisodeRow(episode, hash: hash)
+            let row = stored.byGuid[episode.guid]?.hash == hash ? nil : EpisodeRow(episode, hash: hash)
             let itemHash = episode.fingerprint.map { Int64(bitPattern: $0.value) }
             items.append((episode.fingerprint?.ordinal ?? index, PreparedEpisode(guid: episode.guid, hash: hash, itemHash: itemHash, row: row)))
         }
@@ -113,7 +129,7 @@ extension Library {
         if !feed.skippedItems.isEmpty { items.sort { $0.ordinal < $1.ordinal } }
         var seen = Set<String>()
         let episodes = items.compactMap { item in seen.insert(item.episode.guid).inserted ? item.episode : nil }
-        return PreparedFeed(channel: channel, episodes: episodes)
+        return PreparedFeed(channel: channel, episodes: episodes, stored: stored)
     }
 
     // MARK: Merging
@@ -129,13 +145,13 @@ extension Library {
     /// of a feed do not rewrite the thousands below them.)
     static func merge(_ feed: PreparedFeed, into podcastId: Int64, _ db: Database) throws -> RefreshSummary {
         var summary = RefreshSummary(podcastId: podcastId, title: "")
-        var known: [String: (id: Int64, hash: Int64?, inFeed: Bool, itemHash: Int64?)] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, guid, contentHash, inFeed, itemHash FROM episode WHERE podcastId = ?",
-                                       arguments: [podcastId])
-        while let row = try rows.next() {
-            let guid: String = try row.decode(atIndex: 1)
-            known[guid] = try (row.decode(atIndex: 0), row.decode(atIndex: 2), row.decode(atIndex: 3), row.decode(atIndex: 4))
-        }
+        // What was read as the feed was prepared, unless the podcast's episodes changed since
+        // (a count tells: only a refresh of this podcast adds or removes them, and refreshes of
+        // one podcast do not overlap); else read here.
+        var snapshot = feed.stored
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode WHERE podcastId = ?", arguments: [podcastId]) ?? 0
+        if !snapshot.isRead || snapshot.byGuid.count != count { snapshot = try storedItems(podcastId, db) }
+        let known = snapshot.byGuid
         let columns = EpisodeRow.columns + ["feedOrder", "inFeed"]
         let update = try db.cachedStatement(
             sql: "UPDATE episode SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?")
