@@ -43,10 +43,25 @@ public enum DBusBodyStream {
         }
 
         private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(DBusError) {
+            // A reader that closed its end raises SIGPIPE, which kills a process that
+            // does not ignore it: blocked on this thread while writing, it stays
+            // pending, is taken back, and the write fails with EPIPE instead.
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            var previous = sigset_t()
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+            defer {
+                var pending = sigset_t()
+                sigpending(&pending)
+                if sigismember(&previous, SIGPIPE) == 0, sigismember(&pending, SIGPIPE) == 1 {
+                    var now = timespec()
+                    _ = sigtimedwait(&pipeSignal, nil, &now)
+                }
+                pthread_sigmask(SIG_SETMASK, &previous, nil)
+            }
             var offset = 0
             while offset < bytes.count, let base = bytes.baseAddress {
-                // podsd ignores SIGPIPE (libdbus sets that up when it connects): a reader
-                // that closed its end is EPIPE here.
                 let written = Glibc.write(descriptor.rawValue, base + offset, bytes.count - offset)
                 if written > 0 {
                     offset += written
