@@ -31,16 +31,23 @@ struct PodsRun {
         try await Task.sleep(for: .seconds(2))
         table.set(ScaleSteps.settledRSS, pods: ProcessMemory.residentMiB(of: podsd.processIdentifier), goal: "")
 
-        // MPRIS while a full refresh runs (every ETag changed again), with a track loaded.
+        // MPRIS while a full refresh runs (every ETag changed again), with a track loaded: three
+        // refreshes, their samples pooled (one takes about a second, a few dozen PlayPause samples).
         try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
-        try FeedFiles.touchAll(workload, root: root, round: 2)
         let connection = podsd.connection
         let environment = bus.environment
-        let refresh = try await MPRISTiming.during(connection) {
-            await Subprocess.run(Fixtures.executable("pods"), ["refresh"], environment: environment, timeout: .seconds(600))
+        var gets: [Double] = [], toggles: [Double] = []
+        for round in 2...4 {
+            try FeedFiles.touchAll(workload, root: root, round: round)
+            let refresh = try await MPRISTiming.during(connection) {
+                await Subprocess.run(Fixtures.executable("pods"), ["refresh"], environment: environment, timeout: .seconds(600))
+            }
+            gets += refresh.getPosition
+            toggles += refresh.playPause
         }
-        table.set(ScaleSteps.getDuringRefresh, pods: MPRISTiming.percentile(refresh.getPosition, 0.99), goal: "< 5")
-        table.set(ScaleSteps.toggleDuringRefresh, pods: MPRISTiming.percentile(refresh.playPause, 0.99), goal: "< 5")
+        table.set(ScaleSteps.getDuringRefresh, pods: MPRISTiming.percentile(gets.sorted(), 0.99), goal: "< 5")
+        table.set(ScaleSteps.toggleDuringRefresh, pods: MPRISTiming.percentile(toggles.sorted(), 0.99), goal: "< 5")
+        table.notes.append("during three full refreshes: \(gets.count) Get and \(toggles.count) PlayPause samples")
 
         // The whole library listed, after a restart (so its peak is the listing's own).
         _ = await podsd.signal(SIGTERM)

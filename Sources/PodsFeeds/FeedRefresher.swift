@@ -59,6 +59,11 @@ public actor FeedRefresher {
         return HTTPClient(options: options)
     }
 
+    /// The priority of a feed's fetch, parse and store: below what answers
+    /// the desktop, so that the tasks of a 200-feed refresh never queue
+    /// ahead of an MPRIS call's on the task pool.
+    static let priority = TaskPriority.utility
+
     // MARK: - Subscribing
 
     /// Fetches and parses `url` and subscribes to it. `feed://` and `itpc://`
@@ -67,7 +72,7 @@ public actor FeedRefresher {
     public func subscribe(_ url: String) async throws(LibraryError) -> Podcast {
         let feedURL = Self.normalized(url)
         if let shared = subscribing[feedURL] { return try await shared.value.get() }
-        let task = Task { () -> Result<Podcast, LibraryError> in
+        let task = Task(priority: Self.priority) { () -> Result<Podcast, LibraryError> in
             do throws(LibraryError) { return .success(try await self.subscribeOnce(feedURL)) } catch { return .failure(error) }
         }
         subscribing[feedURL] = task
@@ -188,9 +193,9 @@ public actor FeedRefresher {
 
     private func refreshTask(_ id: Int64) -> Task<RefreshSummary, Never> {
         if let shared = inFlight[id] { return shared }
-        let task = Task { await self.refreshOne(id) }
+        let task = Task(priority: Self.priority) { await self.refreshOne(id) }
         inFlight[id] = task
-        Task {
+        Task(priority: Self.priority) {
             _ = await task.value
             self.finished(id)
         }
@@ -334,11 +339,26 @@ public actor FeedRefresher {
         return try await body()
     }
 
-    /// Wakes every waiter; each checks the limits again.
+    /// Wakes the waiters the limits now let through, in the order they
+    /// came; the others sleep on. (Waking all of them had each of 200
+    /// waiting feeds check again, and wait again, every time one finished:
+    /// tens of thousands of hops on the task pool that MPRIS calls need.)
+    /// A woken waiter checks again; whatever frees a place wakes again.
     private func wakeWaiters() {
-        let woken = waiting
-        waiting.removeAll()
-        for waiter in woken { waiter.continuation.resume() }
+        guard waitingBytes < Self.waitingBytesLimit else { return }
+        var free = globalLimit - running
+        var perHost = runningPerHost
+        var sleeping: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
+        for waiter in waiting {
+            if free > 0, perHost[waiter.host, default: 0] < perHostLimit {
+                free -= 1
+                perHost[waiter.host, default: 0] += 1
+                waiter.continuation.resume()
+            } else {
+                sleeping.append(waiter)
+            }
+        }
+        waiting = sleeping
     }
 
     // MARK: - URLs
