@@ -88,9 +88,9 @@ struct ItemSkipper {
     /// The hash of each open element's start tag, outside items.
     private var ancestors: [UInt64] = []
     /// The item being read: where it starts and its element's depth, and
-    /// whether it gets a fingerprint (it is held whole until its end; one
-    /// too large or too deep to is passed on as it comes, and its place in
-    /// `passed` taken at once, before libxml2 reaches it).
+    /// whether it gets a fingerprint (one too large to hold, or too deep to
+    /// know its setting, is passed on as it comes, its place in `passed`
+    /// taken at once, before libxml2 reaches it).
     private var item: (start: Int, depth: Int, ordinal: Int, fingerprinted: Bool)?
     /// The open item's hash so far, and where the bytes it has taken end.
     private var itemHash = WordHash.Streaming(WordHash())
@@ -116,11 +116,8 @@ struct ItemSkipper {
         var keepFrom = offset
         if let open = item, open.fingerprinted {
             hashItem(upTo: offset)
-            if !holdsItems {
-            } else if offset - open.start <= Self.maximumItemBytes {
-                keepFrom = open.start
-            } else {
-                giveUp()  // too long to hold
+            if holdsItems {
+                if offset - open.start <= Self.maximumItemBytes { keepFrom = open.start } else { giveUp() }  // too long to hold
             }
         }
         if !Self.isBetweenMarkup(state) { keepFrom = min(keepFrom, tagStart) }  // a tag that may start an item
@@ -161,10 +158,11 @@ struct ItemSkipper {
         return out
     }
 
-    /// The open item goes on without a fingerprint, its bytes as they come.
+    /// The open item goes on without a fingerprint, its bytes as they come
+    /// (an item not held has its place in `passed` from its start).
     private mutating func giveUp() {
         item?.fingerprinted = false
-        if let open = item { passed.append(open.ordinal) }
+        if holdsItems, let open = item { passed.append(open.ordinal) }
     }
 
     private static func isBetweenMarkup(_ state: State) -> Bool {
