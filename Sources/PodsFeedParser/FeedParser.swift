@@ -65,18 +65,17 @@ public struct FeedParser: Sendable {
         private let events: BuilderEvents
         private let parser: XMLStreamParser
         private var repair = DocumentRepair()
-        private var skipper: ItemSkipper?
         private let sizeLimit: Int
         private var bytesIn = 0
 
         init(baseURL: URL?, sizeLimit: Int, knownItems: Set<UInt64>?) throws(FeedError) {
             events = BuilderEvents(FeedBuilder(baseURL: baseURL))
-            parser = try XMLStreamParser(handler: events, sizeLimit: sizeLimit)
-            skipper = knownItems.map { ItemSkipper(known: $0, baseURL: baseURL?.absoluteString) }
-            events.fingerprints = skipper == nil ? nil : FingerprintQueue()
+            events.skipper = knownItems.map { ItemSkipper(known: $0, baseURL: baseURL?.absoluteString) }
+            parser = try XMLStreamParser(handler: events)
             self.sizeLimit = sizeLimit
         }
 
+        /// Feeds the document's next bytes; past `sizeLimit` of them it is too large.
         func feed(_ bytes: Data) throws(FeedError) {
             bytesIn += bytes.count
             if bytesIn > sizeLimit { throw FeedError(.tooLarge, "the feed is larger than \(sizeLimit / 1_048_576) MB") }
@@ -85,15 +84,13 @@ public struct FeedParser: Sendable {
 
         /// The bytes without the known items (in a document whose `<` is a byte).
         private func skipping(_ bytes: [UInt8], final: Bool = false) -> [UInt8] {
-            guard skipper != nil, repair.isASCIICompatible else {
-                skipper = nil
-                events.fingerprints = nil
+            guard events.skipper != nil, repair.isASCIICompatible else {
+                events.skipper = nil
                 return bytes
             }
             // Through the optional in place: a copy would copy its lists at each change.
-            var out = skipper?.process(bytes) ?? bytes
-            if final { out += skipper?.finish() ?? [] }
-            if let passed = skipper?.passed { events.fingerprints?.add(passed) }
+            var out = events.skipper?.process(bytes) ?? bytes
+            if final { out += events.skipper?.finish() ?? [] }
             return out
         }
 
@@ -108,6 +105,7 @@ public struct FeedParser: Sendable {
         func finish() throws(FeedError) -> Feed {
             try feedRepaired(skipping(repair.finish(), final: true))
             try parser.finish()
+            let skipper = events.skipper
             if let reason = events.builder.notAFeedReason {
                 if parser.bytesFed == 0 && skipper?.skipped.isEmpty != false {
                     throw FeedError(.malformed, "not a podcast feed: the document is empty")
@@ -121,7 +119,7 @@ public struct FeedParser: Sendable {
             feed.skippedItems = skipper?.skipped ?? []
             // Fingerprints are kept only where libxml2 read the items as the skipper
             // did: a document with errors, or items that did not pair up, keeps none.
-            let trusted = events.fingerprints?.pairedUp == true && parser.firstError == nil
+            let trusted = skipper?.pairedUp == true && parser.firstError == nil
             for index in feed.episodes.indices {
                 guard let ordinal = feed.episodes[index].fingerprint?.ordinal else { continue }
                 feed.episodes[index].fingerprint = trusted ? skipper?.fingerprint(ordinal).map { ItemFingerprint(ordinal: ordinal, value: $0) } : nil
@@ -131,39 +129,14 @@ public struct FeedParser: Sendable {
     }
 }
 
-/// The ordinals of the items passed on to libxml2, in order, taken one by
-/// one as libxml2 reaches each item (their fingerprints are filled in at the end).
-final class FingerprintQueue {
-    private var items: [Int] = []
-    private var next = 0
-    private var mismatched = false
-
-    /// Brings the queue up to `passed` (the skipper's whole list so far).
-    func add(_ passed: [Int]) {
-        if passed.count > items.count { items.append(contentsOf: passed[items.count...]) }
-    }
-
-    /// The next item's ordinal.
-    func take() -> Int? {
-        guard next < items.count else {
-            mismatched = true
-            return nil
-        }
-        defer { next += 1 }
-        return items[next]
-    }
-
-    /// Whether every item libxml2 reached was one the skipper passed on, and the other way round.
-    var pairedUp: Bool { !mismatched && next == items.count }
-}
-
 /// Hands the parser's events to a `FeedBuilder` value: one exclusive access
 /// per event, instead of one for every field the builder touches. With
-/// fingerprints asked for, it also hands each item its fingerprint: an
-/// unprefixed `item` or `entry` outside another, as `ItemSkipper` counts them.
+/// fingerprints asked for, it holds the document's `ItemSkipper` and hands
+/// each item its ordinal from it: an unprefixed `item` or `entry` outside
+/// another, as the skipper counts them.
 private final class BuilderEvents: XMLStreamHandler {
     var builder: FeedBuilder
-    var fingerprints: FingerprintQueue?
+    var skipper: ItemSkipper?
     private var depth = 0
     private var itemDepth: Int?
 
@@ -171,9 +144,9 @@ private final class BuilderEvents: XMLStreamHandler {
 
     func startElement(_ name: XMLName, attributes: [XMLAttribute]) {
         builder.startElement(name, attributes: attributes)
-        if let fingerprints, itemDepth == nil, name.prefix == nil, name.local == "item" || name.local == "entry" {
+        if skipper != nil, itemDepth == nil, name.prefix == nil, name.local == "item" || name.local == "entry" {
             itemDepth = depth
-            builder.markItem(fingerprints.take())
+            builder.markItem(skipper?.takePassed())
         }
         depth += 1
     }

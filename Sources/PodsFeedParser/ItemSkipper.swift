@@ -31,11 +31,26 @@ public struct ItemFingerprint: Sendable, Hashable {
 /// past which it is passed on unfingerprinted).
 struct ItemSkipper {
     /// The ordinals of the items passed on, in the order libxml2 will
-    /// reach them (for the parser to hand each item's episode its own).
-    private(set) var passed: [Int] = []
+    /// reach them (`takePassed` hands each item's episode its own).
+    private var passed: [Int] = []
+    private var nextPassed = 0
+    private var mismatched = false
     /// Each item's fingerprint by ordinal, once the item has ended: none
     /// for one too large to hold or too deep.
     private var fingerprints: [UInt64?] = []
+
+    /// The ordinal of the next item libxml2 reaches (of those passed on, in order).
+    mutating func takePassed() -> Int? {
+        guard nextPassed < passed.count else {
+            mismatched = true
+            return nil
+        }
+        defer { nextPassed += 1 }
+        return passed[nextPassed]
+    }
+
+    /// Whether every item libxml2 reached was one passed on, and the other way round.
+    var pairedUp: Bool { !mismatched && nextPassed == passed.count }
 
     /// The fingerprint of the `ordinal`th item, if it has one.
     func fingerprint(_ ordinal: Int) -> UInt64? {
@@ -115,7 +130,7 @@ struct ItemSkipper {
         scan()
         var keepFrom = offset
         if let open = item, open.fingerprinted {
-            hashItem(upTo: offset)
+            hashItem(from: open.start, upTo: offset)
             if holdsItems {
                 if offset - open.start <= Self.maximumItemBytes { keepFrom = open.start } else { giveUp() }  // too long to hold
             }
@@ -136,9 +151,10 @@ struct ItemSkipper {
         return out
     }
 
-    /// Adds the open item's bytes up to `end` (absolute) to its hash.
-    private mutating func hashItem(upTo end: Int) {
-        let from = max(hashedUpTo, item?.start ?? end)
+    /// Adds the bytes of the item that starts at `start` up to `end`
+    /// (absolute) to its hash.
+    private mutating func hashItem(from start: Int, upTo end: Int) {
+        let from = max(hashedUpTo, start)
         guard end > from else { return }
         let range = (from - heldFrom)..<(end - heldFrom)
         var hash = itemHash
@@ -380,9 +396,7 @@ struct ItemSkipper {
         guard let open = item else { return }
         item = nil
         guard open.fingerprinted else { return }  // its place in `passed` is taken
-        item = open
-        hashItem(upTo: heldFrom + index + 1)
-        item = nil
+        hashItem(from: open.start, upTo: heldFrom + index + 1)
         let value = itemHash.finish()
         let fingerprint = ItemFingerprint(ordinal: open.ordinal, value: value)
         guard known.contains(value) else {

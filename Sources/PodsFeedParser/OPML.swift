@@ -17,8 +17,10 @@ public enum OPML {
 
     /// Every outline with an `xmlUrl`, at any depth (folders are flattened), in document order.
     public static func parse(_ data: Data) throws(FeedError) -> [Outline] {
+        let limit = FeedParser.defaultSizeLimit
+        guard data.count <= limit else { throw FeedError(.tooLarge, "the feed is larger than \(limit / 1_048_576) MB") }
         let collector = OutlineCollector()
-        let parser = try XMLStreamParser(handler: collector, sizeLimit: FeedParser.defaultSizeLimit)
+        let parser = try XMLStreamParser(handler: collector)
         var repair = DocumentRepair()
         for bytes in [repair.process(data), repair.finish()] {
             var failure: FeedError?

@@ -47,12 +47,11 @@ final class XMLStreamParser {
     private let context: UnsafeMutablePointer<xmlParserCtxt>
     private let box: Box
     private(set) var bytesFed = 0
-    private let sizeLimit: Int
 
     /// The most nested elements a feed may have.
     static let maximumDepth = 256
 
-    init(handler: XMLStreamHandler, sizeLimit: Int) throws(FeedError) {
+    init(handler: XMLStreamHandler) throws(FeedError) {
         box = Box(handler: handler)
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
@@ -78,7 +77,6 @@ final class XMLStreamParser {
             throw FeedError(.malformed, "could not create an XML parser")
         }
         self.context = context
-        self.sizeLimit = sizeLimit
         let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
                             | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
         xmlCtxtUseOptions(context, options)
@@ -90,9 +88,6 @@ final class XMLStreamParser {
     /// Feeds the next bytes of the document.
     func feed(_ bytes: UnsafeRawBufferPointer) throws(FeedError) {
         bytesFed += bytes.count
-        if bytesFed > sizeLimit {
-            throw FeedError(.tooLarge, "the feed is larger than \(sizeLimit / 1_048_576) MB")
-        }
         var offset = 0
         while offset < bytes.count {  // xmlParseChunk takes an Int32 length
             let length = min(bytes.count - offset, 1 << 20)
