@@ -13,23 +13,18 @@ public struct WordHash: Sendable {
         value ^= value >> 29
     }
 
-    /// The bytes, then their count (so "ab" + "" differs from "a" + "b").
+    /// The bytes, eight at a time (the last few packed into one word), then
+    /// their count (so "ab" + "" differs from "a" + "b").
     public mutating func bytes(_ raw: UnsafeRawBufferPointer) {
-        var index = 0
-        while index + 8 <= raw.count {
-            word(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-            index += 8
-        }
-        var tail: UInt64 = 0
-        for offset in 0..<(raw.count - index) { tail |= UInt64(raw[index + offset]) << (8 * UInt64(offset)) }
-        word(tail)
-        word(UInt64(raw.count))
+        var stream = Streaming(self)
+        stream.add(raw)
+        self = stream.finished()
     }
 }
 
 extension WordHash {
     /// `WordHash.bytes` over bytes that come in pieces: the same value as
-    /// if they had come at once.
+    /// if they had come at once (`bytes` is this over one piece).
     struct Streaming {
         private var hash: WordHash
         private var tail: UInt64 = 0
@@ -62,11 +57,14 @@ extension WordHash {
             }
         }
 
-        func finish() -> UInt64 {
+        /// The hash with the bytes' last word and their count added.
+        func finished() -> WordHash {
             var done = hash
             done.word(tail)
             done.word(UInt64(count))
-            return done.value
+            return done
         }
+
+        func finish() -> UInt64 { finished().value }
     }
 }
