@@ -67,8 +67,6 @@ extension Library {
 
         var byGuid: [String: Episode] = [:]
         var byFingerprint: [UInt64: (guid: String, hash: Int64)] = [:]
-        /// Whether this was read from the library (not `none`).
-        var isRead = false
 
         /// The fingerprints to leave out of the next parse.
         public var fingerprints: Set<UInt64> { Set(byFingerprint.keys) }
@@ -84,7 +82,6 @@ extension Library {
 
     static func storedItems(_ podcastId: Int64, _ db: Database) throws -> StoredItems {
         var stored = StoredItems()
-        stored.isRead = true
         let rows = try Row.fetchCursor(db, sql: "SELECT id, guid, contentHash, inFeed, itemHash FROM episode WHERE podcastId = ?",
                                        arguments: [podcastId])
         while let row = try rows.next() {
@@ -145,13 +142,12 @@ extension Library {
     /// of a feed do not rewrite the thousands below them.)
     static func merge(_ feed: PreparedFeed, into podcastId: Int64, _ db: Database) throws -> RefreshSummary {
         var summary = RefreshSummary(podcastId: podcastId, title: "")
-        // What was read as the feed was prepared, unless the podcast's episodes changed since
-        // (a count tells: only a refresh of this podcast adds or removes them, and refreshes of
-        // one podcast do not overlap); else read here.
-        var snapshot = feed.stored
+        // What was read as the feed was prepared (nothing, for a new subscription), unless the
+        // podcast's episodes changed since (a count tells: only a refresh of this podcast adds or
+        // removes them, and refreshes of one podcast do not overlap); else read here.
+        var known = feed.stored.byGuid
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode WHERE podcastId = ?", arguments: [podcastId]) ?? 0
-        if !snapshot.isRead || snapshot.byGuid.count != count { snapshot = try storedItems(podcastId, db) }
-        let known = snapshot.byGuid
+        if known.count != count { known = try storedItems(podcastId, db).byGuid }
         let columns = EpisodeRow.columns + ["feedOrder", "inFeed"]
         let update = try db.cachedStatement(
             sql: "UPDATE episode SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?")
