@@ -186,7 +186,10 @@ func json(_ text: String) throws -> Any {
 }
 
 /// Polls `condition` every 50 ms until it holds; fails the test after `timeout`.
-func waitFor(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async throws {
+/// The default is long because the parallel suite can starve a real-time player
+/// for seconds (CI once saw 2 s of playback take over 5); a condition that holds
+/// returns at once, so only a failing run waits it out.
+func waitFor(timeout: Duration = .seconds(20), _ condition: () async -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if await condition() { return }
