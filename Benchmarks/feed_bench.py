@@ -57,23 +57,26 @@ def make_feed(path, episodes):
         out.write("</channel></rss>\n")
 
 
-def measure(command, runs):
-    """Best wall time (s) and peak RSS (KiB) of `command`, via a wrapper
-    process whose only child is the command (so RUSAGE_CHILDREN is its own)."""
+def measure(commands, runs):
+    """Best wall time (s) and peak RSS (KiB) of each command (a dict of
+    name → argv), each run via a wrapper process whose only child is the
+    command (so RUSAGE_CHILDREN is its own). The commands take turns, run
+    by run, so a noisy minute on the machine falls on all of them alike."""
     probe = ("import resource, subprocess, sys, time\n"
              "start = time.perf_counter()\n"
              "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
              "elapsed = time.perf_counter() - start\n"
              "print(done.returncode, elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
-    best, peak = None, 0
+    best, peak = {}, {}
     for _ in range(runs):
-        line = subprocess.run([sys.executable, "-c", probe] + command, capture_output=True, text=True).stdout.split()
-        code, elapsed, rss = int(line[0]), float(line[1]), int(line[2])
-        if code != 0:
-            raise SystemExit(f"{command[0]} failed with {code}")
-        best = elapsed if best is None else min(best, elapsed)
-        peak = max(peak, rss)
-    return best, peak
+        for name, command in commands.items():
+            line = subprocess.run([sys.executable, "-c", probe] + command, capture_output=True, text=True).stdout.split()
+            code, elapsed, rss = int(line[0]), float(line[1]), int(line[2])
+            if code != 0:
+                raise SystemExit(f"{command[0]} failed with {code}")
+            best[name] = min(best.get(name, elapsed), elapsed)
+            peak[name] = max(peak.get(name, 0), rss)
+    return {name: (best[name], peak[name]) for name in commands}
 
 
 def main():
@@ -99,14 +102,14 @@ def main():
     tiny = os.path.join(WORK, "feed-1.xml")
     if not os.path.exists(tiny):
         make_feed(tiny, 1)
-    startup = {name: measure(command(tiny), args.runs) for name, command in peers.items()}
+    startup = measure({name: command(tiny) for name, command in peers.items()}, args.runs)
     print(f"{'feed':<17}{'tool':<18}{'MB/s':>7}{'net MB/s':>10}{'peak RSS MiB':>14}{'growth/size':>13}")
     for episodes in (1000, 10000):
         path = os.path.join(WORK, f"feed-{episodes}.xml")
         if not os.path.exists(path):
             make_feed(path, episodes)
         size = os.path.getsize(path)
-        results = {name: measure(command(path), args.runs) for name, command in peers.items()}
+        results = measure({name: command(path) for name, command in peers.items()}, args.runs)
         net = {}
         for name, (elapsed, rss) in results.items():
             start_time, start_rss = startup[name]

@@ -28,17 +28,17 @@ struct FeedBuilder {
         case description, content, summary, media, atomSummary
     }
 
-    private(set) var feed = Feed()
+    private var feed = Feed()
     private var format = Format.undecided
     /// Resolves links against the innermost `xml:base`, else the feed's URL.
     private var urls: URLResolver
     /// The resolvers that `xml:base` attributes replaced, with the depth of
     /// the element that replaced each.
     private var outerBases: [(depth: Int, resolver: URLResolver)] = []
-    /// (prefix, local name) by `XMLName.id`: what `shortName` made of each name.
-    private var shortNames: [(String, String)?] = []
-    /// (prefix, name) of each open element.
-    private var stack: [(String, String)] = []
+    /// What each name is to the builder, by `XMLName.id`.
+    private var elements: [FeedElement?] = []
+    /// The open elements, innermost last.
+    private var stack: [FeedElement] = []
     /// Character data of the innermost open element, as bytes.
     private var text: [UInt8] = []
     private var draft: EpisodeDraft?
@@ -72,33 +72,34 @@ struct FeedBuilder {
 
     mutating func startElement(_ name: XMLName, attributes: [XMLAttribute]) {
         startedDraft = false
-        let (prefix, local) = shortName(name)
-        if stack.isEmpty { decideFormat(prefix: prefix, name: local) }
-        stack.append((prefix, local))
+        let element = element(name)
+        if stack.isEmpty { decideFormat(prefix: Self.prefix(name), name: name.local) }
+        stack.append(element)
         text.removeAll(keepingCapacity: true)
         if let xmlBase = attributes.first(where: { $0.name == "base" && $0.namespace == Namespace.xml })?.value,
            let base = urls.resolve(xmlBase).flatMap(URL.init(string:)) {
             outerBases.append((depth: stack.count, urls))
             urls = URLResolver(base: base)
         }
-        guard case .rss = format else {
-            if case .atom = format { startAtom(prefix, local, attributes) }
-            return
+        switch format {
+        case .rss: startRSS(element.tag, attributes)
+        case .atom: startAtom(element.tag, attributes)
+        default: break
         }
-        startRSS(prefix, local, attributes)
     }
 
     mutating func endElement() {
-        guard let (prefix, local) = stack.last else { return }
+        guard let element = stack.last else { return }
         defer {
             if outerBases.last?.depth == stack.count, let outer = outerBases.popLast() { urls = outer.resolver }
             stack.removeLast()
         }
+        guard element.tag != .other else { return }  // read by nothing: its text is not even kept
         let value = String(decoding: text, as: UTF8.self)
         text.removeAll(keepingCapacity: true)
         switch format {
-        case .rss: endRSS(prefix, local, value)
-        case .atom: endAtom(prefix, local, value)
+        case .rss: endRSS(element.tag, value)
+        case .atom: endAtom(element.tag, value)
         default: break
         }
     }
@@ -112,10 +113,15 @@ struct FeedBuilder {
     }
 
     mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Text is read at the end of its own element, and cleared by a child's
+        // start and end: an element the builder does not read never needs it.
+        guard let innermost = stack.last, innermost.tag != .other else { return }
         text.append(contentsOf: bytes)
     }
 
-    /// Finishes the feed after the last event.
+    /// Finishes the feed after the last event and hands it over: the
+    /// builder keeps none of it, so the caller's changes to its episodes
+    /// copy nothing.
     mutating func finish() -> Feed {
         if feed.description == nil { feed.description = channelDescription ?? channelSummary }
         if let description = feed.description, HTMLText.looksLikeHTML(description) {
@@ -126,18 +132,24 @@ struct FeedBuilder {
         }
         feed.artworkURL = feed.artworkURL ?? channelImage
         feed.title = TextBytes.squash(feed.title)
-        return feed
+        var finished = Feed()
+        swap(&finished, &feed)
+        return finished
     }
 
-    /// The namespace's short name ("itunes", "podcast", … or "" for none)
-    /// and the local name, the pair the builder switches on.
-    private mutating func shortName(_ name: XMLName) -> (String, String) {
-        if name.id < shortNames.count, let known = shortNames[name.id] { return known }
-        var prefix = Namespace.prefix(of: name.namespace)
-        if name.namespace == nil, let declared = name.prefix { prefix = declared.lowercased() }  // an undeclared prefix such as itunes:
-        if shortNames.count <= name.id { shortNames += Array(repeating: nil, count: name.id + 1 - shortNames.count) }
-        shortNames[name.id] = (prefix, name.local)
-        return (prefix, name.local)
+    /// What the builder makes of `name`, worked out at its first appearance.
+    private mutating func element(_ name: XMLName) -> FeedElement {
+        if name.id < elements.count, let known = elements[name.id] { return known }
+        let made = FeedElement(prefix: Self.prefix(name), local: name.local)
+        if elements.count <= name.id { elements += Array(repeating: nil, count: name.id + 1 - elements.count) }
+        elements[name.id] = made
+        return made
+    }
+
+    /// The namespace's short name: "itunes", "podcast", … or "" for none.
+    private static func prefix(_ name: XMLName) -> String {
+        if name.namespace == nil, let declared = name.prefix { return declared.lowercased() }  // an undeclared prefix such as itunes:
+        return Namespace.prefix(of: name.namespace)
     }
 
     private mutating func decideFormat(prefix: String, name: String) {
@@ -151,7 +163,7 @@ struct FeedBuilder {
 
     /// The parent of the element being started or ended (the innermost
     /// open element is the current one in both).
-    private var parent: (String, String)? { stack.count >= 2 ? stack[stack.count - 2] : nil }
+    private var parent: FeedElement? { stack.count >= 2 ? stack[stack.count - 2] : nil }
 
     private static func attribute(_ attributes: [XMLAttribute], _ name: String) -> String? {
         attributes.first { $0.name == name }?.value
@@ -159,61 +171,56 @@ struct FeedBuilder {
 
     // MARK: - RSS
 
-    private mutating func startRSS(_ prefix: String, _ local: String, _ attributes: [XMLAttribute]) {
-        switch (prefix, local) {
-        case ("", "item"):
+    private mutating func startRSS(_ tag: FeedElement.Tag, _ attributes: [XMLAttribute]) {
+        switch tag {
+        case .item:
             draft = EpisodeDraft()
             startedDraft = true
-        case ("", "enclosure") where draft != nil:
+        case .enclosure where draft != nil:
             addEnclosure(url: Self.attribute(attributes, "url"), type: Self.attribute(attributes, "type"), length: Self.attribute(attributes, "length"))
-        case ("media", "content") where draft != nil:
+        case .mediaContent where draft != nil:
             addEnclosure(url: Self.attribute(attributes, "url"), type: Self.attribute(attributes, "type"), length: Self.attribute(attributes, "fileSize"))
-        case ("", "guid") where draft != nil:
+        case .guid where draft != nil:
             draft?.guidIsPermaLink = Self.attribute(attributes, "isPermaLink")?.lowercased() != "false"
         default:
-            startCommon(prefix, local, attributes)
+            startCommon(tag, attributes)
         }
     }
 
-    private mutating func endRSS(_ prefix: String, _ local: String, _ value: String) {
+    private mutating func endRSS(_ tag: FeedElement.Tag, _ value: String) {
         if draft != nil {
-            switch (prefix, local) {
-            case ("", "item"): finishEpisode()
-            case ("", "title"): draft?.episode.title = TextBytes.squash(value)
-            case ("", "link"): draft?.episode.link = urls.resolve(value)
-            case ("", "guid"): draft?.guid = FeedValues.nonEmpty(value)
-            case ("", "description"): keepDescription(.description, value)
-            case ("", "pubdate"), ("", "pubDate"):
+            switch tag {
+            case .item: finishEpisode()
+            case .title: draft?.episode.title = TextBytes.squash(value)
+            case .link: draft?.episode.link = urls.resolve(value)
+            case .guid: draft?.guid = FeedValues.nonEmpty(value)
+            case .description: keepDescription(.description, value)
+            case .pubDate:
                 if draft?.episode.published == nil { draft?.episode.published = FeedDates.parse(value) }
-            case ("", "author"):
+            case .author:
                 if draft?.episode.author == nil { draft?.episode.author = FeedValues.nonEmpty(value) }
-            default: endCommon(prefix, local, value)
+            default: endCommon(tag, value)
             }
             return
         }
-        guard parent?.1 == "channel" || parent?.1 == "image" else {
-            endCommon(prefix, local, value)
-            return
-        }
-        switch (prefix, local, parent?.1 ?? "") {
-        case ("", "title", "channel"): if feed.title.isEmpty { feed.title = value }
-        case ("", "link", "channel"): if feed.link == nil { feed.link = urls.resolve(value) }
-        case ("", "description", "channel"): channelDescription = FeedValues.nonEmpty(value)
-        case ("", "language", "channel"): feed.language = FeedValues.nonEmpty(value)
-        case ("", "url", "image"): channelImage = urls.resolve(value)
-        default: endCommon(prefix, local, value)
+        switch (tag, parent?.local) {
+        case (.title, .channel): if feed.title.isEmpty { feed.title = value }
+        case (.link, .channel): if feed.link == nil { feed.link = urls.resolve(value) }
+        case (.description, .channel): channelDescription = FeedValues.nonEmpty(value)
+        case (.language, .channel): feed.language = FeedValues.nonEmpty(value)
+        case (.url, .image): channelImage = urls.resolve(value)
+        default: endCommon(tag, value)
         }
     }
 
     // MARK: - Atom
 
-    private mutating func startAtom(_ prefix: String, _ local: String, _ attributes: [XMLAttribute]) {
-        guard prefix == "atom" else { return startCommon(prefix, local, attributes) }
-        switch local {
-        case "entry":
+    private mutating func startAtom(_ tag: FeedElement.Tag, _ attributes: [XMLAttribute]) {
+        switch tag {
+        case .atomEntry:
             draft = EpisodeDraft()
             startedDraft = true
-        case "link":
+        case .atomLink:
             let rel = Self.attribute(attributes, "rel") ?? "alternate"
             let href = Self.attribute(attributes, "href")
             if rel == "enclosure", draft != nil {
@@ -225,74 +232,70 @@ struct FeedBuilder {
                     feed.link = urls.resolve(href)
                 }
             }
-        case "content", "summary":
+        case .atomContent, .atomSummary:
             pendingAttributes = attributes
         default:
-            break
+            startCommon(tag, attributes)
         }
     }
 
-    private mutating func endAtom(_ prefix: String, _ local: String, _ value: String) {
-        guard prefix == "atom" else { return endCommon(prefix, local, value) }
-        let type = Self.attribute(pendingAttributes, "type") ?? "text"
+    private mutating func endAtom(_ tag: FeedElement.Tag, _ value: String) {
         if draft != nil {
-            switch local {
-            case "entry": finishEpisode()
-            case "title": draft?.episode.title = TextBytes.squash(value)
-            case "id": draft?.guid = FeedValues.nonEmpty(value)
-            case "content": keepDescription(.content, value, html: type.contains("html"))
-            case "summary": keepDescription(.atomSummary, value, html: type.contains("html"))
-            case "published": draft?.episode.published = FeedDates.parse(value)
-            case "updated": if draft?.episode.published == nil { draft?.episode.published = FeedDates.parse(value) }
-            case "name" where parent?.1 == "author": draft?.episode.author = FeedValues.nonEmpty(value)
-            default: break
+            let html = tag == .atomContent || tag == .atomSummary ? Self.attribute(pendingAttributes, "type")?.contains("html") == true : false
+            switch tag {
+            case .atomEntry: finishEpisode()
+            case .atomTitle: draft?.episode.title = TextBytes.squash(value)
+            case .atomID: draft?.guid = FeedValues.nonEmpty(value)
+            case .atomContent: keepDescription(.content, value, html: html)
+            case .atomSummary: keepDescription(.atomSummary, value, html: html)
+            case .atomPublished: draft?.episode.published = FeedDates.parse(value)
+            case .atomUpdated: if draft?.episode.published == nil { draft?.episode.published = FeedDates.parse(value) }
+            case .atomName where parent?.local == .author: draft?.episode.author = FeedValues.nonEmpty(value)
+            default: endCommon(tag, value)
             }
             return
         }
-        switch local {
-        case "title" where parent?.1 == "feed": if feed.title.isEmpty { feed.title = value }
-        case "subtitle": channelDescription = FeedValues.nonEmpty(value)
-        case "logo", "icon": if channelImage == nil || local == "logo" { channelImage = urls.resolve(value) }
-        case "name" where parent?.1 == "author": atomAuthorName = FeedValues.nonEmpty(value)
-        case "feed": if feed.author == nil { feed.author = atomAuthorName }
-        default: break
+        switch tag {
+        case .atomTitle where parent?.local == .feed: if feed.title.isEmpty { feed.title = value }
+        case .atomSubtitle: channelDescription = FeedValues.nonEmpty(value)
+        case .atomLogo: channelImage = urls.resolve(value)
+        case .atomIcon: if channelImage == nil { channelImage = urls.resolve(value) }
+        case .atomName where parent?.local == .author: atomAuthorName = FeedValues.nonEmpty(value)
+        case .atomFeed: if feed.author == nil { feed.author = atomAuthorName }
+        default: endCommon(tag, value)
         }
     }
 
     // MARK: - Namespaced elements shared by RSS and Atom
 
-    private mutating func startCommon(_ prefix: String, _ local: String, _ attributes: [XMLAttribute]) {
-        switch (prefix, local) {
-        case ("itunes", "image"):
+    private mutating func startCommon(_ tag: FeedElement.Tag, _ attributes: [XMLAttribute]) {
+        switch tag {
+        case .itunesImage:
             let href = urls.resolve(Self.attribute(attributes, "href"))
-            if var current = draft {
-                current.episode.artworkURL = current.episode.artworkURL ?? href
-                draft = current
+            if draft != nil {
+                if draft?.episode.artworkURL == nil { draft?.episode.artworkURL = href }
             } else {
                 feed.artworkURL = feed.artworkURL ?? href
             }
-        case ("media", "thumbnail") where draft != nil:
-            if var current = draft, current.episode.artworkURL == nil {
-                current.episode.artworkURL = urls.resolve(Self.attribute(attributes, "url"))
-                draft = current
-            }
-        case ("itunes", "category") where draft == nil:
+        case .mediaThumbnail where draft != nil:
+            if draft?.episode.artworkURL == nil { draft?.episode.artworkURL = urls.resolve(Self.attribute(attributes, "url")) }
+        case .itunesCategory where draft == nil:
             let name = FeedValues.nonEmpty(Self.attribute(attributes, "text")) ?? ""  // "" keeps a nameless first level
-            if parent?.0 == "itunes", parent?.1 == "category", let current = currentCategory {
+            if parent?.tag == .itunesCategory, let current = currentCategory {
                 feed.categories[current].append(name)
             } else {
                 feed.categories.append([name])
                 currentCategory = feed.categories.count - 1
             }
-        case ("podcast", "funding") where draft == nil:
+        case .podcastFunding where draft == nil:
             feed.fundingURL = feed.fundingURL ?? urls.resolve(Self.attribute(attributes, "url"))
-        case ("podcast", "chapters") where draft != nil:
+        case .podcastChapters where draft != nil:
             draft?.episode.chaptersURL = urls.resolve(Self.attribute(attributes, "url"))
-        case ("podcast", "transcript") where draft != nil:
+        case .podcastTranscript where draft != nil:
             if draft?.episode.transcriptURL == nil { draft?.episode.transcriptURL = urls.resolve(Self.attribute(attributes, "url")) }
-        case ("podcast", "person"), ("podcast", "season"), ("podcast", "episode"):
+        case .podcastPerson, .podcastSeason, .podcastEpisode:
             pendingAttributes = attributes
-        case ("psc", "chapter") where draft != nil:
+        case .pscChapter where draft != nil:
             guard let start = Self.attribute(attributes, "start").flatMap(FeedValues.duration) else { return }
             draft?.episode.chapters.append(Chapter(
                 start: start, title: TextBytes.squash(Self.attribute(attributes, "title") ?? ""),
@@ -302,29 +305,29 @@ struct FeedBuilder {
         }
     }
 
-    private mutating func endCommon(_ prefix: String, _ local: String, _ value: String) {
+    private mutating func endCommon(_ tag: FeedElement.Tag, _ value: String) {
         if draft != nil {
-            switch (prefix, local) {
-            case ("content", "encoded"): keepDescription(.content, value, html: true)
-            case ("itunes", "summary"): keepDescription(.summary, value)
-            case ("media", "description"): keepDescription(.media, value)
-            case ("dc", "date"):
+            switch tag {
+            case .contentEncoded: keepDescription(.content, value, html: true)
+            case .itunesSummary: keepDescription(.summary, value)
+            case .mediaDescription: keepDescription(.media, value)
+            case .dcDate:
                 if draft?.episode.published == nil { draft?.episode.published = FeedDates.parse(value) }
-            case ("dc", "creator"):
+            case .dcCreator:
                 if draft?.episode.author == nil { draft?.episode.author = FeedValues.nonEmpty(value) }
-            case ("itunes", "duration"): draft?.episode.duration = FeedValues.duration(value)
-            case ("itunes", "season"), ("podcast", "season"):
+            case .itunesDuration: draft?.episode.duration = FeedValues.duration(value)
+            case .itunesSeason, .podcastSeason:
                 if draft?.episode.season == nil { draft?.episode.season = FeedValues.integer(value) }
-            case ("itunes", "episode"), ("podcast", "episode"):
+            case .itunesEpisode, .podcastEpisode:
                 // An episode number is a positive integer; "-1", "0" or "2a" are no number.
                 if draft?.episode.number == nil { draft?.episode.number = FeedValues.integer(value).flatMap { $0 > 0 ? $0 : nil } }
-            case ("itunes", "episodeType"):
+            case .itunesEpisodeType:
                 let kind = TextBytes.trim(value).lowercased()
                 if ["full", "trailer", "bonus"].contains(kind) { draft?.episode.episodeType = kind }
-            case ("itunes", "explicit"): draft?.episode.explicit = FeedValues.flag(value)
-            case ("itunes", "author"):
+            case .itunesExplicit: draft?.episode.explicit = FeedValues.flag(value)
+            case .itunesAuthor:
                 if let author = FeedValues.nonEmpty(value) { draft?.episode.author = author }
-            case ("podcast", "person"):
+            case .podcastPerson:
                 guard let name = FeedValues.nonEmpty(value) else { return }
                 draft?.episode.persons.append(Person(
                     name: TextBytes.squash(name), role: FeedValues.nonEmpty(Self.attribute(pendingAttributes, "role"))?.lowercased(),
@@ -334,17 +337,17 @@ struct FeedBuilder {
             }
             return
         }
-        switch (prefix, local) {
-        case ("itunes", "author"): feed.author = FeedValues.nonEmpty(value) ?? feed.author
-        case ("itunes", "summary"): channelSummary = FeedValues.nonEmpty(value)
-        case ("itunes", "type"):
+        switch tag {
+        case .itunesAuthor: feed.author = FeedValues.nonEmpty(value) ?? feed.author
+        case .itunesSummary: channelSummary = FeedValues.nonEmpty(value)
+        case .itunesType:
             let kind = TextBytes.trim(value).lowercased()
             if kind == "episodic" || kind == "serial" { feed.type = kind }
-        case ("itunes", "explicit"): feed.explicit = FeedValues.flag(value)
-        case ("itunes", "new-feed-url"): feed.newFeedURL = urls.resolve(value)
-        case ("", "newLocation") where parent?.1 == "redirect": feed.newFeedURL = feed.newFeedURL ?? urls.resolve(value)
-        case ("podcast", "locked"): feed.locked = FeedValues.flag(value)
-        case ("itunes", "category") where parent?.1 != "category": currentCategory = nil
+        case .itunesExplicit: feed.explicit = FeedValues.flag(value)
+        case .itunesNewFeedURL: feed.newFeedURL = urls.resolve(value)
+        case .newLocation where parent?.local == .redirect: feed.newFeedURL = feed.newFeedURL ?? urls.resolve(value)
+        case .podcastLocked: feed.locked = FeedValues.flag(value)
+        case .itunesCategory where parent?.local != .category: currentCategory = nil
         default: break
         }
     }
@@ -363,9 +366,10 @@ struct FeedBuilder {
     }
 
     private mutating func finishEpisode() {
-        guard let finished = draft else { return }
-        draft = nil
-        var episode = finished.episode
+        // Taken, not copied: a copy retains each of the episode's strings.
+        guard var finished = draft.take() else { return }
+        var episode = Episode()
+        swap(&episode, &finished.episode)
         episode.fingerprint = finished.fingerprint
         // The guid stays as written: it is the episode's identity, and must
         // not change when the feed moves. A permalink guid is also the link.

@@ -11,15 +11,23 @@ protocol XMLStreamHandler: AnyObject {
 }
 
 /// An element's name, interned for the whole parse: every element with the
-/// same name, namespace and prefix has the same `id` (0, 1, 2, … in order
-/// of first appearance), so a handler can remember what it made of a name.
-struct XMLName {
+/// same name, namespace and prefix is the same object with the same `id`
+/// (0, 1, 2, … in order of first appearance), so a handler can remember
+/// what it made of a name.
+final class XMLName {
     let id: Int
     let local: String
     let namespace: String?
     /// Matters only when `namespace` is nil: an undeclared prefix such as
     /// `itunes:` in a feed that forgot its xmlns.
     let prefix: String?
+
+    init(id: Int, local: String, namespace: String?, prefix: String?) {
+        self.id = id
+        self.local = local
+        self.namespace = namespace
+        self.prefix = prefix
+    }
 }
 
 /// One attribute of an element.
@@ -173,9 +181,13 @@ final class XMLStreamParser {
 
         /// Names, prefixes and namespace URIs come from libxml2's dictionary,
         /// which interns them for the whole parse: one String per distinct
-        /// pointer, one XMLName per distinct triple.
+        /// pointer, one XMLName per distinct triple. Each is looked up in a
+        /// cache in front of its dictionary first: a feed repeats a few dozen
+        /// names, and hashing them cost more than the rest of an element.
         private var interned: [UnsafeRawPointer: String] = [:]
+        private var recentStrings = AddressCache<UnsafeRawPointer, String>()
         private var names: [NameKey: XMLName] = [:]
+        private var recentNames = AddressCache<NameKey, XMLName>()
 
         private struct NameKey: Hashable {
             let local: UnsafeRawPointer
@@ -185,18 +197,50 @@ final class XMLStreamParser {
 
         private func name(_ local: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> XMLName {
             let key = NameKey(local: local, prefix: prefix.map(UnsafeRawPointer.init), uri: uri.map(UnsafeRawPointer.init))
-            if let known = names[key] { return known }
-            let made = XMLName(id: names.count, local: string(local), namespace: uri.map(string), prefix: prefix.map(string))
-            names[key] = made
-            return made
+            if let recent = recentNames[key, at: key.local] { return recent }
+            let found: XMLName
+            if let known = names[key] {
+                found = known
+            } else {
+                found = XMLName(id: names.count, local: string(local), namespace: uri.map(string), prefix: prefix.map(string))
+                names[key] = found
+            }
+            recentNames[key, at: key.local] = found
+            return found
         }
 
         private func string(_ pointer: UnsafePointer<xmlChar>) -> String {
             let key = UnsafeRawPointer(pointer)
-            if let known = interned[key] { return known }
-            let made = String(cString: key.assumingMemoryBound(to: CChar.self))
-            interned[key] = made
-            return made
+            if let recent = recentStrings[key, at: key] { return recent }
+            let found: String
+            if let known = interned[key] {
+                found = known
+            } else {
+                found = String(cString: key.assumingMemoryBound(to: CChar.self))
+                interned[key] = found
+            }
+            recentStrings[key, at: key] = found
+            return found
         }
+    }
+}
+
+/// The last value stored in each of 256 slots, chosen by an address:
+/// a lookup without hashing the key, in front of a dictionary.
+private struct AddressCache<Key: Equatable, Value> {
+    private var slots = [(key: Key, value: Value)?](repeating: nil, count: 256)
+
+    /// Fibonacci hashing: the top 8 bits of the address times 2⁶⁴/φ.
+    @inline(__always)
+    private static func slot(_ address: UnsafeRawPointer) -> Int {
+        Int(truncatingIfNeeded: (UInt(bitPattern: address) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+    }
+
+    subscript(key: Key, at address: UnsafeRawPointer) -> Value? {
+        get {
+            guard let entry = slots[Self.slot(address)], entry.key == key else { return nil }
+            return entry.value
+        }
+        set { slots[Self.slot(address)] = newValue.map { (key, $0) } }
     }
 }
