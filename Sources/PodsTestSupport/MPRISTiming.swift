@@ -15,7 +15,8 @@ public enum MPRISTiming {
     }
 
     /// `count` times: PlayPause, then the time until a PropertiesChanged
-    /// carrying PlaybackStatus arrives (ms, sorted). Stops early when `until` passes.
+    /// carrying PlaybackStatus arrives (ms, sorted). Stops early, with the
+    /// samples so far, when `until` passes or the task is cancelled.
     public static func toggleLatencies(_ connection: DBusConnection, busName: String = MPRIS.busName, count: Int,
                                        pause: Duration = .milliseconds(20),
                                        until deadline: ContinuousClock.Instant? = nil) async throws -> [Double] {
@@ -25,16 +26,26 @@ public enum MPRISTiming {
         var latencies: [Double] = []
         for _ in 0..<count {
             if let deadline, ContinuousClock.now > deadline { break }
+            if Task.isCancelled { break }
             let start = ContinuousClock.now
-            _ = try await connection.call(destination: busName, path: MPRIS.objectPath,
-                                          interface: MPRIS.playerInterface, member: "PlayPause")
+            var failure: (any Error)?
+            do {
+                _ = try await connection.call(destination: busName, path: MPRIS.objectPath,
+                                              interface: MPRIS.playerInterface, member: "PlayPause")
+            } catch {
+                failure = error
+            }
+            if let failure {
+                if Task.isCancelled { break }
+                throw failure
+            }
             while let signal = await iterator.next() {
                 if signal.arguments.count > 1, signal.arguments[1].stringKeyedDictionary?["PlaybackStatus"] != nil {
                     latencies.append(milliseconds(signal.receivedAt - start))
                     break
                 }
             }
-            try await Task.sleep(for: pause)
+            try? await Task.sleep(for: pause)
         }
         return latencies.sorted()
     }
@@ -55,11 +66,9 @@ public enum MPRISTiming {
         }
         let reactions = Task { () -> [Double] in
             guard toggles else { return [] }
-            var times: [Double] = []
-            while !Task.isCancelled {
-                times += (try? await toggleLatencies(connection, busName: busName, count: 10, pause: .milliseconds(30))) ?? []
-            }
-            return times.sorted()
+            // One run until cancelled: the samples of a run cut short are kept
+            // (batches of ten lost their last one, all of a 0.5 s listing's).
+            return (try? await toggleLatencies(connection, busName: busName, count: .max, pause: .milliseconds(30))) ?? []
         }
         let result = try await work()
         gets.cancel()
