@@ -70,13 +70,13 @@ struct FeedBuilder {
 
     // MARK: - Events
 
-    mutating func startElement(_ name: XMLName, attributes: [XMLAttribute]) {
+    mutating func startElement(_ name: XMLName, attributes: XMLAttributes) {
         startedDraft = false
         let element = element(name)
         if stack.isEmpty { decideFormat(prefix: Self.prefix(name), name: name.local) }
         stack.append(element)
         text.removeAll(keepingCapacity: true)
-        if let xmlBase = attributes.first(where: { $0.name == "base" && $0.namespace == Namespace.xml })?.value,
+        if attributes.count > 0, let xmlBase = attributes.value("base", namespace: Namespace.xml),
            let base = urls.resolve(xmlBase).flatMap(URL.init(string:)) {
             outerBases.append((depth: stack.count, urls))
             urls = URLResolver(base: base)
@@ -165,23 +165,24 @@ struct FeedBuilder {
     /// open element is the current one in both).
     private var parent: FeedElement? { stack.count >= 2 ? stack[stack.count - 2] : nil }
 
+    /// The first kept attribute whose local name is `name`.
     private static func attribute(_ attributes: [XMLAttribute], _ name: String) -> String? {
         attributes.first { $0.name == name }?.value
     }
 
     // MARK: - RSS
 
-    private mutating func startRSS(_ tag: FeedElement.Tag, _ attributes: [XMLAttribute]) {
+    private mutating func startRSS(_ tag: FeedElement.Tag, _ attributes: XMLAttributes) {
         switch tag {
         case .item:
             draft = EpisodeDraft()
             startedDraft = true
         case .enclosure where draft != nil:
-            addEnclosure(url: Self.attribute(attributes, "url"), type: Self.attribute(attributes, "type"), length: Self.attribute(attributes, "length"))
+            addEnclosure(url: attributes["url"], type: attributes["type"], length: attributes["length"])
         case .mediaContent where draft != nil:
-            addEnclosure(url: Self.attribute(attributes, "url"), type: Self.attribute(attributes, "type"), length: Self.attribute(attributes, "fileSize"))
+            addEnclosure(url: attributes["url"], type: attributes["type"], length: attributes["fileSize"])
         case .guid where draft != nil:
-            draft?.guidIsPermaLink = Self.attribute(attributes, "isPermaLink")?.lowercased() != "false"
+            draft?.guidIsPermaLink = attributes["isPermaLink"]?.lowercased() != "false"
         default:
             startCommon(tag, attributes)
         }
@@ -215,16 +216,16 @@ struct FeedBuilder {
 
     // MARK: - Atom
 
-    private mutating func startAtom(_ tag: FeedElement.Tag, _ attributes: [XMLAttribute]) {
+    private mutating func startAtom(_ tag: FeedElement.Tag, _ attributes: XMLAttributes) {
         switch tag {
         case .atomEntry:
             draft = EpisodeDraft()
             startedDraft = true
         case .atomLink:
-            let rel = Self.attribute(attributes, "rel") ?? "alternate"
-            let href = Self.attribute(attributes, "href")
+            let rel = attributes["rel"] ?? "alternate"
+            let href = attributes["href"]
             if rel == "enclosure", draft != nil {
-                addEnclosure(url: href, type: Self.attribute(attributes, "type"), length: Self.attribute(attributes, "length"))
+                addEnclosure(url: href, type: attributes["type"], length: attributes["length"])
             } else if rel == "alternate" {
                 if draft != nil {
                     if draft?.episode.link == nil { draft?.episode.link = urls.resolve(href) }
@@ -233,7 +234,7 @@ struct FeedBuilder {
                 }
             }
         case .atomContent, .atomSummary:
-            pendingAttributes = attributes
+            pendingAttributes = attributes.all
         default:
             startCommon(tag, attributes)
         }
@@ -268,19 +269,19 @@ struct FeedBuilder {
 
     // MARK: - Namespaced elements shared by RSS and Atom
 
-    private mutating func startCommon(_ tag: FeedElement.Tag, _ attributes: [XMLAttribute]) {
+    private mutating func startCommon(_ tag: FeedElement.Tag, _ attributes: XMLAttributes) {
         switch tag {
         case .itunesImage:
-            let href = urls.resolve(Self.attribute(attributes, "href"))
+            let href = urls.resolve(attributes["href"])
             if draft != nil {
                 if draft?.episode.artworkURL == nil { draft?.episode.artworkURL = href }
             } else {
                 feed.artworkURL = feed.artworkURL ?? href
             }
         case .mediaThumbnail where draft != nil:
-            if draft?.episode.artworkURL == nil { draft?.episode.artworkURL = urls.resolve(Self.attribute(attributes, "url")) }
+            if draft?.episode.artworkURL == nil { draft?.episode.artworkURL = urls.resolve(attributes["url"]) }
         case .itunesCategory where draft == nil:
-            let name = FeedValues.nonEmpty(Self.attribute(attributes, "text")) ?? ""  // "" keeps a nameless first level
+            let name = FeedValues.nonEmpty(attributes["text"]) ?? ""  // "" keeps a nameless first level
             if parent?.tag == .itunesCategory, let current = currentCategory {
                 feed.categories[current].append(name)
             } else {
@@ -288,18 +289,18 @@ struct FeedBuilder {
                 currentCategory = feed.categories.count - 1
             }
         case .podcastFunding where draft == nil:
-            feed.fundingURL = feed.fundingURL ?? urls.resolve(Self.attribute(attributes, "url"))
+            feed.fundingURL = feed.fundingURL ?? urls.resolve(attributes["url"])
         case .podcastChapters where draft != nil:
-            draft?.episode.chaptersURL = urls.resolve(Self.attribute(attributes, "url"))
+            draft?.episode.chaptersURL = urls.resolve(attributes["url"])
         case .podcastTranscript where draft != nil:
-            if draft?.episode.transcriptURL == nil { draft?.episode.transcriptURL = urls.resolve(Self.attribute(attributes, "url")) }
+            if draft?.episode.transcriptURL == nil { draft?.episode.transcriptURL = urls.resolve(attributes["url"]) }
         case .podcastPerson, .podcastSeason, .podcastEpisode:
-            pendingAttributes = attributes
+            pendingAttributes = attributes.all
         case .pscChapter where draft != nil:
-            guard let start = Self.attribute(attributes, "start").flatMap(FeedValues.duration) else { return }
+            guard let start = attributes["start"].flatMap(FeedValues.duration) else { return }
             draft?.episode.chapters.append(Chapter(
-                start: start, title: TextBytes.squash(Self.attribute(attributes, "title") ?? ""),
-                url: urls.resolve(Self.attribute(attributes, "href")), image: urls.resolve(Self.attribute(attributes, "image"))))
+                start: start, title: TextBytes.squash(attributes["title"] ?? ""),
+                url: urls.resolve(attributes["href"]), image: urls.resolve(attributes["image"])))
         default:
             break
         }

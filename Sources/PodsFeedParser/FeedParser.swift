@@ -149,7 +149,7 @@ private final class BuilderEvents: XMLStreamHandler {
 
     init(_ builder: FeedBuilder) { self.builder = builder }
 
-    func startElement(_ name: XMLName, attributes: [XMLAttribute]) {
+    func startElement(_ name: XMLName, attributes: XMLAttributes) {
         builder.startElement(name, attributes: attributes)
         if skipper != nil, itemDepth == nil, name.prefix == nil, name.local == "item" || name.local == "entry" {
             itemDepth = depth

@@ -86,10 +86,11 @@ public enum OPML {
         var sawOPML = false
         private var depth = 0
 
-        func startElement(_ name: XMLName, attributes: [XMLAttribute]) {
+        func startElement(_ name: XMLName, attributes: XMLAttributes) {
             depth += 1
             if depth == 1 { sawOPML = name.local.lowercased() == "opml" }
             guard sawOPML, name.local.lowercased() == "outline" else { return }
+            let attributes = attributes.all
             func value(_ key: String) -> String? {
                 attributes.first { $0.name.lowercased() == key.lowercased() }?.value
                     .trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty

@@ -3,7 +3,7 @@ internal import CLibXML2
 
 /// What the streaming parser reports, in document order.
 protocol XMLStreamHandler: AnyObject {
-    func startElement(_ name: XMLName, attributes: [XMLAttribute])
+    func startElement(_ name: XMLName, attributes: XMLAttributes)
     /// The end of the innermost open element.
     func endElement()
     /// Character data, in pieces; valid only during the call.
@@ -30,11 +30,74 @@ final class XMLName {
     }
 }
 
-/// One attribute of an element.
+/// One attribute of an element, kept.
 struct XMLAttribute {
     var name: String
     var namespace: String?
     var value: String
+}
+
+/// An element's attributes as libxml2 reports them, read on demand: valid
+/// only during the `startElement` call (keep `all` to read them later).
+/// An attribute nobody asks for is never made into a String.
+struct XMLAttributes {
+    /// Five pointers per attribute: local name, prefix, URI, value start, value end.
+    private let pointers: UnsafePointer<UnsafePointer<UInt8>?>?
+    let count: Int
+
+    init(_ pointers: UnsafePointer<UnsafePointer<UInt8>?>?, count: Int) {
+        self.pointers = pointers
+        self.count = pointers == nil ? 0 : count
+    }
+
+    /// The value of the first attribute whose local name is `name`, in any namespace.
+    subscript(_ name: String) -> String? {
+        guard let pointers else { return nil }
+        for index in 0..<count {
+            guard let local = pointers[index * 5], Self.equals(local, name) else { continue }
+            return value(at: index)
+        }
+        return nil
+    }
+
+    /// The value of the attribute `name` in the namespace `namespace`.
+    func value(_ name: String, namespace: String) -> String? {
+        guard let pointers else { return nil }
+        for index in 0..<count {
+            guard let local = pointers[index * 5], let uri = pointers[index * 5 + 2],
+                  Self.equals(local, name), Self.equals(uri, namespace) else { continue }
+            return value(at: index)
+        }
+        return nil
+    }
+
+    /// Every attribute, kept.
+    var all: [XMLAttribute] {
+        guard let pointers else { return [] }
+        return (0..<count).compactMap { index in
+            guard let local = pointers[index * 5], let value = value(at: index) else { return nil }
+            return XMLAttribute(name: String(cString: local), namespace: pointers[index * 5 + 2].map { String(cString: $0) }, value: value)
+        }
+    }
+
+    private func value(at index: Int) -> String? {
+        guard let pointers, let start = pointers[index * 5 + 3], let end = pointers[index * 5 + 4] else { return nil }
+        let bytes = UnsafeBufferPointer(start: start, count: end - start)
+        let raw = String(decoding: bytes, as: UTF8.self)
+        // Without entity substitution libxml2 leaves references in attribute values.
+        return memchr(start, 0x26, bytes.count) != nil ? HTMLText.decodeReferences(raw) : raw
+    }
+
+    /// Whether the NUL-terminated `bytes` spell `text` (read no further than
+    /// the first difference, so never past the NUL).
+    private static func equals(_ bytes: UnsafePointer<UInt8>, _ text: String) -> Bool {
+        var index = 0
+        for byte in text.utf8 {
+            guard bytes[index] == byte else { return false }
+            index += 1
+        }
+        return bytes[index] == 0
+    }
 }
 
 /// libxml2's SAX2 push parser, fed in chunks: never a whole-document tree.
@@ -145,21 +208,7 @@ final class XMLStreamParser {
                 if tooDeep == nil, let context { tooDeep = XMLStreamParser.maximumDepth; xmlStopParser(context) }
                 return
             }
-            var list: [XMLAttribute] = []
-            if let attributes, count > 0 {
-                list.reserveCapacity(count)
-                for index in 0..<count {
-                    // Five pointers per attribute: localname, prefix, URI, value start, value end.
-                    guard let name = attributes[index * 5], let start = attributes[index * 5 + 3],
-                          let end = attributes[index * 5 + 4] else { continue }
-                    let bytes = UnsafeBufferPointer(start: start, count: end - start)
-                    let raw = String(decoding: bytes, as: UTF8.self)
-                    // Without entity substitution libxml2 leaves references in attribute values.
-                    let value = memchr(start, 0x26, bytes.count) != nil ? HTMLText.decodeReferences(raw) : raw
-                    list.append(XMLAttribute(name: string(name), namespace: attributes[index * 5 + 2].map(string), value: value))
-                }
-            }
-            handler.startElement(name(localname, prefix, uri), attributes: list)
+            handler.startElement(name(localname, prefix, uri), attributes: XMLAttributes(UnsafePointer(attributes), count: count))
         }
 
         func endElement() {
@@ -180,12 +229,10 @@ final class XMLStreamParser {
         }
 
         /// Names, prefixes and namespace URIs come from libxml2's dictionary,
-        /// which interns them for the whole parse: one String per distinct
-        /// pointer, one XMLName per distinct triple. Each is looked up in a
-        /// cache in front of its dictionary first: a feed repeats a few dozen
-        /// names, and hashing them cost more than the rest of an element.
-        private var interned: [UnsafeRawPointer: String] = [:]
-        private var recentStrings = AddressCache<UnsafeRawPointer, String>()
+        /// which interns them for the whole parse: one XMLName per distinct
+        /// triple, looked up in a cache in front of the dictionary first (a
+        /// feed repeats a few dozen names, and hashing them cost more than
+        /// the rest of an element).
         private var names: [NameKey: XMLName] = [:]
         private var recentNames = AddressCache<NameKey, XMLName>()
 
@@ -202,24 +249,11 @@ final class XMLStreamParser {
             if let known = names[key] {
                 found = known
             } else {
+                func string(_ pointer: UnsafePointer<xmlChar>) -> String { String(cString: pointer) }
                 found = XMLName(id: names.count, local: string(local), namespace: uri.map(string), prefix: prefix.map(string))
                 names[key] = found
             }
             recentNames[key, at: key.local] = found
-            return found
-        }
-
-        private func string(_ pointer: UnsafePointer<xmlChar>) -> String {
-            let key = UnsafeRawPointer(pointer)
-            if let recent = recentStrings[key, at: key] { return recent }
-            let found: String
-            if let known = interned[key] {
-                found = known
-            } else {
-                found = String(cString: key.assumingMemoryBound(to: CChar.self))
-                interned[key] = found
-            }
-            recentStrings[key, at: key] = found
             return found
         }
     }
