@@ -212,9 +212,9 @@ public actor FeedRefresher {
         func store(_ body: @escaping @Sendable () throws(LibraryError) -> RefreshSummary) async throws(LibraryError) -> RefreshSummary {
             try await Self.storing.run(body)
         }
-        let podcast: Podcast
+        let podcast: FeedSource
         do {
-            podcast = try await Self.storing.run { () throws(LibraryError) in try library.podcast(id) }
+            podcast = try await Self.storing.run { () throws(LibraryError) in try library.feedSource(id) }
         } catch {
             return RefreshSummary(podcastId: id, title: "", error: error.message)
         }

@@ -11,7 +11,7 @@ extension Library {
             var conditions: [String] = []
             var arguments: StatementArguments = []
             if let podcastId {
-                _ = try Self.podcast(podcastId, db)
+                _ = try Self.feedSource(podcastId, db)  // that it exists
                 conditions.append("episode.podcastId = ?")
                 arguments += [podcastId]
             }

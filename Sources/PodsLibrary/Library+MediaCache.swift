@@ -176,7 +176,7 @@ extension Library {
     /// Downloads the `count` newest episodes of a podcast after each refresh (0: none).
     public func setAutoDownload(_ podcastID: Int64, count: Int) throws(LibraryError) {
         try writing { db in
-            _ = try Self.podcast(podcastID, db)
+            _ = try Self.feedSource(podcastID, db)  // that it exists
             try db.execute(sql: "UPDATE podcast SET autoDownload = ? WHERE id = ?", arguments: [max(0, count), podcastID])
         }
     }

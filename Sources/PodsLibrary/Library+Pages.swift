@@ -111,7 +111,7 @@ extension Library {
             var conditions: [String] = []
             var arguments: StatementArguments = []
             if let podcastId = filter.podcastId {
-                _ = try Self.podcast(podcastId, db)
+                _ = try Self.feedSource(podcastId, db)  // that it exists
                 conditions.append("episode.podcastId = ?")
                 arguments += [podcastId]
             }

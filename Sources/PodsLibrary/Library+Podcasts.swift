@@ -37,7 +37,7 @@ extension Library {
     /// Removes a podcast, its episodes and their queue entries.
     public func unsubscribe(_ id: Int64, at now: Date = Date()) throws(LibraryError) {
         try writing { db in
-            let podcast = try Self.podcast(id, db)
+            let podcast = try Self.feedSource(id, db)
             let kept = try Bool.fetchOne(db, sql: "SELECT 1 FROM podcastSetting WHERE podcastId = ? AND key = 'sync' AND value = 'false'",
                                          arguments: [id]) != nil
             try db.execute(sql: "DELETE FROM podcast WHERE id = ?", arguments: [id])
@@ -103,7 +103,7 @@ extension Library {
                              movedTo newURL: String? = nil, at now: Date = Date()) throws(LibraryError) -> RefreshSummary {
         let feed = prepared.channel
         return try writing { db in
-            let podcast = try Self.podcast(podcastId, db)
+            let podcast = try Self.feedSource(podcastId, db)
             var summary = try Self.merge(prepared, into: podcastId, db)
             try db.execute(sql: """
                 UPDATE podcast SET title = ?, author = ?, description = ?, artworkURL = ?, link = ?, language = ?,
@@ -119,7 +119,7 @@ extension Library {
     /// Records a 304: nothing changed, the podcast was checked.
     public func markNotModified(_ podcastId: Int64, movedTo newURL: String? = nil, at now: Date = Date()) throws(LibraryError) -> RefreshSummary {
         try writing { db in
-            let podcast = try Self.podcast(podcastId, db)
+            let podcast = try Self.feedSource(podcastId, db)
             try db.execute(sql: "UPDATE podcast SET lastRefreshedAt = ?, lastError = NULL, refreshFailures = 0 WHERE id = ?",
                            arguments: [now.timeIntervalSince1970, podcastId])
             if let newURL, newURL != podcast.feedURL { try Self.moveFeed(podcastId, from: podcast.feedURL, to: newURL, at: now, db) }
@@ -140,7 +140,7 @@ extension Library {
     /// Records why a refresh failed; everything else stays as it was.
     public func markRefreshFailed(_ podcastId: Int64, error message: String, at now: Date = Date()) throws(LibraryError) -> RefreshSummary {
         try writing { db in
-            let podcast = try Self.podcast(podcastId, db)
+            let podcast = try Self.feedSource(podcastId, db)
             try db.execute(sql: "UPDATE podcast SET lastRefreshedAt = ?, lastError = ?, refreshFailures = refreshFailures + 1 WHERE id = ?",
                            arguments: [now.timeIntervalSince1970, message, podcastId])
             return RefreshSummary(podcastId: podcastId, title: podcast.title, error: message)
