@@ -66,19 +66,10 @@ struct Inspect: AsyncParsableCommand {
             (feed.episodes[$0].published ?? .distantPast) > (feed.episodes[$1].published ?? .distantPast)
         }.prefix(5).map { feed.episodes[$0] }
         for episode in newest {
-            let date = episode.published.map { String(FeedDatesFormat.day($0)) } ?? "          "
+            let date = episode.published.map { String(JSONDate.string(unixSeconds: Int64($0.timeIntervalSince1970.rounded(.down))).prefix(10)) }
+                ?? "          "
             lines.append("  \(date)  \(episode.title)")
         }
         return lines.joined(separator: "\n")
-    }
-}
-
-/// A day as `2024-05-01`.
-enum FeedDatesFormat {
-    static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd"
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
     }
 }
