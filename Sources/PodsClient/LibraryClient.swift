@@ -1,4 +1,3 @@
-import Glibc
 import PodsDBus
 import PodsProtocol
 
@@ -94,16 +93,15 @@ public struct LibraryClient: Sendable {
     /// descriptors and no limit is asked for.
     private func streamedEpisodes(_ filter: DBusValue, _ page: (ItemPage) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
         let method = LibraryMethod.streamEpisodes
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw PlayerClient.Failure("could not make a pipe for the listing (errno \(errno))") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        let readEnd = DBusFileDescriptor(adopting: ends[0])
+        let readEnd: DBusFileDescriptor
         do {
-            // podsd gets a copy of the write end; this one closes when the call is done, so the
-            // stream ends when podsd closes its copy.
-            let writeEnd = DBusFileDescriptor(adopting: ends[1])
+            // podsd gets a copy of the write end; this one closes when the call is done (the end
+            // of this block), so the stream ends when podsd closes its copy.
+            let ends: (read: DBusFileDescriptor, write: DBusFileDescriptor)
+            do { ends = try DBusFileDescriptor.pipe() } catch { throw PlayerClient.Failure("\(error.message) for the listing") }
+            readEnd = ends.read
             _ = try await player.call(path: LibraryNames.objectPath, interface: LibraryNames.interface, member: method.name,
-                                      [filter, .unixFD(writeEnd)], timeout: method.timeout, at: await listingPeer())
+                                      [filter, .unixFD(ends.write)], timeout: method.timeout, at: await listingPeer())
         }
         var reader = DBusBodyStream.Reader(readEnd, signature: LibraryMethod.streamFrameSignature)
         while true {

@@ -17,6 +17,16 @@ public final class DBusFileDescriptor: Sendable, Hashable {
 
     deinit { close(rawValue) }
 
+    /// A new pipe's read and write ends, neither inherited by programs this
+    /// process starts: what a caller passes to have a stream written to it
+    /// (`DBusBodyStream`).
+    public static func pipe() throws(DBusError) -> (read: DBusFileDescriptor, write: DBusFileDescriptor) {
+        var ends: [Int32] = [-1, -1]
+        guard Glibc.pipe(&ends) == 0 else { throw .failed("could not make a pipe (errno \(errno))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (DBusFileDescriptor(adopting: ends[0]), DBusFileDescriptor(adopting: ends[1]))
+    }
+
     public static func == (lhs: DBusFileDescriptor, rhs: DBusFileDescriptor) -> Bool { lhs === rhs }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }

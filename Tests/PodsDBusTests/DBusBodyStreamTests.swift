@@ -8,7 +8,7 @@ import Testing
 /// one clear error.
 @Suite struct DBusBodyStreamTests {
     @Test func framesComeOutAsTheyWentInThenTheEnd() throws {
-        let (readEnd, writeEnd) = try Self.pipe()
+        let (readEnd, writeEnd) = try DBusFileDescriptor.pipe()
         var bodies: [DBusWireBody] = []
         for index in 0..<40 {  // 40 × ~20 KB: more than a pipe holds, so the writer waits for the reader
             var writer = DBusWireWriter()
@@ -40,14 +40,14 @@ import Testing
         body.string(String(repeating: "x", count: 100_000))
         let large = body.body(signature: "s")
         // Nobody reads: the pipe fills, and the writer gives up after its stall limit.
-        let (idleRead, idleWrite) = try Self.pipe()
+        let (idleRead, idleWrite) = try DBusFileDescriptor.pipe()
         let stalled = DBusBodyStream.Writer(idleWrite, stallLimit: .seconds(1))
         let start = ContinuousClock.now
         #expect(throws: DBusError.self) { try stalled.write(large) }
         #expect(ContinuousClock.now - start >= .seconds(1) && ContinuousClock.now - start < .seconds(5))
         _ = consume idleRead
         // The reader has gone: EPIPE, not SIGPIPE (this process does not ignore it, and would die of it).
-        let (goneRead, goneWrite) = try Self.pipe()
+        let (goneRead, goneWrite) = try DBusFileDescriptor.pipe()
         _ = consume goneRead
         do {
             try DBusBodyStream.Writer(goneWrite).write(large)
@@ -59,29 +59,23 @@ import Testing
 
     @Test func aStreamCutShortOrAFrameTooLargeIsAnError() throws {
         // Cut inside a frame: the length says 100 bytes, 10 follow.
-        let (cutRead, cutWrite) = try Self.pipe()
+        let (cutRead, cutWrite) = try DBusFileDescriptor.pipe()
         var header: [UInt8] = [100, 0, 0, 0] + Array(repeating: 7, count: 10)
         #expect(write(cutWrite.rawValue, &header, header.count) == header.count)
         _ = consume cutWrite
         var cut = DBusBodyStream.Reader(cutRead, signature: "s")
         #expect(throws: DBusError.self) { _ = try cut.next() }
         // A frame longer than any stream may hold is refused before it is read.
-        let (hugeRead, hugeWrite) = try Self.pipe()
+        let (hugeRead, hugeWrite) = try DBusFileDescriptor.pipe()
         var huge: [UInt8] = [0xFF, 0xFF, 0xFF, 0x7F]
         #expect(write(hugeWrite.rawValue, &huge, huge.count) == huge.count)
         _ = consume hugeWrite
         var reader = DBusBodyStream.Reader(hugeRead, signature: "s")
         #expect(throws: DBusError.self) { _ = try reader.next() }
         // An empty stream is the end at once.
-        let (emptyRead, emptyWrite) = try Self.pipe()
+        let (emptyRead, emptyWrite) = try DBusFileDescriptor.pipe()
         _ = consume emptyWrite
         var empty = DBusBodyStream.Reader(emptyRead, signature: "s")
         #expect(try empty.next() == nil)
-    }
-
-    static func pipe() throws -> (DBusFileDescriptor, DBusFileDescriptor) {
-        var ends: [Int32] = [-1, -1]
-        guard Glibc.pipe(&ends) == 0 else { throw DBusError.failed("pipe failed: errno \(errno)") }
-        return (DBusFileDescriptor(adopting: ends[0]), DBusFileDescriptor(adopting: ends[1]))
     }
 }

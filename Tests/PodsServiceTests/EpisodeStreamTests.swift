@@ -61,7 +61,7 @@ import Testing
             (["sort": DBusValue.string("title")], "no filter 'sort'"),
             (["podcast": .string("Nothing")], "no podcast is called Nothing"),
         ] {
-            let (readEnd, writeEnd) = try Self.pipe()
+            let (readEnd, writeEnd) = try DBusFileDescriptor.pipe()
             await #expect(throws: DBusError.self) { try await Self.call(podsd, filter, writeEnd) }
             do { try await Self.call(podsd, filter, writeEnd) } catch { #expect(error.message.contains(words), "\(error.message)") }
             var reader = DBusBodyStream.Reader(readEnd, signature: LibraryMethod.streamFrameSignature)
@@ -79,7 +79,7 @@ import Testing
         // Readers that take one page of 10,000 episodes and close: podsd stops writing each
         // (EPIPE), lives on, and keeps no descriptor or thread for them.
         for _ in 0..<5 {
-            let (readEnd, writeEnd) = try Self.pipe()
+            let (readEnd, writeEnd) = try DBusFileDescriptor.pipe()
             try await Self.call(podsd, [:], writeEnd)
             _ = consume writeEnd
             var reader = DBusBodyStream.Reader(readEnd, signature: LibraryMethod.streamFrameSignature)
@@ -111,7 +111,7 @@ import Testing
     /// Everything `StreamEpisodes` writes for `filter`, read to the end of the stream.
     private func stream(_ podsd: PodsdProcess, _ filter: [String: DBusValue]) async throws
         -> (ids: [Int64], frames: Int, largestFrame: Int, lastNext: String?) {
-        let (readEnd, writeEnd) = try Self.pipe()
+        let (readEnd, writeEnd) = try DBusFileDescriptor.pipe()
         try await Self.call(podsd, filter, writeEnd)
         _ = consume writeEnd
         var reader = DBusBodyStream.Reader(readEnd, signature: LibraryMethod.streamFrameSignature)
@@ -132,12 +132,5 @@ import Testing
         _ = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
                                             member: LibraryMethod.streamEpisodes.name,
                                             arguments: [.variantDictionary(filter), .unixFD(writeEnd)])
-    }
-
-    /// A pipe's read and write ends.
-    static func pipe() throws -> (DBusFileDescriptor, DBusFileDescriptor) {
-        var ends: [Int32] = [-1, -1]
-        guard Glibc.pipe(&ends) == 0 else { throw TestSupportError("pipe failed: errno \(errno)") }
-        return (DBusFileDescriptor(adopting: ends[0]), DBusFileDescriptor(adopting: ends[1]))
     }
 }
