@@ -8,9 +8,9 @@ import Foundation
 public struct FeedParser: Sendable {
     /// The size limit by default: 64 MB.
     public static let defaultSizeLimit = 64 * 1024 * 1024
-    /// How much is fed to libxml2 at a time.
+    /// How much of a document held in memory is fed at a time.
     static let chunkSize = 64 * 1024
-    /// How much is read from a file at a time.
+    /// How much of a file is read, and fed, at a time.
     static let fileChunkSize = 256 * 1024
 
     /// Relative links resolve against this (the feed's own URL).
