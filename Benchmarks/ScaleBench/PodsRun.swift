@@ -9,6 +9,10 @@ struct PodsRun {
     let root: URL
     let opml: URL
     let work: URL
+    /// The feeds' addresses (for curl's load beside the refreshes).
+    let urls: [String]
+    /// Full refreshes that MPRIS is measured during (`--rounds`).
+    let rounds: Int
 
     func run(_ workload: inout ScaleWorkload, into table: inout ResultTable) async throws {
         let directory = work.appendingPathComponent("pods")
@@ -31,23 +35,7 @@ struct PodsRun {
         try await Task.sleep(for: .seconds(2))
         table.set(ScaleSteps.settledRSS, pods: ProcessMemory.residentMiB(of: podsd.processIdentifier), goal: "")
 
-        // MPRIS while a full refresh runs (every ETag changed again), with a track loaded: three
-        // refreshes, their samples pooled (one takes about a second, a few dozen PlayPause samples).
-        try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
-        let connection = podsd.connection
-        let environment = bus.environment
-        var gets: [Double] = [], toggles: [Double] = []
-        for round in 2...4 {
-            try FeedFiles.touchAll(workload, root: root, round: round)
-            let refresh = try await MPRISTiming.during(connection) {
-                await Subprocess.run(Fixtures.executable("pods"), ["refresh"], environment: environment, timeout: .seconds(600))
-            }
-            gets += refresh.getPosition
-            toggles += refresh.playPause
-        }
-        table.set(ScaleSteps.getDuringRefresh, pods: MPRISTiming.percentile(gets.sorted(), 0.99), goal: "< 5")
-        table.set(ScaleSteps.toggleDuringRefresh, pods: MPRISTiming.percentile(toggles.sorted(), 0.99), goal: "< 5")
-        table.notes.append("during three full refreshes: \(gets.count) Get and \(toggles.count) PlayPause samples")
+        try await Self.mprisUnderLoad(podsd, bus: bus, workload: workload, root: root, urls: urls, rounds: rounds, into: &table)
 
         // The whole library listed, after a restart (so its peak is the listing's own).
         _ = await podsd.signal(SIGTERM)
@@ -66,6 +54,59 @@ struct PodsRun {
             table.notes.append("podsd links the Swift runtime dynamically: build with --static-swift-stdlib, "
                                + "as installed, for its start-up and idle figures")
         }
+    }
+
+    /// MPRIS with a track loaded, in three phases of equal length: idle;
+    /// during `rounds` full refreshes (every ETag changed again: ten give
+    /// some 600 PlayPause samples, so the p99 is not the largest of a few
+    /// dozen); and while curl fetches the same 200 feeds from the same
+    /// server once per refresh's time, the same bytes through the same
+    /// loopback at the same pace with no podsd work at all: the share of
+    /// the network itself.
+    static func mprisUnderLoad(_ podsd: PodsdProcess, bus: PrivateBus, workload: ScaleWorkload, root: URL, urls: [String], rounds: Int,
+                               into table: inout ResultTable) async throws {
+        try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
+        let connection = podsd.connection
+        let environment = bus.environment
+        var refresh = (gets: [Double](), toggles: [Double]())
+        var seconds = 0.0
+        for round in 0..<rounds {
+            try FeedFiles.touchAll(workload, root: root, round: round + 2)
+            let start = ContinuousClock.now
+            let measured = try await MPRISTiming.during(connection) {
+                await Subprocess.run(Fixtures.executable("pods"), ["refresh"], environment: environment, timeout: .seconds(600))
+            }
+            seconds += MPRISTiming.milliseconds(ContinuousClock.now - start) / 1000
+            refresh.gets += measured.getPosition
+            refresh.toggles += measured.playPause
+        }
+        let span = Duration.milliseconds(Int(seconds * 1000))
+        let idle = try await MPRISTiming.during(connection) { try await Task.sleep(for: span) }
+        // The same bytes at the refreshes' pace: one fetch of every feed per refresh's time.
+        let pace = Duration.milliseconds(Int(seconds * 1000) / rounds)
+        let network = try await MPRISTiming.during(connection) {
+            for _ in 0..<rounds {
+                let start = ContinuousClock.now
+                _ = try await Peers.curl(urls)
+                try await Task.sleep(until: start + pace)
+            }
+        }
+        func p99(_ values: [Double]) -> Double { MPRISTiming.percentile(values.sorted(), 0.99) }
+        table.set(ScaleSteps.getRefreshIdle, pods: p99(idle.getPosition), goal: "")
+        table.set(ScaleSteps.toggleRefreshIdle, pods: p99(idle.playPause), goal: "")
+        table.set(ScaleSteps.getDuringRefresh, pods: p99(refresh.gets), goal: "< 5")
+        table.set(ScaleSteps.toggleDuringRefresh, pods: p99(refresh.toggles), goal: "< 5")
+        table.set(ScaleSteps.getDuringCurl, pods: p99(network.getPosition), goal: "")
+        table.set(ScaleSteps.toggleDuringCurl, pods: p99(network.playPause), goal: "")
+        func spread(_ values: [Double]) -> String {
+            let sorted = values.sorted()
+            return String(format: "%d samples, p50 %.2f, p90 %.2f, p99 %.2f, max %.2f ms", sorted.count,
+                          MPRISTiming.percentile(sorted, 0.5), MPRISTiming.percentile(sorted, 0.9),
+                          MPRISTiming.percentile(sorted, 0.99), sorted.last ?? .nan)
+        }
+        table.notes.append(String(format: "PlayPause over %.1f s each: idle ", seconds) + spread(idle.playPause)
+                           + "; during \(rounds) full refreshes " + spread(refresh.toggles)
+                           + "; while curl fetched the same feeds at that pace " + spread(network.playPause))
     }
 
     /// The whole library listed through `pods episodes --json` by a freshly

@@ -11,7 +11,8 @@ import PodsTestSupport
 /// Compare ratios, not absolute times.
 ///
 /// `--no-gpo` leaves gpo out; `--keep` keeps the folder with the feeds,
-/// Pods' library and gPodder's; `--listing FOLDER` runs only the listing
+/// Pods' library and gPodder's; `--rounds N` sets how many full refreshes
+/// MPRIS is measured during (10); `--listing FOLDER` runs only the listing
 /// step, on the library of a folder kept before.
 @main
 struct ScaleBench {
@@ -51,7 +52,8 @@ struct ScaleBench {
         print(String(format: "curl --parallel --parallel-max 8: 200 full GETs in %.2f s", curl))
 
         var table = ResultTable()
-        let pods = PodsRun(root: root, opml: opml, work: work)
+        let rounds = arguments.firstIndex(of: "--rounds").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 10
+        let pods = PodsRun(root: root, opml: opml, work: work, urls: urls, rounds: max(1, rounds))
         try await pods.run(&workload, into: &table)
         if !skipGPO, let gpo = Peers.gpo() {
             var peerWorkload = ScaleWorkload()

@@ -63,6 +63,8 @@ final class DBusEventLoop: @unchecked Sendable {
         let loop = DBusEventLoop(wakeFD: (fds[0], fds[1]))
         let result: Result<(String, Bool), DBusError> = await withCheckedContinuation { continuation in
             let thread = Thread {
+                // Named from inside, so the kernel's name is set too (what top and perf show).
+                Thread.current.name = "pods.dbus"
                 switch loop.open(address: address) {
                 case .success(let opened):
                     continuation.resume(returning: .success(opened))
@@ -71,7 +73,6 @@ final class DBusEventLoop: @unchecked Sendable {
                     continuation.resume(returning: .failure(error))
                 }
             }
-            thread.name = "pods.dbus"
             thread.start()
         }
         let (name, passesFDs) = try result.get()

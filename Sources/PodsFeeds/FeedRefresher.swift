@@ -72,7 +72,7 @@ public actor FeedRefresher {
     public func subscribe(_ url: String) async throws(LibraryError) -> Podcast {
         let feedURL = Self.normalized(url)
         if let shared = subscribing[feedURL] { return try await shared.value.get() }
-        let task = Task(priority: Self.priority) { () -> Result<Podcast, LibraryError> in
+        let task = Task(executorPreference: Self.coordinating, priority: Self.priority) { () -> Result<Podcast, LibraryError> in
             do throws(LibraryError) { return .success(try await self.subscribeOnce(feedURL)) } catch { return .failure(error) }
         }
         subscribing[feedURL] = task
@@ -136,6 +136,12 @@ public actor FeedRefresher {
     /// Library work, one job at a time: the writes (SQLite has one writer
     /// anyway) and the few small reads a refresh makes before it fetches.
     private static let storing = BlockingLane("pods.store", width: 1, niceness: 5)
+    /// What runs between a feed's fetch, parse and store (the limits, the
+    /// hand-offs, freeing what was stored): small steps, but 200 feeds'
+    /// worth add up to a sizeable share of a refresh's CPU. On the task
+    /// pool they ran at the priority of the threads that answer the
+    /// desktop; here they run below it, as the parsing and the writes do.
+    private static let coordinating = BlockingLane("pods.refresh", width: 1, niceness: 5)
 
     private enum PrepareFailure: Error {
         case parse(FeedError)
@@ -193,11 +199,11 @@ public actor FeedRefresher {
 
     private func refreshTask(_ id: Int64) -> Task<RefreshSummary, Never> {
         if let shared = inFlight[id] { return shared }
-        let task = Task(priority: Self.priority) { await self.refreshOne(id) }
+        let task = Task(executorPreference: Self.coordinating, priority: Self.priority) { await self.refreshOne(id) }
         inFlight[id] = task
-        Task(priority: Self.priority) {
+        Task(executorPreference: Self.coordinating, priority: Self.priority) {
             _ = await task.value
-            self.finished(id)
+            await self.finished(id)
         }
         return task
     }

@@ -35,8 +35,10 @@ final class TransferLoop: @unchecked Sendable {
         // Transfers start within the process's limits (TransferScheduler),
         // shared with the episode caches; a slot freed anywhere wakes the loop.
         scheduler.onRelease { [self] in wake() }
-        let thread = Thread { [self] in run() }
-        thread.name = "pods.http"
+        let thread = Thread { [self] in
+            Thread.current.name = "pods.http"  // from inside: the kernel's name too (top, perf)
+            run()
+        }
         thread.start()
     }
 

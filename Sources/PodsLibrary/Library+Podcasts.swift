@@ -57,6 +57,23 @@ extension Library {
         }
     }
 
+    /// The podcasts that want their newest unplayed episodes downloaded,
+    /// and how many each (no episode counts read, as `podcasts()` does).
+    public func autoDownloadTargets() throws(LibraryError) -> [(podcastId: Int64, count: Int)] {
+        try reading { db in
+            try Row.fetchAll(db, sql: "SELECT id, autoDownload FROM podcast WHERE autoDownload > 0 ORDER BY subscribedAt DESC, id DESC")
+                .map { row in try (row.decode(atIndex: 0), row.decode(atIndex: 1)) }
+        }
+    }
+
+    /// Every podcast's artwork address, newest subscription first (no
+    /// episode counts read, as `podcasts()` does).
+    public func podcastArtworkURLs() throws(LibraryError) -> [String] {
+        try reading { db in
+            try String.fetchAll(db, sql: "SELECT artworkURL FROM podcast WHERE artworkURL IS NOT NULL ORDER BY subscribedAt DESC, id DESC")
+        }
+    }
+
     /// Every podcast's id, newest subscription first.
     public func podcastIDs() throws(LibraryError) -> [Int64] {
         try reading { db in try Int64.fetchAll(db, sql: "SELECT id FROM podcast ORDER BY subscribedAt DESC, id DESC") }

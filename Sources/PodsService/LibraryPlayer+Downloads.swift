@@ -83,24 +83,31 @@ extension LibraryPlayer {
     }
 
     /// Downloads the newest episodes of every podcast that asks for them.
+    /// (The reads run on the library's lane, as the interface's do: after a
+    /// refresh they would otherwise hold a thread of the task pool.)
     func autoDownload() async {
-        guard mediaCache != nil, let podcasts = try? library.podcasts() else { return }
-        for podcast in podcasts where podcast.autoDownload > 0 {
-            let newest = (try? library.episodes(podcastId: podcast.id, unplayedOnly: true, limit: podcast.autoDownload)) ?? []
-            for episode in newest {
-                do throws(DBusError) { try await download(episodeID: episode.id) } catch {
-                    logger.error("auto-download of episode \(episode.id): \(error.message)")
-                }
+        guard mediaCache != nil else { return }
+        let library = library
+        let wanted = (try? await LibraryWork.lane.run { () throws(LibraryError) -> [Int64] in
+            var ids: [Int64] = []
+            for target in try library.autoDownloadTargets() {
+                ids += try library.episodes(podcastId: target.podcastId, unplayedOnly: true, limit: target.count).map(\.id)
+            }
+            return ids
+        }) ?? []
+        for episodeID in wanted {
+            do throws(DBusError) { try await download(episodeID: episodeID) } catch {
+                logger.error("auto-download of episode \(episodeID): \(error.message)")
             }
         }
     }
 
     /// Fetches the artwork of every podcast that has none cached yet.
     func prefetchArtwork() async {
-        guard let artwork, let podcasts = try? library.podcasts() else { return }
-        for podcast in podcasts {
-            if let url = podcast.artworkURL { _ = await artwork.localURI(for: url) }
-        }
+        guard let artwork else { return }
+        let library = library
+        let urls = (try? await LibraryWork.lane.run { () throws(LibraryError) in try library.podcastArtworkURLs() }) ?? []
+        for url in urls { _ = await artwork.localURI(for: url) }
     }
 
     /// What follows a refresh, `pods refresh`'s or the background one's: the

@@ -35,7 +35,9 @@ enum LibraryWork {
         await lane.run {
             library.foldLogIntoFile()
             library.releaseMemory()
+            // Last, and here rather than on the task pool: trimming a heap
+            // that a refresh grew takes milliseconds.
+            FreedMemory.giveBack()
         }
-        FreedMemory.giveBack()
     }
 }
