@@ -57,9 +57,9 @@ struct PodsRun {
     }
 
     /// MPRIS with a track loaded, in three phases of equal length: idle;
-    /// during `rounds` full refreshes (every ETag changed again: ten give
-    /// some 600 PlayPause samples, so the p99 is not the largest of a few
-    /// dozen); and while curl fetches the same 200 feeds from the same
+    /// during `rounds` full refreshes (every ETag changed again: twenty
+    /// give some 300 PlayPause samples and 2,500 Get, so the p99 is not the
+    /// largest of a few dozen); and while curl fetches the same 200 feeds from the same
     /// server once per refresh's time, the same bytes through the same
     /// loopback at the same pace with no podsd work at all: the share of
     /// the network itself.

@@ -12,7 +12,7 @@ import PodsTestSupport
 ///
 /// `--no-gpo` leaves gpo out; `--keep` keeps the folder with the feeds,
 /// Pods' library and gPodder's; `--rounds N` sets how many full refreshes
-/// MPRIS is measured during (10); `--listing FOLDER` runs only the listing
+/// MPRIS is measured during (20); `--listing FOLDER` runs only the listing
 /// step, on the library of a folder kept before.
 @main
 struct ScaleBench {
@@ -52,7 +52,7 @@ struct ScaleBench {
         print(String(format: "curl --parallel --parallel-max 8: 200 full GETs in %.2f s", curl))
 
         var table = ResultTable()
-        let rounds = arguments.firstIndex(of: "--rounds").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 10
+        let rounds = arguments.firstIndex(of: "--rounds").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 20
         let pods = PodsRun(root: root, opml: opml, work: work, urls: urls, rounds: max(1, rounds))
         try await pods.run(&workload, into: &table)
         if !skipGPO, let gpo = Peers.gpo() {
