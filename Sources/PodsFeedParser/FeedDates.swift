@@ -42,13 +42,36 @@ enum FeedDates {
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let secondOfDay = seconds - days * 86400
         let (year, month, day) = civil(fromDays: days)
+        let second = Int(secondOfDay)
         // By hand: String(format:) goes through CoreFoundation, which costs
         // more than the rest of a 50,000-episode listing's dates together.
+        // The 20 bytes are written in place (the pieces joined as strings
+        // were a twentieth of `pods inspect --json`).
+        if (0...9999).contains(year) {
+            return String(unsafeUninitializedCapacity: 20) { text in
+                var end = 0
+                func put(_ number: Int, _ width: Int, then separator: UInt8) {
+                    var value = number
+                    for place in stride(from: end + width - 1, through: end, by: -1) {
+                        text[place] = UInt8(ascii: "0") + UInt8(value % 10)
+                        value /= 10
+                    }
+                    text[end + width] = separator
+                    end += width + 1
+                }
+                put(year, 4, then: UInt8(ascii: "-"))
+                put(month, 2, then: UInt8(ascii: "-"))
+                put(day, 2, then: UInt8(ascii: "T"))
+                put(second / 3600, 2, then: UInt8(ascii: ":"))
+                put(second / 60 % 60, 2, then: UInt8(ascii: ":"))
+                put(second % 60, 2, then: UInt8(ascii: "Z"))
+                return end
+            }
+        }
         func padded(_ number: Int, _ width: Int) -> String {
             let text = String(number)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        let second = Int(secondOfDay)
         return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T"
             + "\(padded(second / 3600, 2)):\(padded(second / 60 % 60, 2)):\(padded(second % 60, 2))Z"
     }
