@@ -12,7 +12,7 @@ import PodsTestSupport
 ///
 /// `--no-gpo` leaves gpo out; `--keep` keeps the folder with the feeds,
 /// Pods' library and gPodder's; `--rounds N` sets how many full refreshes
-/// MPRIS is measured during (20); `--listing FOLDER` runs only the listing
+/// and listings MPRIS is measured during (20 each); `--listing FOLDER` runs only the listing
 /// step, on the library of a folder kept before.
 @main
 struct ScaleBench {
@@ -20,11 +20,12 @@ struct ScaleBench {
         let arguments = CommandLine.arguments
         let skipGPO = arguments.contains("--no-gpo")
         let keep = arguments.contains("--keep")
+        let rounds = max(1, arguments.firstIndex(of: "--rounds").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 20)
         if let flag = arguments.firstIndex(of: "--listing"), flag + 1 < arguments.count {
             var table = ResultTable()
             let bus = try await PrivateBus.start()
             try await PodsRun.listing(bus: bus, directory: URL(fileURLWithPath: arguments[flag + 1]).appendingPathComponent("pods"),
-                                      into: &table)
+                                      rounds: rounds, into: &table)
             table.print()
             return
         }
@@ -52,8 +53,7 @@ struct ScaleBench {
         print(String(format: "curl --parallel --parallel-max 8: 200 full GETs in %.2f s", curl))
 
         var table = ResultTable()
-        let rounds = arguments.firstIndex(of: "--rounds").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 20
-        let pods = PodsRun(root: root, opml: opml, work: work, urls: urls, rounds: max(1, rounds))
+        let pods = PodsRun(root: root, opml: opml, work: work, urls: urls, rounds: rounds)
         try await pods.run(&workload, into: &table)
         if !skipGPO, let gpo = Peers.gpo() {
             var peerWorkload = ScaleWorkload()

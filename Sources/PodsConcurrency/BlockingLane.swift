@@ -23,6 +23,9 @@ public final class BlockingLane: TaskExecutor, @unchecked Sendable {
     private let label: String
     private let niceness: Int32
 
+    /// `label` names the threads (`label-0`, `label-1`… when `width` > 1):
+    /// at most 15 bytes with the suffix, or the kernel keeps the creator's
+    /// name (what top and perf show).
     public init(_ label: String, width: Int, niceness: Int32 = 0) {
         self.label = label
         self.niceness = niceness

@@ -31,18 +31,18 @@ public enum DBusBodyStream {
 
         /// Writes one frame; blocks the calling thread while the reader is behind.
         public func write(_ body: DBusWireBody) throws(DBusError) {
-            var frame: [UInt8] = []
-            frame.reserveCapacity(4 + body.bytes.count)
-            for index in 0..<4 { frame.append(UInt8(truncatingIfNeeded: body.bytes.count >> (8 * index))) }
-            frame.append(contentsOf: body.bytes)
+            // The length, then the body as it is (not copied behind the length).
+            let length = UInt32(truncatingIfNeeded: body.bytes.count).littleEndian
             var failure: DBusError?
-            frame.withUnsafeBytes { bytes in
-                do throws(DBusError) { try writeAll(bytes) } catch { failure = error }
+            withUnsafeBytes(of: length) { header in
+                body.bytes.withUnsafeBytes { bytes in
+                    do throws(DBusError) { try writeAll(header, bytes) } catch { failure = error }
+                }
             }
             if let failure { throw failure }
         }
 
-        private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(DBusError) {
+        private func writeAll(_ parts: UnsafeRawBufferPointer...) throws(DBusError) {
             // A reader that closed its end raises SIGPIPE, which kills a process that
             // does not ignore it: blocked on this thread while writing, it stays
             // pending, is taken back, and the write fails with EPIPE instead.
@@ -60,17 +60,19 @@ public enum DBusBodyStream {
                 }
                 pthread_sigmask(SIG_SETMASK, &previous, nil)
             }
-            var offset = 0
-            while offset < bytes.count, let base = bytes.baseAddress {
-                let written = Glibc.write(descriptor.rawValue, base + offset, bytes.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                    try waitWritable()
-                } else {
-                    throw .failed(errno == EPIPE ? "the reader closed the stream" : "writing the stream failed: errno \(errno)")
+            for bytes in parts {
+                var offset = 0
+                while offset < bytes.count, let base = bytes.baseAddress {
+                    let written = Glibc.write(descriptor.rawValue, base + offset, bytes.count - offset)
+                    if written > 0 {
+                        offset += written
+                    } else if written < 0, errno == EINTR {
+                        continue
+                    } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                        try waitWritable()
+                    } else {
+                        throw .failed(errno == EPIPE ? "the reader closed the stream" : "writing the stream failed: errno \(errno)")
+                    }
                 }
             }
         }

@@ -36,7 +36,7 @@ enum EpisodeListing {
     /// reader is behind, so two slow readers hold two threads and a third
     /// stream waits its turn; nothing else ever waits on them. Started at
     /// the first stream.
-    private static let writers = BlockingLane("pods.library.stream", width: 2, niceness: 5)
+    private static let writers = BlockingLane("pods.stream", width: 2, niceness: 5)
 
     /// Writes every page of `filter`'s list into `descriptor`, building the
     /// next page while the last is written, then closes it. Returns at once;

@@ -7,7 +7,7 @@ import PodsDBus
 /// synchronous work for seconds at a time, and a stand-in that waited for
 /// them answered after its caller's timeout.
 public enum StandInLane {
-    public static let executor = BlockingLane("pods.test.stand-ins", width: 2)
+    public static let executor = BlockingLane("pods.stand-in", width: 2)
 }
 
 extension DBusConnection {

@@ -35,9 +35,19 @@ import Testing
         #expect(got == bodies.map(\.bytes))
     }
 
+    @Test func aPipeHoldsSeveralPagesWhereTheSystemAllows() throws {
+        let (read, write) = try DBusFileDescriptor.pipe()
+        let allowed = (try? String(contentsOfFile: "/proc/sys/fs/pipe-max-size", encoding: .utf8))
+            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+        let getPipeSize: Int32 = 1032  // F_GETPIPE_SZ
+        let size = fcntl(write.rawValue, getPipeSize)
+        #expect(size == (allowed >= DBusFileDescriptor.pipeBytes ? DBusFileDescriptor.pipeBytes : 65536), "\(size) bytes")
+        #expect(fcntl(read.rawValue, F_GETFD) & FD_CLOEXEC != 0 && fcntl(write.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+    }
+
     @Test func aWriterWhoseReaderStopsOrLeavesFailsOnce() throws {
         var body = DBusWireWriter()
-        body.string(String(repeating: "x", count: 100_000))
+        body.string(String(repeating: "x", count: 2 * Int(DBusFileDescriptor.pipeBytes)))  // more than the pipe holds
         let large = body.body(signature: "s")
         // Nobody reads: the pipe fills, and the writer gives up after its stall limit.
         let (idleRead, idleWrite) = try DBusFileDescriptor.pipe()
