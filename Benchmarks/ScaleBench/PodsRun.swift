@@ -68,6 +68,7 @@ struct PodsRun {
         try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
         let connection = podsd.connection
         let environment = bus.environment
+        sync()  // the import's and the refreshes' writes on disk first: the kernel's writeback is not what is measured
         var refresh = (gets: [Double](), toggles: [Double]())
         var seconds = 0.0
         for round in 0..<rounds {
@@ -115,6 +116,9 @@ struct PodsRun {
     /// dozen PlayPause samples) and then idle for as long: what "answers as
     /// it does idle" is measured against.
     static func listing(bus: PrivateBus, directory: URL, rounds: Int, into table: inout ResultTable) async throws {
+        // What the steps before wrote (the library, the spilled bodies) goes to
+        // disk first: the kernel's writeback is not the listing's.
+        sync()
         let podsd = try await PodsdProcess.start(bus: bus, directory: directory)
         let environment = bus.environment
         try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
