@@ -25,6 +25,21 @@ import Testing
         try body(try Library(directory: directory))
     }
 
+    @Test func autoDownloadTargetsAndArtworkAreReadWithoutEpisodeCounts() throws {
+        try withLibrary { library in
+            var withArt = feed([("a", "A", 1)])
+            withArt.artworkURL = "http://example.org/art.png"
+            let first = try library.subscribe(feedURL: "http://example.org/one", feed: withArt, etag: nil, lastModified: nil)
+            let second = try library.subscribe(feedURL: "http://example.org/two", feed: feed([("b", "B", 1)]), etag: nil, lastModified: nil)
+            #expect(try library.autoDownloadTargets().isEmpty)
+            try library.setAutoDownload(second.id, count: 3)
+            let targets = try library.autoDownloadTargets()
+            #expect(targets.count == 1 && targets.first?.podcastId == second.id && targets.first?.count == 3)
+            #expect(try library.podcastArtworkURLs() == ["http://example.org/art.png"])
+            #expect(try library.podcasts().first { $0.id == first.id }?.artworkURL == "http://example.org/art.png")
+        }
+    }
+
     @Test func refreshUpdatesInPlaceByGuidAndKeepsWhatTheListenerStarted() throws {
         try withLibrary { library in
             let podcast = try library.subscribe(feedURL: "http://example.org/feed", feed: feed([("a", "A", 1), ("b", "B", 2), ("c", "C", 3)]),
