@@ -56,13 +56,13 @@ struct PodsRun {
         }
     }
 
-    /// MPRIS with a track loaded, in three phases of equal length: idle;
-    /// during `rounds` full refreshes (every ETag changed again: twenty
-    /// give some 300 PlayPause samples and 2,500 Get, so the p99 is not the
-    /// largest of a few dozen); and while curl fetches the same 200 feeds from the same
-    /// server once per refresh's time, the same bytes through the same
-    /// loopback at the same pace with no podsd work at all: the share of
-    /// the network itself.
+    /// MPRIS with a track loaded, in three phases of equal length: during
+    /// `rounds` full refreshes (every ETag changed again: twenty give some
+    /// 300 PlayPause samples and 2,500 Get, so the p99 is not the largest of
+    /// a few dozen); idle; and while curl fetches the same 200 feeds from
+    /// the same server once per refresh's time, the same bytes through the
+    /// same loopback at the same pace with no podsd work at all: the share
+    /// of the network itself.
     static func mprisUnderLoad(_ podsd: PodsdProcess, bus: PrivateBus, workload: ScaleWorkload, root: URL, urls: [String], rounds: Int,
                                into table: inout ResultTable) async throws {
         try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
@@ -84,7 +84,7 @@ struct PodsRun {
         let span = Duration.milliseconds(Int(seconds * 1000))
         let idle = try await MPRISTiming.during(connection) { try await Task.sleep(for: span) }
         // The same bytes at the refreshes' pace: one fetch of every feed per refresh's time.
-        let pace = Duration.milliseconds(Int(seconds * 1000) / rounds)
+        let pace = span / rounds
         let network = try await MPRISTiming.during(connection) {
             for _ in 0..<rounds {
                 let start = ContinuousClock.now
@@ -92,7 +92,6 @@ struct PodsRun {
                 try await Task.sleep(until: start + pace)
             }
         }
-        func p99(_ values: [Double]) -> Double { MPRISTiming.percentile(values.sorted(), 0.99) }
         table.set(ScaleSteps.getRefreshIdle, pods: p99(idle.getPosition), goal: "")
         table.set(ScaleSteps.toggleRefreshIdle, pods: p99(idle.playPause), goal: "")
         table.set(ScaleSteps.getDuringRefresh, pods: p99(refresh.gets), goal: "< 5")
@@ -144,7 +143,6 @@ struct PodsRun {
         let printed = (try? Data(contentsOf: output)) ?? Data()
         try? FileManager.default.removeItem(at: output)
         let count = (try? JSONSerialization.jsonObject(with: printed) as? [Any])?.count ?? -1
-        func p99(_ values: [Double]) -> Double { MPRISTiming.percentile(values.sorted(), 0.99) }
         table.set(ScaleSteps.listing, pods: seconds.sorted()[seconds.count / 2], goal: "< 1.5")
         table.set(ScaleSteps.listingRSS, pods: peakGrowth, goal: "< 20")
         table.set(ScaleSteps.getIdle, pods: p99(idle.getPosition), goal: "")
@@ -156,6 +154,9 @@ struct PodsRun {
                            + "\(idle.getPosition.count) and \(idle.playPause.count) idle after, for as long")
         _ = await podsd.signal(SIGTERM)
     }
+
+    /// The p99 of samples in any order.
+    private static func p99(_ values: [Double]) -> Double { MPRISTiming.percentile(values.sorted(), 0.99) }
 
     /// Milliseconds from exec to podsd's first answer on the bus, then its
     /// RSS after two idle seconds.
