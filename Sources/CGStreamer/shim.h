@@ -153,4 +153,49 @@ static inline void pods_element_post_read_error(GstElement *element, const char 
     GST_ELEMENT_ERROR(element, RESOURCE, READ, ("%s", text), (NULL));
 }
 
+/// Replaces the element called `name` in `bin` with a new one from the same
+/// factory, linked where the old one was: after the element feeding its
+/// sink pad, and as the target of the bin's "src" ghost pad when it fed
+/// that. Call only while no data flows (the bin at READY or below); the new
+/// element takes the bin's state. Returns FALSE (and changes nothing) when
+/// `bin` has no such element.
+///
+/// For `scaletempo`: GStreamer 1.22's (and upstream's, to at least
+/// 2026-08) `stop()` frees its sample queue but keeps the queue's fill
+/// count, so the next stream's first buffer makes `reinit_buffers()`
+/// memmove from the freed (NULL) queue whenever the new format needs a
+/// smaller queue than the old one had filled: a segfault in a streaming
+/// thread. A new element starts with nothing queued.
+static inline gboolean pods_bin_renew_element(GstBin *bin, const char *name) {
+    GstElement *old = gst_bin_get_by_name(bin, name);
+    if (old == NULL) return FALSE;
+    GstElementFactory *factory = gst_element_get_factory(old);
+    GstElement *fresh = factory != NULL ? gst_element_factory_create(factory, NULL) : NULL;
+    if (fresh == NULL) { gst_object_unref(old); return FALSE; }
+    GstPad *oldSink = gst_element_get_static_pad(old, "sink");
+    GstPad *oldSource = gst_element_get_static_pad(old, "src");
+    GstPad *upstream = oldSink != NULL ? gst_pad_get_peer(oldSink) : NULL;
+    GstPad *ghost = gst_element_get_static_pad(GST_ELEMENT(bin), "src");
+    GstPad *ghostTarget = ghost != NULL && GST_IS_GHOST_PAD(ghost) ? gst_ghost_pad_get_target(GST_GHOST_PAD(ghost)) : NULL;
+    gboolean fedGhost = ghostTarget != NULL && ghostTarget == oldSource;
+    gst_element_set_state(old, GST_STATE_NULL);
+    gst_bin_remove(bin, old);  /* unlinks it */
+    gst_element_set_name(fresh, name);
+    gst_bin_add(bin, fresh);
+    GstPad *freshSink = gst_element_get_static_pad(fresh, "sink");
+    GstPad *freshSource = gst_element_get_static_pad(fresh, "src");
+    if (upstream != NULL && freshSink != NULL) gst_pad_link(upstream, freshSink);
+    if (fedGhost && freshSource != NULL) gst_ghost_pad_set_target(GST_GHOST_PAD(ghost), freshSource);
+    gst_element_sync_state_with_parent(fresh);
+    if (freshSink) gst_object_unref(freshSink);
+    if (freshSource) gst_object_unref(freshSource);
+    if (ghostTarget) gst_object_unref(ghostTarget);
+    if (ghost) gst_object_unref(ghost);
+    if (upstream) gst_object_unref(upstream);
+    if (oldSource) gst_object_unref(oldSource);
+    if (oldSink) gst_object_unref(oldSink);
+    gst_object_unref(old);
+    return TRUE;
+}
+
 #endif

@@ -27,6 +27,8 @@ public final class PlaybackEngine {
     private var pendingSink: UnsafeMutablePointer<GstElement>?
     /// The `level` meter in the audio filter, for silence detection.
     private var level: UnsafeMutablePointer<GstElement>?
+    /// The audio filter (`level ! scaletempo`), owned by playbin.
+    private var audioFilter: UnsafeMutablePointer<GstElement>?
     /// Hands `appsrc://` sources their media when playbin makes them.
     private let sourceSetup = SourceSetup()
     /// A seek to do once the pipeline has prerolled.
@@ -67,9 +69,10 @@ public final class PlaybackEngine {
             pods_object_set_object(playbin, "audio-sink", sink)
             // A level meter (silent until silence detection is on) ahead of scaletempo.
             if let filter = gst_parse_bin_from_description(
-                "level name=pods-level interval=50000000 post-messages=false ! scaletempo", 1, nil) {
+                "level name=pods-level interval=50000000 post-messages=false ! scaletempo name=\(Self.timeStretchName)", 1, nil) {
                 pods_object_set_object(playbin, "audio-filter", filter)
                 level = gst_bin_get_by_name(UnsafeMutableRawPointer(filter).assumingMemoryBound(to: GstBin.self), "pods-level")
+                audioFilter = filter
             }
         } catch {
             gst_object_unref(playbin)
@@ -89,6 +92,20 @@ public final class PlaybackEngine {
         gst_element_set_state(playbin, GST_STATE_NULL)
         busReader.stop()
         gst_object_unref(playbin)
+    }
+
+    /// The time-stretch element's name in the audio filter.
+    private static let timeStretchName = "pods-tempo"
+
+    /// Puts a new `scaletempo` in the filter; call before the pipeline
+    /// leaves READY (it must not be flowing). A `scaletempo` that has been
+    /// stopped keeps its queue's fill count after freeing the queue, and the
+    /// next stream in a format that needs a smaller queue makes it copy from
+    /// the freed one: podsd died switching formats at any rate but 1×
+    /// (`pods_bin_renew_element` in CGStreamer says where).
+    private func renewTimeStretch() {
+        guard let audioFilter else { return }
+        _ = pods_bin_renew_element(UnsafeMutableRawPointer(audioFilter).assumingMemoryBound(to: GstBin.self), Self.timeStretchName)
     }
 
     private static let gstreamerReady: Void = {
@@ -151,6 +168,7 @@ public final class PlaybackEngine {
             gst_object_unref(pendingSink)
             self.pendingSink = nil
         }
+        renewTimeStretch()
         generation &+= 1
         busReader.setGeneration(generation)
         self.source = source
@@ -199,6 +217,7 @@ public final class PlaybackEngine {
 
     private func prepareIfStopped() {
         if currentState().rawValue <= GST_STATE_READY.rawValue {
+            renewTimeStretch()
             isPrerolled = false
             segmentNeedsRate = true
         }
