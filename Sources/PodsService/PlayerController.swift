@@ -44,6 +44,10 @@ public actor PlayerController {
     private var positionPoll: Task<Void, Never>?
     private var loadWaiters: [Int: CheckedContinuation<Result<Void, PlaybackError>, Never>] = [:]
     private var nextWaiterID = 0
+    /// A track is loading: whether it can seek is not known yet, and a seek
+    /// asked for now waits for the pipeline (a listener who seeks right after
+    /// an auto-next or a Next from another client is not ignored).
+    private var loading = false
     /// The last polled position and when it was read, to spot jumps.
     private var lastPoll: (position: Duration, at: ContinuousClock.Instant)?
     /// The loaded track's chapters.
@@ -163,6 +167,7 @@ public actor PlayerController {
         }
         endSilenceBoost(seeking: true)  // the load starts at the plain rate
         state.canSeek = false
+        loading = true
         state.lastError = nil
         state.isBuffering = false
         engine.load(source, startingAt: max(start, .zero))
@@ -226,7 +231,7 @@ public actor PlayerController {
 
     /// Moves by `offset`: clamped at 0; past the end it ends the track.
     public func seek(by offset: Duration) {
-        guard state.track != nil, state.canSeek else { return }
+        guard state.track != nil, state.canSeek || loading else { return }
         let target = min(max(position() + offset, .zero), Self.longestSeek)
         if let duration = state.track?.duration, target >= duration {
             endOfTrack()
@@ -238,7 +243,7 @@ public actor PlayerController {
     /// Moves to `position` of `trackID`; ignored for a stale track id, a
     /// negative position, or one past the end.
     public func setPosition(trackID: DBusObjectPath, _ position: Duration) {
-        guard let track = state.track, track.trackID == trackID, state.canSeek, position >= .zero else { return }
+        guard let track = state.track, track.trackID == trackID, state.canSeek || loading, position >= .zero else { return }
         if let duration = track.duration, position > duration { return }
         jump(to: position)
     }
@@ -307,6 +312,7 @@ public actor PlayerController {
                 engine.stop()
                 return handle(.error(PlaybackError(.undecodable, "There is no audio in this file")))
             }
+            loading = false
             refreshTrackFacts()
             if !engine.isSettling { finishLoadWaiters(.success(())) }
         case .durationChanged:
@@ -335,6 +341,7 @@ public actor PlayerController {
                 break
             }
         case .error(let error):
+            loading = false
             state.lastError = error.message
             state.isBuffering = false
             setStatus(.stopped)

@@ -167,3 +167,49 @@ import Testing
         #expect(types.contains("audio/ogg"))
     }
 }
+
+/// The time-stretch element is new each time the pipeline starts from
+/// READY: one that was stopped kept its old queue's fill count and copied
+/// from the freed queue when the next stream needed a smaller one (a
+/// SIGSEGV in the streaming thread, taking the test process with it).
+@Suite struct TimeStretchRenewalTests {
+    @Test func everyFormatFollowsEveryOtherAtOneAndAHalf() async throws {
+        let show = try await FormatShow(in: EpisodeServer.audioDirectory)
+        let harness = try EngineHarness()
+        harness.engine.setRate(1.5)
+        let formats = FormatShow.Format.allCases
+        for from in formats {
+            for to in formats where to != from {
+                for format in [from, to] {
+                    harness.engine.load(MediaSource(filePath: show.files[format]?.path ?? ""))
+                    harness.engine.play()
+                    await harness.waitUntilSettled()
+                    let start = try #require(harness.engine.position())
+                    try await Task.sleep(for: .milliseconds(200))
+                    let moved = try #require(harness.engine.position()) - start
+                    #expect(moved > .milliseconds(150), "\(from)→\(to): \(format) moved \(moved) in 200 ms at 1.5×")
+                }
+            }
+        }
+    }
+
+    /// Stop (READY) and play again, in another format, with the rate set while stopped.
+    @Test func aStopThenAnotherFormatStartsClean() async throws {
+        let show = try await FormatShow(in: EpisodeServer.audioDirectory)
+        let harness = try EngineHarness()
+        harness.engine.setRate(2)
+        for format in [FormatShow.Format.flac, .opus, .mp3, .m4a, .ogg, .flac] {
+            harness.engine.load(MediaSource(filePath: show.files[format]?.path ?? ""))
+            harness.engine.play()
+            await harness.waitUntilSettled()
+            try await Task.sleep(for: .milliseconds(150))
+            harness.engine.stop()
+            harness.engine.setRate(harness.engine.rate == 2 ? 0.5 : 2)
+            harness.engine.play()
+            await harness.waitUntilSettled()
+            let start = try #require(harness.engine.position())
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try #require(harness.engine.position()) > start, "\(format) after a stop")
+        }
+    }
+}
