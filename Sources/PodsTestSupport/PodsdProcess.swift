@@ -73,6 +73,13 @@ public final class PodsdProcess: Sendable {
     }
     public var isRunning: Bool { process.isRunning }
 
+    /// The signal that ended podsd, once it has exited; nil while it runs or
+    /// when it exited by itself (whatever its status).
+    public var fatalSignal: Int32? {
+        guard !process.isRunning, process.terminationReason == .uncaughtSignal else { return nil }
+        return process.terminationStatus
+    }
+
     /// Runs a command-line tool against this bus (`playerctl`, `gdbus`, `pods`).
     public func run(_ tool: String, _ arguments: [String], timeout: Duration = .seconds(30), input: String? = nil) async -> CommandResult {
         await Subprocess.run(tool, arguments, environment: bus.environment, timeout: timeout, input: input)

@@ -103,3 +103,45 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/library.sqlite").path))
     }
 }
+
+/// A crash in a GStreamer streaming thread kills the whole process. The
+/// systemd unit restarts podsd after one (`Restart=on-failure` counts death
+/// by SIGSEGV), and the restarted podsd comes back paused where it was, at
+/// the speed it had: a crash is never more than a press of play away from
+/// the listener's place. The crash is a real one, in the streaming thread
+/// (`CrashingElement`).
+@Suite struct CrashRecoveryTests {
+    @Test func aSegfaultInAStreamingThreadIsAFailureTheUnitRestartsAndTheRestartResumesPaused() async throws {
+        let unit = try String(contentsOf: Fixtures.data("pods.service.in"), encoding: .utf8)
+        #expect(unit.split(separator: "\n").contains("Restart=on-failure"))
+
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await CrashingElement.build(in: directory)
+        let trigger = directory.appendingPathComponent("crash-now")
+        var observed = 0.0
+        do {
+            let podsd = try await PodsdProcess.start(directory: directory, audioSink: CrashingElement.sink(trigger: trigger),
+                                                     environment: ["GST_PLUGIN_PATH": directory.path])
+            #expect(await podsd.pods("subscribe", Fixtures.data("sample-podcast.xml").absoluteString).status == 0)
+            try await podsd.client.setRate(1.5)
+            #expect(await podsd.pods("play", "1").status == 0)
+            try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(20)) { $0 >= 4 }
+            observed = Double(try await podsd.client.property("Position").int64Value ?? 0) / 1_000_000
+            try Data().write(to: trigger)
+            _ = await podsd.waitForExit(timeout: .seconds(20))
+            // Died of the signal: nothing turned it into a clean exit, which
+            // systemd would not restart.
+            #expect(podsd.fatalSignal == SIGSEGV, "podsd ended by \(String(describing: podsd.fatalSignal))")
+            #expect(podsd.errorOutput().contains("Thread"), "the backtrace, for the journal")
+        }
+        let restarted = try await PodsdProcess.start(directory: directory)
+        try await waitFor { await restarted.playerctl("status").stdout.trimmed == "Paused" }
+        let status = try await restarted.client.status()
+        #expect(status.episodeId == 1)
+        #expect(status.rate == 1.5)
+        #expect(abs(status.position - observed) <= 2, "was at \(observed) s, back at \(status.position) s")
+        try await restarted.client.play()
+        try await ListeningScenario.waitForPosition(restarted.client, timeout: .seconds(10)) { $0 > status.position + 0.5 }
+    }
+}
