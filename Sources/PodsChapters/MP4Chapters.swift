@@ -30,7 +30,9 @@ public enum MP4Chapters {
 
     // MARK: - Boxes
 
-    /// A box's payload range in the file (after its header).
+    /// A box's payload range in the file (after its header). A size that
+    /// overflows, or points more than the box's header past the file's end
+    /// before the box is found, makes the file malformed.
     static func findBox(_ type: String, in source: some ChapterByteSource) throws(ChapterError) -> Range<Int64>? {
         var offset: Int64 = 0
         for _ in 0..<10_000 {
@@ -41,19 +43,26 @@ public enum MP4Chapters {
             var headerSize: Int64 = 8
             var size = Int64(size32)
             if size32 == 1 {
-                guard let large = cursor.u64(), large <= UInt64(Int64.max) else { return nil }
+                guard let large = cursor.u64() else { return nil }
+                guard large <= UInt64(Int64.max) else { throw malformed(name, claims: large) }
                 size = Int64(large)
                 headerSize = 16
             } else if size32 == 0 {
                 size = source.length - offset
             }
             guard size >= headerSize else { return nil }
+            let (end, overflow) = offset.addingReportingOverflow(size)
+            guard !overflow else { throw malformed(name, claims: UInt64(size)) }
             if String(decoding: name, as: UTF8.self) == type {
-                return (offset + headerSize)..<min(offset + size, source.length)
+                return (offset + headerSize)..<min(end, source.length)  // a cut file keeps what it has
             }
-            offset += size
+            offset = end
         }
         return nil
+    }
+
+    static func malformed(_ name: ArraySlice<UInt8>, claims size: UInt64) -> ChapterError {
+        ChapterError("malformed MP4: its \(String(decoding: name, as: UTF8.self).debugDescription) box claims \(size) bytes")
     }
 
     /// The child boxes of a payload: (type, payload range in `bytes`).
@@ -71,9 +80,11 @@ public enum MP4Chapters {
                 size = range.upperBound - start
             }
             let payloadStart = cursor.offset
-            guard size >= payloadStart - start, start + size <= range.upperBound else { break }
-            result.append((String(decoding: name, as: UTF8.self), payloadStart..<start + size))
-            guard cursor.skip(start + size - payloadStart) else { break }
+            // A size past the parent's end (or past Int.max) ends the list: what came before stands.
+            let (end, overflow) = start.addingReportingOverflow(size)
+            guard !overflow, size >= payloadStart - start, end <= range.upperBound else { break }
+            result.append((String(decoding: name, as: UTF8.self), payloadStart..<end))
+            guard cursor.skip(end - payloadStart) else { break }
         }
         return result
     }
@@ -123,11 +134,13 @@ public enum MP4Chapters {
         var chapters: [EpisodeChapter] = []
         for sample in samples.prefix(maximumChapters) {
             guard sample.size >= 2, sample.size <= 64 << 10 else { continue }
-            let bytes = try source.bytes(in: sample.offset..<sample.offset + Int64(sample.size))
+            let (end, overflow) = sample.offset.addingReportingOverflow(Int64(sample.size))
+            guard !overflow, end <= source.length else { continue }
+            let bytes = try source.bytes(in: sample.offset..<end)
             var cursor = ByteCursor(bytes)
             guard let length = cursor.u16(), let text = cursor.take(Int(length)) else { continue }
             chapters.append(EpisodeChapter(start: Double(sample.time) / Double(chapterTrack.timescale),
-                                           end: Double(sample.time + sample.duration) / Double(chapterTrack.timescale),
+                                           end: (Double(sample.time) + Double(sample.duration)) / Double(chapterTrack.timescale),
                                            title: sampleText(text), source: .mp4))
         }
         return chapters
@@ -210,9 +223,13 @@ public enum MP4Chapters {
             for _ in 0..<max(0, perChunk) where sampleIndex < sizes.count {
                 let duration = sampleIndex < durations.count ? durations[sampleIndex] : 0
                 samples.append(Sample(offset: offset, size: sizes[sampleIndex], time: time, duration: duration))
-                offset += Int64(sizes[sampleIndex])
-                time += duration
+                // Offsets near Int64.max (co64 is anyone's to write) end the chunk; sample times are at
+                // most 5,000 × UInt32.max, far below UInt64's range.
+                let (next, overflow) = offset.addingReportingOverflow(Int64(sizes[sampleIndex]))
                 sampleIndex += 1
+                time += duration
+                guard !overflow else { break }
+                offset = next
             }
         }
         return samples

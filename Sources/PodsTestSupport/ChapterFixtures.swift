@@ -78,3 +78,38 @@ public enum ChapterFixtures {
                       milliseconds / 1000 % 60, milliseconds % 1000)
     }
 }
+
+extension ChapterFixtures {
+    /// An MP4's bytes with one more box, whose 64-bit size is `size` (an
+    /// absurd one, for hostile-file tests), put first or last in the box at
+    /// `path` (such as ["moov"] or ["moov", "udta"]; an empty path puts it at
+    /// the top level, after `ftyp`); every box on the way is grown to hold it,
+    /// so players read the file as before.
+    public static func inserting(boxOfSize size: UInt64, into path: [String], atEnd: Bool, of file: [UInt8]) throws -> [UInt8] {
+        let box: [UInt8] = [0, 0, 0, 1] + Array("free".utf8) + (0..<8).map { UInt8(truncatingIfNeeded: size >> (56 - 8 * UInt64($0))) }
+        func u32(_ bytes: [UInt8], _ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        var bytes = file
+        var parent = 0..<file.count
+        var headers: [Int] = []
+        for type in path {
+            var offset = parent.lowerBound
+            var found: Int?
+            while offset + 8 <= parent.upperBound {
+                let boxSize = u32(bytes, offset)
+                guard boxSize >= 8 else { break }
+                if String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self) == type { found = offset; break }
+                offset += boxSize
+            }
+            guard let found else { throw TestSupportError("no \(type) box in \(path)") }
+            headers.append(found)
+            parent = found + 8..<found + u32(bytes, found)
+        }
+        let at = path.isEmpty ? u32(bytes, 0) : atEnd ? parent.upperBound : parent.lowerBound
+        bytes.insert(contentsOf: box, at: at)
+        for header in headers {
+            let grown = u32(bytes, header) + box.count
+            for index in 0..<4 { bytes[header + index] = UInt8(truncatingIfNeeded: grown >> (24 - 8 * index)) }
+        }
+        return bytes
+    }
+}

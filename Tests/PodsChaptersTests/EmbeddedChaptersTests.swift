@@ -109,4 +109,20 @@ import Testing
             }
         }
     }
+
+    /// A real M4A with one more box whose 64-bit size is absurd: inside
+    /// `moov` (last), inside `udta` (first), or at the top level. Such a
+    /// file killed podsd with an overflow trap at every start.
+    @Test(arguments: [UInt64(Int64.max), UInt64.max, UInt64(Int64.max) - 8])
+    func absurdBoxSizesAreMalformedNotATrap(_ size: UInt64) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let url = try await ChapterFixtures.make(.m4a, Self.marks, seconds: 6, name: "h.m4a", in: directory)
+        let file = Array(try Data(contentsOf: url))
+        let lastInMovie = try ChapterFixtures.inserting(boxOfSize: size, into: ["moov"], atEnd: true, of: file)
+        Self.expectMarks(try EmbeddedChapters.read(from: InMemoryBytes(lastInMovie)), .mp4, tolerance: 0.05)
+        let firstInUserData = try ChapterFixtures.inserting(boxOfSize: size, into: ["moov", "udta"], atEnd: false, of: file)
+        #expect(throws: Never.self) { _ = try? EmbeddedChapters.read(from: InMemoryBytes(firstInUserData)) }
+        let topLevel = try ChapterFixtures.inserting(boxOfSize: size, into: [], atEnd: false, of: file)
+        #expect(throws: ChapterError.self) { try EmbeddedChapters.read(from: InMemoryBytes(topLevel)) }
+    }
 }

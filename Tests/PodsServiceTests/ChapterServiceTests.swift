@@ -7,6 +7,33 @@ import Testing
 /// Chapters from the feed, its chapters file and the MP3's tags, merged;
 /// jumps, Next and Previous across chapters and episodes, on a real podsd.
 @Suite struct ChapterServiceTests {
+    /// A real M4A that GStreamer plays, with one box in `moov` whose 64-bit
+    /// size is Int64.max: podsd died reading its chapters, and again at
+    /// every start (it resumed the episode and read them again).
+    @Test func anMP4WithAnAbsurdBoxSizePlaysAndPodsdStartsAgain() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let clean = try await ChapterFixtures.make(.m4a, Self.marks, seconds: 40, name: "clean.m4a", in: directory)
+        let hostile = directory.appendingPathComponent("hostile.m4a")
+        try Data(try ChapterFixtures.inserting(boxOfSize: UInt64(Int64.max), into: ["moov", "udta"], atEnd: false,
+                                              of: Array(Data(contentsOf: clean)))).write(to: hostile)
+        let feed = directory.appendingPathComponent("feed.xml")
+        try sampleFeed([("h", "Hostile", 1, hostile.absoluteString)], title: "Boxes").write(to: feed)
+        do {
+            let podsd = try await PodsdProcess.start(directory: directory)
+            #expect(await podsd.pods("subscribe", feed.absoluteString).status == 0)
+            #expect(await podsd.pods("play", "1").status == 0)
+            try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 > 0.5 }
+            _ = await podsd.pods("chapters")
+            #expect(podsd.isRunning)
+            #expect(await podsd.signal(SIGTERM)?.status == 0)
+        }
+        let podsd = try await PodsdProcess.start(directory: directory)
+        try await waitFor { await podsd.playerctl("status").stdout.trimmed == "Paused" }
+        #expect(await podsd.playerctl("play").status == 0)
+        try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 > 1 }
+        #expect(podsd.isRunning)
+    }
+
     static let marks = [
         ChapterFixtures.Mark(0, 10, "Intro"), ChapterFixtures.Mark(10, 20, "Part A"),
         ChapterFixtures.Mark(20, 30, "Part B"), ChapterFixtures.Mark(30, 40, "Outro"),
