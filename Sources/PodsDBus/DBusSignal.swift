@@ -33,10 +33,22 @@ public struct DBusSignalMatch: Sendable, Hashable {
         return parts.joined(separator: ",")
     }
 
-    /// Local check; a well-known sender name was already applied by the bus
-    /// (messages carry the unique name), so only unique names are compared.
+    /// The bus daemon's name, which it alone uses as a sender.
+    static let busDriver = "org.freedesktop.DBus"
+
+    /// Local check. The bus applies the rule to broadcast signals, but a
+    /// signal sent to this connection by name reaches it whatever the rule
+    /// says, from any client: so the bus daemon's own signals (`NameLost`,
+    /// `NameOwnerChanged`), which it sends as `org.freedesktop.DBus` and no
+    /// client can, are checked by that name here, and a unique name is
+    /// compared as it is. Other well-known names are the bus's to apply
+    /// (messages carry the sender's unique name).
     func matches(_ signal: DBusSignal) -> Bool {
-        if let sender, sender.hasPrefix(":"), sender != signal.sender { return false }
+        if let sender {
+            if sender == Self.busDriver || sender.hasPrefix(":") {
+                guard sender == signal.sender else { return false }
+            }
+        }
         if let path, path.rawValue != signal.path { return false }
         if let interface, interface != signal.interface { return false }
         if let member, member != signal.member { return false }

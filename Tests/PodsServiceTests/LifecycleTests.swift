@@ -4,6 +4,22 @@ import PodsTestSupport
 import Testing
 
 @Suite struct LifecycleTests {
+    /// Only the bus daemon says a name is lost: a `NameLost` any client
+    /// sends straight to podsd (here with `dbus-send`) stops nothing.
+    @Test func aNameLostFromAnotherClientIsIgnored() async throws {
+        let podsd = try await PodsdProcess.start()
+        try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
+        let owner = await podsd.run("gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                              "--method", "org.freedesktop.DBus.GetNameOwner", MPRIS.busName])
+        let unique = try #require(owner.stdout.split(separator: "'").dropFirst().first.map(String.init), "\(owner)")
+        let sent = await podsd.run("dbus-send", ["--session", "--type=signal", "--dest=\(unique)", "/org/freedesktop/DBus",
+                                                 "org.freedesktop.DBus.NameLost", "string:\(MPRIS.busName)"])
+        #expect(sent.status == 0, "\(sent)")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(podsd.isRunning)
+        #expect(await podsd.playerctl("status").stdout.trimmed == "Playing")
+    }
+
     @Test func sigtermAndSigintExitZeroWithinASecond() async throws {
         for signal in [SIGTERM, SIGINT] {
             let podsd = try await PodsdProcess.start()
