@@ -143,6 +143,50 @@ public final class PlaybackEngine {
         gst_object_unref(sink)
     }
 
+    /// Checks an `audio-sink` that came over the bus, where any client may
+    /// write it: one audio sink element by its factory name, and for the
+    /// sinks that have one a `device` ("pulsesink",
+    /// "alsasink device=hw:1,0"). A `gst-launch` description can run any
+    /// element (`filesrc location=~/.ssh/… ! filesink …` copies a file), so
+    /// anything more stays where only the user writes: the config file and
+    /// `--audio-sink`.
+    public static func checkBusAudioSink(_ text: String) throws(PlaybackError) {
+        ensureGStreamer()
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        let nameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
+        let deviceCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.:,@/")
+        guard let name = words.first, (1...64).contains(name.count), name.allSatisfy(nameCharacters.contains) else {
+            throw PlaybackError(.setup, "audio-sink over D-Bus takes an audio sink's name (such as pulsesink), not '\(text)'")
+        }
+        var device: Substring?
+        if words.count == 2, words[1].hasPrefix("device=") {
+            device = words[1].dropFirst("device=".count)
+        }
+        guard words.count == 1 || (device.map { (1...256).contains($0.count) && $0.allSatisfy(deviceCharacters.contains) } ?? false) else {
+            throw PlaybackError(.setup, "audio-sink over D-Bus takes a sink's name and at most a device=…; "
+                                + "a longer description belongs in config.toml or --audio-sink")
+        }
+        guard let factory = gst_element_factory_find(String(name)) else {
+            throw PlaybackError(.setup, "audio sink '\(name)': GStreamer has no such element")
+        }
+        defer { gst_object_unref(UnsafeMutableRawPointer(factory)) }
+        let klass = gst_element_factory_get_metadata(factory, "klass").map { String(cString: $0) } ?? ""
+        let kinds = klass.split(separator: "/")
+        guard kinds.contains("Sink"), kinds.contains("Audio") else {
+            throw PlaybackError(.setup, "'\(name)' is not an audio sink (\(klass))")
+        }
+        if device != nil {
+            guard let element = gst_element_factory_create(factory, nil) else {
+                throw PlaybackError(.setup, "audio sink '\(name)' could not be made")
+            }
+            _ = gst_object_ref_sink(element)
+            defer { gst_object_unref(element) }
+            guard pods_object_has_property(element, "device") != 0 else {
+                throw PlaybackError(.setup, "audio sink '\(name)' has no device to choose")
+            }
+        }
+    }
+
     private static func makeAudioSink(_ description: String) throws(PlaybackError) -> UnsafeMutablePointer<GstElement> {
         var error: UnsafeMutablePointer<GError>?
         let bin = gst_parse_bin_from_description(description, 1, &error)

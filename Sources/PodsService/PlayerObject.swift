@@ -75,8 +75,11 @@ enum PlayerObject {
                     let podcast = try await podcastID(arguments[0].stringValue ?? "", player)
                     let key = try settingKey(arguments[1].stringValue ?? "")
                     let text = arguments[2].stringValue ?? ""
-                    if key == .audioSink, !text.isEmpty {  // a sink GStreamer cannot make is refused before it is written
-                        do throws(PlaybackError) { try PlaybackEngine.checkAudioSink(text) } catch {
+                    if key == .audioSink, !text.isEmpty {  // one audio sink, by name, that GStreamer can make; checked before it is written
+                        do throws(PlaybackError) {
+                            try PlaybackEngine.checkBusAudioSink(text)
+                            try PlaybackEngine.checkAudioSink(text)
+                        } catch {
                             throw DBusError.invalidArgs(error.message)
                         }
                     }

@@ -167,8 +167,22 @@ import Testing
         #expect(refused.status == 1 && refused.stderr.contains("nosuchsinkelement") && refused.stderr.split(separator: "\n").count == 1,
                 "\(refused)")
         #expect(await podsd.pods("config", "audio-sink").stdout == "fakesink sync=true\n")
-        #expect(await podsd.pods("config", "audio-sink", "fakesink sync=true name=other").status == 0)
-        try await podsd.client.open(uri: Fixtures.sampleOgg.absoluteString)  // the next track plays through it
+        // Over the bus, one audio sink by name (and a device): no pipeline, no other element.
+        let copied = directory.appendingPathComponent("copied")
+        for description in ["fakesink sync=true name=other", "filesink location=\(copied.path)",
+                            "fakesink filesrc location=/etc/passwd ! filesink location=\(copied.path)",
+                            "pulsesink server=elsewhere", "autoaudiosink device=x y", "pulsesink device=\"a b\""] {
+            let result = await podsd.run(Fixtures.executable("pods"), ["config", "audio-sink", description])
+            #expect(result.status == 1 && result.stderr.split(separator: "\n").count == 1, "\(description): \(result)")
+        }
+        #expect(await podsd.pods("config", "audio-sink").stdout == "fakesink sync=true\n")
+        #expect(!FileManager.default.fileExists(atPath: copied.path))
+        #expect(await podsd.pods("config", "audio-sink", "osssink device=/dev/dsp1").status == 0)
+        #expect(await podsd.pods("config", "audio-sink").stdout == "osssink device=/dev/dsp1\n")
+        // The file is the user's own: a description there is taken, and the next track plays through it.
+        try Data("audio-sink = \"fakesink sync=true name=other\"\n".utf8).write(to: directory.appendingPathComponent("config.toml"))
+        try await waitFor { await podsd.pods("config", "audio-sink").stdout == "fakesink sync=true name=other\n" }
+        try await podsd.client.open(uri: Fixtures.sampleOgg.absoluteString)
         try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 > 0.5 }
 
         // pods storage --budget keeps the budget in config.toml; the file's budget is the cache's.
