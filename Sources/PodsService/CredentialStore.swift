@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PodsDBus
 import PodsHTTP
+import PodsSettings
 import Synchronization
 
 /// Where private feeds' user names and passwords are kept, apart from
@@ -124,23 +125,11 @@ final class CredentialStore: Sendable {
         }
     }
 
-    /// Writes the file with mode 0600 from its first byte (a temporary file
-    /// made 0600, then renamed over the old one).
+    /// Writes the file with mode 0600 from its first byte.
     private static func writePrivately(_ entries: [String: [String: String]], to file: URL) throws(DBusError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         guard let data = try? encoder.encode(entries) else { throw DBusError.failed("cannot encode the credentials") }
-        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let partial = file.path + ".partial"
-        let fd = Glibc.open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DBusError.failed("cannot write \(file.path): \(String(cString: strerror(errno)))") }
-        fchmod(fd, 0o600)
-        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == data.count, synced, rename(partial, file.path) == 0 else {
-            unlink(partial)
-            throw DBusError.failed("cannot write \(file.path): \(String(cString: strerror(errno)))")
-        }
+        do throws(SettingsError) { try PrivateFile.write(data, to: file) } catch { throw DBusError.failed(error.message) }
     }
 }

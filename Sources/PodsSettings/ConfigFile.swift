@@ -132,12 +132,8 @@ public struct ConfigFile: Sendable {
 
     private func writeTemplate() throws(SettingsError) { try write(Self.template) }
 
+    /// 0600: the file may hold the Podcast Index secret.
     private func write(_ text: String) throws(SettingsError) {
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
-        } catch {
-            throw SettingsError("cannot write \(url.path): \(error.localizedDescription)")
-        }
+        try PrivateFile.write(Data(text.utf8), to: url)
     }
 }

@@ -16,6 +16,19 @@ import Testing
         #expect(try config.load() == Settings())
     }
 
+    /// It may hold the Podcast Index secret: 0600 when first written, and
+    /// again when an edit rewrites a file the person had left readable.
+    @Test func theFileIsPrivate() throws {
+        let config = try Self.file()
+        _ = try config.load()
+        func mode() throws -> Int { (try FileManager.default.attributesOfItem(atPath: config.url.path)[.posixPermissions] as? Int) ?? -1 }
+        #expect(try mode() == 0o600)
+        chmod(config.url.path, 0o644)
+        try config.set(.podcastIndexSecret, .text("s3cret"))
+        #expect(try mode() == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: config.url.path + ".partial"))
+    }
+
     @Test func editsKeepThePersonsCommentsAndReadBack() throws {
         let config = try Self.file()
         _ = try config.load()
