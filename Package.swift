@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "pods-cache-bench", targets: ["CacheBench"]),
         .executable(name: "pods-scale-bench", targets: ["ScaleBench"]),
         .executable(name: "pods-sync-bench", targets: ["SyncBench"]),
+        .executable(name: "pods-soak-bench", targets: ["SoakBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -118,6 +119,11 @@ let package = Package(
             name: "SyncBench",
             dependencies: ["PodsClient", "PodsTestSupport"],
             path: "Benchmarks/SyncBench"),
+
+        .executableTarget(
+            name: "SoakBench",
+            dependencies: ["PodsClient", "PodsTestSupport"],
+            path: "Benchmarks/SoakBench"),
 
         .executableTarget(
             name: "ScaleBench",
