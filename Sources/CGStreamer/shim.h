@@ -153,6 +153,20 @@ static inline void pods_element_post_read_error(GstElement *element, const char 
     GST_ELEMENT_ERROR(element, RESOURCE, READ, ("%s", text), (NULL));
 }
 
+/// The http(s) URI that `message`'s sender reads, when the sender is a
+/// source element doing so (souphttpsrc); NULL otherwise. Free with g_free.
+/// With libsoup 3, souphttpsrc reports a refused connection or an unknown
+/// host only as the stream error its loop posts when it stops.
+static inline gchar *pods_message_network_source_uri(GstMessage *message) {
+    GstObject *sender = GST_MESSAGE_SRC(message);
+    if (sender == NULL || !GST_IS_ELEMENT(sender) || !GST_OBJECT_FLAG_IS_SET(sender, GST_ELEMENT_FLAG_SOURCE)
+        || !GST_IS_URI_HANDLER(sender)) return NULL;
+    gchar *uri = gst_uri_handler_get_uri(GST_URI_HANDLER(sender));
+    if (uri != NULL && (g_ascii_strncasecmp(uri, "http://", 7) == 0 || g_ascii_strncasecmp(uri, "https://", 8) == 0)) return uri;
+    g_free(uri);
+    return NULL;
+}
+
 /// Replaces the element called `name` in `bin` with a new one from the same
 /// factory, linked where the old one was: after the element feeding its
 /// sink pad, and as the target of the bin's "src" ghost pad when it fed

@@ -132,7 +132,14 @@ final class PipelineBusReader: @unchecked Sendable {
                 return PlaybackError(.network, text)
             }
         }
-        if domain == gst_stream_error_quark() { return PlaybackError(.undecodable, text) }
+        if domain == gst_stream_error_quark() {
+            // A stream error from the element reading the network is the network's (libsoup 3 says no more).
+            if let uri = pods_message_network_source_uri(message) {
+                defer { g_free(uri) }
+                return PlaybackError(.network, "could not read \(String(cString: uri)) (\(text))")
+            }
+            return PlaybackError(.undecodable, text)
+        }
         if domain == gst_core_error_quark() && GstCoreError(rawValue: UInt32(code)) == GST_CORE_ERROR_MISSING_PLUGIN {
             return PlaybackError(.undecodable, text)
         }
