@@ -98,7 +98,7 @@ extension Library {
     public func recordUnrecordedListening(_ episodeID: Int64) throws(LibraryError) {
         try writing { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT lastPlayedAt, changedAt FROM episode WHERE id = ?", arguments: [episodeID]),
-                  let played: Double = row["lastPlayedAt"], played > (row["changedAt"] as Double? ?? 0) else { return }
+                  let played: Double = (try row.decode(forColumn: "lastPlayedAt")), played > ((try row.decode(forColumn: "changedAt")) as Double? ?? 0) else { return }
             try Self.recordListening(episodeID, started: nil, total: nil, at: Date(timeIntervalSince1970: played), db)
         }
     }
@@ -106,9 +106,10 @@ extension Library {
     static func recordListening(_ episodeID: Int64, started: Int?, total: Int?, at now: Date, _ db: Database) throws {
         guard let row = try Row.fetchOne(db, sql: "SELECT position, completed, duration FROM episode WHERE id = ?", arguments: [episodeID])
         else { return }
-        let length = total ?? (row["duration"] as Double?).map { Int($0.rounded()) }
-        let position = Int((row["position"] as Double? ?? 0).rounded(.down))
-        if row["completed"] as Bool? == true {
+        let duration: Double? = try row.decode(forColumn: "duration")
+        let length = total ?? duration.map { Int($0.rounded()) }
+        let position = Int(((try row.decode(forColumn: "position")) as Double? ?? 0).rounded(.down))
+        if (try row.decode(forColumn: "completed")) as Bool? == true {
             let end = max(length ?? position, 1)
             try queue(episodeID, "play", started: started ?? 0, position: end, total: end, at: now, db)
         } else {
@@ -157,9 +158,9 @@ extension Library {
                 FROM syncAction JOIN episode ON episode.id = syncAction.episodeId JOIN podcast ON podcast.id = episode.podcastId
                 ORDER BY syncAction.id LIMIT ?
                 """, arguments: [limit]).map { row in
-                QueuedAction(id: row["id"], episodeId: row["episodeId"], podcastId: row["podcastId"], action: row["action"],
-                             at: Date(timeIntervalSince1970: row["at"]), started: row["started"], position: row["position"],
-                             total: row["total"], podcastURL: row["feedURL"], episodeURL: row["episodeURL"] ?? "", guid: row["guid"])
+                QueuedAction(id: (try row.decode(forColumn: "id")), episodeId: (try row.decode(forColumn: "episodeId")), podcastId: (try row.decode(forColumn: "podcastId")), action: (try row.decode(forColumn: "action")),
+                             at: Date(timeIntervalSince1970: (try row.decode(forColumn: "at"))), started: (try row.decode(forColumn: "started")), position: (try row.decode(forColumn: "position")),
+                             total: (try row.decode(forColumn: "total")), podcastURL: (try row.decode(forColumn: "feedURL")), episodeURL: (try row.decode(forColumn: "episodeURL")) ?? "", guid: (try row.decode(forColumn: "guid")))
             }
         }
     }
@@ -251,10 +252,10 @@ extension Library {
                     FROM json_each(episode.enclosures)) AS urls
                 FROM episode WHERE podcastId = ?
                 """, arguments: [podcastID]).map { row in
-                let urls = (row["urls"] as String?).flatMap { try? JSONDecoder().decode([String?].self, from: Data($0.utf8)) } ?? []
-                return SyncEpisode(id: row["id"], guid: row["guid"], enclosureURLs: urls.compactMap { $0 },
-                                   changedAt: (row["changedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                                   duration: row["duration"])
+                let urls = ((try row.decode(forColumn: "urls")) as String?).flatMap { try? JSONDecoder().decode([String?].self, from: Data($0.utf8)) } ?? []
+                return SyncEpisode(id: (try row.decode(forColumn: "id")), guid: (try row.decode(forColumn: "guid")), enclosureURLs: urls.compactMap { $0 },
+                                   changedAt: ((try row.decode(forColumn: "changedAt")) as Double?).map(Date.init(timeIntervalSince1970:)),
+                                   duration: (try row.decode(forColumn: "duration")))
             }
         }
     }
@@ -270,8 +271,8 @@ extension Library {
                 let marks = chunk.map { _ in "?" }.joined(separator: ",")
                 for row in try Row.fetchAll(db, sql: "SELECT guid, podcastId FROM episode WHERE guid IN (\(marks))",
                                             arguments: StatementArguments(Array(chunk))) {
-                    let guid: String = row["guid"]
-                    if found.updateValue(row["podcastId"], forKey: guid) != nil { ambiguous.insert(guid) }
+                    let guid: String = (try row.decode(forColumn: "guid"))
+                    if found.updateValue((try row.decode(forColumn: "podcastId")), forKey: guid) != nil { ambiguous.insert(guid) }
                 }
             }
             for guid in ambiguous { found[guid] = nil }
@@ -324,7 +325,7 @@ extension Library {
         try writing { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM syncDeferred WHERE episodeId = ?", arguments: [episodeID]) else { return nil }
             try db.execute(sql: "DELETE FROM syncDeferred WHERE episodeId = ?", arguments: [episodeID])
-            return (row["position"], row["completed"], Date(timeIntervalSince1970: row["at"]))
+            return ((try row.decode(forColumn: "position")), (try row.decode(forColumn: "completed")), Date(timeIntervalSince1970: (try row.decode(forColumn: "at"))))
         }
     }
 
@@ -365,15 +366,15 @@ extension Library {
         }
     }
 
-    private static func syncAccount(from row: Row) -> SyncAccount {
-        var account = SyncAccount(server: row["server"], user: row["user"], device: row["device"], api: row["api"])
-        account.subscriptionsSince = row["subscriptionsSince"]
-        account.actionsSince = row["actionsSince"]
-        account.clockOffset = row["clockOffset"]
-        account.lastSyncAt = (row["lastSyncAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-        account.lastError = row["lastError"]
-        account.lastResult = row["lastResult"]
-        account.activatedAt = Date(timeIntervalSince1970: row["activatedAt"])
+    private static func syncAccount(from row: Row) throws -> SyncAccount {
+        var account = SyncAccount(server: (try row.decode(forColumn: "server")), user: (try row.decode(forColumn: "user")), device: (try row.decode(forColumn: "device")), api: (try row.decode(forColumn: "api")))
+        account.subscriptionsSince = (try row.decode(forColumn: "subscriptionsSince"))
+        account.actionsSince = (try row.decode(forColumn: "actionsSince"))
+        account.clockOffset = (try row.decode(forColumn: "clockOffset"))
+        account.lastSyncAt = ((try row.decode(forColumn: "lastSyncAt")) as Double?).map(Date.init(timeIntervalSince1970:))
+        account.lastError = (try row.decode(forColumn: "lastError"))
+        account.lastResult = (try row.decode(forColumn: "lastResult"))
+        account.activatedAt = Date(timeIntervalSince1970: (try row.decode(forColumn: "activatedAt")))
         return account
     }
 }
