@@ -12,6 +12,8 @@ public final class Library: Sendable {
 
     let database: DatabasePool
     let folder: LogFolder
+    /// The folder holding the library file.
+    public let directory: URL
 
     /// Opens (creating and migrating if needed) the library in `directory`.
     public convenience init(directory: URL) throws(LibraryError) {
@@ -21,6 +23,7 @@ public final class Library: Sendable {
     /// Migrates only up to `last` (nil: all); tests make older libraries with it.
     init(directory: URL, migratingUpTo last: String?) throws(LibraryError) {
         let path = directory.appendingPathComponent(Self.fileName).path
+        self.directory = directory
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let folder = LogFolder(path: path)

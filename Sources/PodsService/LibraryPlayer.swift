@@ -63,6 +63,8 @@ actor LibraryPlayer {
     /// The most episodes `history` keeps.
     static let historyLength = 100
     let chapterLoader: ChapterLoader
+    /// The episode being loaded, on disk, so a crash while loading it is not repeated at every start.
+    let loadMarker: LoadMarker
     /// Where the episode playing began this stretch, for the sync's play action.
     var playStart: (episodeID: Int64, position: Int)?
 
@@ -81,6 +83,7 @@ actor LibraryPlayer {
         self.signals = signals
         self.logger = logger
         self.chapterLoader = ChapterLoader(library: library, artwork: artwork, logger: logger)
+        self.loadMarker = LoadMarker(directory: library.directory)
         (events, eventSink) = AsyncStream.makeStream()
     }
 
@@ -112,6 +115,13 @@ actor LibraryPlayer {
     func resume() async {
         do {
             guard let episode = try library.currentEpisode() else { return }
+            if let died = loadMarker.leftOver(), died.episodeID == episode.id {
+                guard died.attempts < LoadMarker.attemptsAllowed else {
+                    skipAfterCrash(episode)
+                    return
+                }
+                loadMarker.write(episode.id, attempts: died.attempts + 1)
+            }
             try await load(episode, paused: true)
             logger.info("resumed episode \(episode.id) paused at \(Int(episode.position)) s")
             // Listening a kill cut short of its record is recorded now, for the sync.
@@ -154,14 +164,36 @@ actor LibraryPlayer {
         if start == .zero, playing.skipIntro > 0, episode.episode.duration.map({ playing.skipIntro < $0 }) ?? true {
             start = .seconds(playing.skipIntro)
         }
+        loadMarker.begin(episode.id)
         do throws(PlaybackError) {
             try await controller.open(source, episode: metadata, startingAt: start, paused: paused)
         } catch {
+            if token == loadToken { loadMarker.end() }
             throw DBusError(name: LibraryNames.Error.failed, message: "could not play \(url): \(error.message)")
         }
         guard token == loadToken else { return }
         await refreshNeighbours()
-        Task { await loadChapters(episode, media: cache, token: token) }
+        Task {
+            await loadChapters(episode, media: cache, token: token)
+            if token == loadToken { loadMarker.end() }
+        }
+    }
+
+    /// podsd died loading `episode` (its audio or its chapters) in each of
+    /// its last runs: it is not loaded at start, and its audio file's own chapters
+    /// are not read again; said once, in the log. The listener's place in
+    /// it is kept, and `pods play` plays it when asked.
+    private func skipAfterCrash(_ episode: LibraryEpisode) {
+        loadMarker.end()
+        let url = episode.episode.enclosures.first?.url ?? ""
+        logger.error("podsd stopped while loading episode \(episode.id) (\(url)) \(LoadMarker.attemptsAllowed) times; not loading it at start, and not reading its chapter tags again")
+        do {
+            try library.clearCurrentEpisode()
+            try library.saveChapterList(episode.id, .media, StoredChapterList(
+                url: url, chapters: [], error: "podsd stopped while loading this file"))
+        } catch {
+            logger.error("\(error)")
+        }
     }
 
     private static func overtaken(_ episodeID: Int64) -> DBusError {

@@ -160,4 +160,45 @@ import Testing
         try await restarted.client.play()
         try await ListeningScenario.waitForPosition(restarted.client, timeout: .seconds(10)) { $0 > status.position + 0.5 }
     }
+
+    /// Whatever a file does, podsd can start again: a crash while an episode
+    /// loads (here in the streaming thread as its first buffer arrives, and
+    /// again whenever that episode loads) made every start resume the
+    /// episode and die the same way. The resume is tried once more (a kill
+    /// while loading is no fault of the file); after that podsd skips it,
+    /// says so once, and stays up.
+    @Test func aCrashWhileLoadingAnEpisodeIsNotRepeatedAtEveryStart() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await CrashingElement.build(in: directory)
+        let trigger = directory.appendingPathComponent("crash-now")
+        try Data().write(to: trigger)
+        let crashing = CrashingElement.sink(trigger: trigger), environment = ["GST_PLUGIN_PATH": directory.path]
+        do {
+            let podsd = try await PodsdProcess.start(directory: directory, audioSink: crashing, environment: environment)
+            #expect(await podsd.pods("subscribe", Fixtures.data("sample-podcast.xml").absoluteString).status == 0)
+            _ = await podsd.pods("play", "1")
+            _ = await podsd.waitForExit(timeout: .seconds(20))
+            #expect(podsd.fatalSignal == SIGSEGV)
+        }
+        // Started again as systemd would, the cause still there: one more
+        // try (a kill -9 while loading says nothing of the file), then no more.
+        do {
+            let podsd = try await PodsdProcess.start(directory: directory, audioSink: crashing, environment: environment)
+            _ = await podsd.waitForExit(timeout: .seconds(20))
+            #expect(podsd.fatalSignal == SIGSEGV)
+        }
+        let podsd = try await PodsdProcess.start(directory: directory, audioSink: crashing, environment: environment)
+        try await Task.sleep(for: .seconds(1))
+        #expect(podsd.isRunning)
+        #expect(await podsd.playerctl("status").stdout.trimmed == "Stopped")
+        #expect(await podsd.pods("episodes", "--json").status == 0)
+        #expect(await podsd.signal(SIGTERM)?.status == 0)
+        let log = podsd.errorOutput()
+        #expect(log.components(separatedBy: "podsd stopped while loading episode 1").count == 2, "\(log)")
+        // And the start after that is an ordinary one.
+        let again = try await PodsdProcess.start(directory: directory, audioSink: crashing, environment: environment)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(again.isRunning)
+    }
 }
