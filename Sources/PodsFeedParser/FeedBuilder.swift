@@ -52,7 +52,7 @@ struct FeedBuilder {
     private var startedDraft = false
 
     init(baseURL: URL?) {
-        urls = URLResolver(base: baseURL)
+        urls = URLResolver(base: baseURL, policy: URLPolicy(documentURL: baseURL))
     }
 
     /// Why the document is not a feed, if it is not.
@@ -79,7 +79,7 @@ struct FeedBuilder {
         if attributes.count > 0, let xmlBase = attributes.value("base", namespace: Namespace.xml),
            let base = urls.resolve(xmlBase).flatMap(URL.init(string:)) {
             outerBases.append((depth: stack.count, urls))
-            urls = URLResolver(base: base)
+            urls = URLResolver(base: base, policy: urls.policy)
         }
         switch format {
         case .rss: startRSS(element.tag, attributes)

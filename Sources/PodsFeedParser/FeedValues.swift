@@ -70,13 +70,22 @@ public enum PodcastURL {
 /// Resolves links against the feed's URL and normalises podcast schemes.
 struct URLResolver {
     let base: URL?
+    /// What the document may name: set by the document's own URL, never by
+    /// an `xml:base` inside it.
+    let policy: URLPolicy
 
     /// Podcast schemes become `http(s)://` (`PodcastURL`); relative links
-    /// resolve against the base; nil for empty text.
+    /// resolve against the base; nil for empty text and for what the
+    /// document may not name (`URLPolicy`: a remote feed's `file:` links).
     func resolve(_ text: String?) -> String? {
         guard let nonEmpty = FeedValues.nonEmpty(text) else { return nil }
         if Self.isPlainAbsolute(nonEmpty) { return nonEmpty }
-        let trimmed = PodcastURL.normalizingScheme(nonEmpty)
+        let resolved = resolveOther(nonEmpty)
+        return policy.allows(resolved) ? resolved : nil
+    }
+
+    private func resolveOther(_ text: String) -> String {
+        let trimmed = PodcastURL.normalizingScheme(text)
         if let url = URL(string: trimmed), url.scheme != nil { return trimmed }
         guard let base, let url = URL(string: trimmed, relativeTo: base) ?? URL(string: trimmed.addingPercentEncoding(
             withAllowedCharacters: .urlFragmentAllowed) ?? "", relativeTo: base) else { return trimmed }

@@ -38,7 +38,8 @@ public enum HTMLDocument {
     }
 
     /// The feeds a web page names in its head: each `<link rel="alternate"
-    /// type="application/rss+xml">` (or Atom) `href`, resolved against `base`.
+    /// type="application/rss+xml">` (or Atom) `href`, resolved against `base`;
+    /// a page from the web names only http(s) feeds (`URLPolicy`).
     public static func feedLinks(_ html: String, base: String) -> [String] {
         var links: [String] = []
         var from = html.startIndex
@@ -51,7 +52,8 @@ public enum HTMLDocument {
             guard attributes["rel"]?.lowercased().split(separator: " ").contains("alternate") == true,
                   type == "application/rss+xml" || type == "application/atom+xml",
                   let href = attributes["href"], !href.isEmpty,
-                  let resolved = URL(string: href, relativeTo: baseURL)?.absoluteString else { continue }
+                  let resolved = URL(string: href, relativeTo: baseURL)?.absoluteString,
+                  URLPolicy(documentURL: baseURL).allows(resolved) else { continue }
             links.append(resolved)
         }
         return links

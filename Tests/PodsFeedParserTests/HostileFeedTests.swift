@@ -112,4 +112,34 @@ import Testing
         #expect(feed.episodes.first?.link == "https://example.com/ep/1")
         #expect(feed.newFeedURL == "http://new.example.com/feed")
     }
+
+    /// A feed from the web names no local file: not as its new address,
+    /// an episode's audio, image, chapters or transcript, nor through an
+    /// `xml:base` of its own. A feed the listener opened from their disk may.
+    @Test func aRemoteFeedNamesNoLocalFile() throws {
+        let items = """
+            <itunes:new-feed-url>file:///home/u/feed.xml</itunes:new-feed-url><itunes:image href="file:///home/u/.face"/>
+            <item xmlns:podcast="https://podcastindex.org/namespace/1.0"><guid>1</guid><title>One</title>
+              <enclosure url="file:///home/u/.ssh/id_ed25519" type="audio/mpeg"/><itunes:image href="FILE:///etc/passwd"/>
+              <podcast:chapters url="file:///etc/shadow" type="application/json+chapters"/>
+              <podcast:transcript url="file:///home/u/.ssh/id_rsa" type="text/plain"/></item>
+            <item xml:base="file:///home/u/"><guid>2</guid><title>Two</title><enclosure url="notes.mp3" type="audio/mpeg"/><link>x</link></item>
+            """
+        let remote = try FeedParser(baseURL: URL(string: "https://example.com/feed.xml")).parse(Self.rss(items))
+        #expect(remote.newFeedURL == nil && remote.artworkURL == nil)
+        #expect(remote.episodes.count == 2)
+        for episode in remote.episodes {
+            let addresses = episode.enclosures.map(\.url) + [episode.artworkURL, episode.chaptersURL, episode.transcriptURL, episode.link].compactMap { $0 }
+            #expect(addresses.allSatisfy(URLPolicy.isHTTP), "\(episode)")
+        }
+        #expect(remote.episodes.first?.enclosures.isEmpty == true && remote.episodes.first?.transcriptURL == nil)
+        #expect(remote.episodes.last?.enclosures.first?.url == "https://example.com/notes.mp3")  // the xml:base was left out
+        let local = try FeedParser(baseURL: URL(string: "file:///home/u/feed.xml")).parse(Self.rss(items))
+        #expect(local.newFeedURL == "file:///home/u/feed.xml")
+        #expect(local.episodes.first?.transcriptURL == "file:///home/u/.ssh/id_rsa")
+        #expect(local.episodes.last?.enclosures.first?.url == "file:///home/u/notes.mp3")
+        #expect(HTMLDocument.feedLinks(#"<link rel="alternate" type="application/rss+xml" href="file:///etc/passwd">"#
+                                       + #"<link rel="alternate" type="application/rss+xml" href="/feed">"#,
+                                       base: "https://example.com/") == ["https://example.com/feed"])
+    }
 }
