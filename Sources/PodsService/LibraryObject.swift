@@ -327,6 +327,11 @@ enum LibraryObject {
         return await withTaskGroup(of: (Int, ImportResult).self) { group in
             for (index, outline) in outlines.enumerated() {
                 group.addTask {
+                    // An OPML file came from another program: it names web feeds only (URLPolicy).
+                    guard URLPolicy.isHTTP(PodcastURL.normalizingScheme(outline.feedURL)) else {
+                        return (index, ImportResult(url: outline.feedURL, podcastId: nil,
+                                                    error: "an OPML file may name only http(s) feeds"))
+                    }
                     do throws(LibraryError) {
                         let podcast = try await player.refresher.subscribe(outline.feedURL)
                         return (index, ImportResult(url: outline.feedURL, podcastId: podcast.id, error: nil))

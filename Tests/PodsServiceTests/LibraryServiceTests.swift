@@ -178,6 +178,19 @@ func libraryAt(_ directory: URL) throws -> Library { try Library(directory: dire
         #expect(results.count == 2 && results.allSatisfy { $0["error"] is NSNull })
         let titles = (try json(await fresh.pods("podcasts", "--json").stdout) as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
         #expect(Set(titles) == ["One & Only", "Two"])
+
+        // A local file named in an OPML file is not read: one error for that outline, the rest imported.
+        let hostile = directory.appendingPathComponent("hostile.opml")
+        try Data("""
+            <opml version="2.0"><body><outline text="Secrets" xmlUrl="file:///etc/passwd"/>
+            <outline text="One" xmlUrl="\(server.url("/one.xml"))"/></body></opml>
+            """.utf8).write(to: hostile)
+        let third = try await PodsdProcess.start()
+        let mixed = try json(await third.pods("import", "--json", hostile.path).stdout) as? [[String: Any]] ?? []
+        #expect(mixed.count == 2)
+        #expect((mixed.first?["error"] as? String)?.contains("http(s)") == true)
+        #expect(mixed.last?["error"] is NSNull)
+        #expect((try json(await third.pods("podcasts", "--json").stdout) as? [[String: Any]] ?? []).count == 1)
     }
 }
 
