@@ -76,15 +76,19 @@ final class CredentialStore: Sendable {
     }
 
     /// Uses `credentials` for `url`'s origin from now on, in memory only
-    /// (until `keep` or `forget`): a subscription tries them first.
-    func use(_ credentials: HTTPCredentials, for url: String) {
-        guard let origin = HTTPClient.origin(of: url) else { return }
-        known.withLock { $0[origin] = credentials }
+    /// (until `keep` or `restore`): a subscription tries them first.
+    /// Returns what the origin used before, for `restore`.
+    func use(_ credentials: HTTPCredentials, for url: String) -> HTTPCredentials? {
+        guard let origin = HTTPClient.origin(of: url) else { return nil }
+        return known.withLock { $0.updateValue(credentials, forKey: origin) }
     }
 
-    func forget(_ url: String) {
+    /// Puts back what `url`'s origin used before a `use` whose try failed:
+    /// a wrong password for one feed leaves the working one of the other
+    /// feeds on the same host in place.
+    func restore(_ previous: HTTPCredentials?, for url: String) {
         guard let origin = HTTPClient.origin(of: url) else { return }
-        known.withLock { _ = $0.removeValue(forKey: origin) }
+        known.withLock { $0[origin] = previous }
     }
 
     /// Keeps `url`'s origin's credentials where they belong.

@@ -37,14 +37,16 @@ enum LibraryObject {
                 url = parts.string ?? text
             }
             if let feed = try await directories.feedURL(ofAppleLink: url) { url = feed }
+            var before: HTTPCredentials?
             if let credentials {
                 guard let store = player.credentials else { throw DBusError.failed("podsd keeps no library, so no passwords") }
                 guard HTTPClient.isHTTP(FeedRefresher.normalized(url)) else { throw DBusError.invalidArgs("A user name and password go with http(s) feeds") }
-                store.use(credentials, for: FeedRefresher.normalized(url))
+                before = store.use(credentials, for: FeedRefresher.normalized(url))
             }
             let podcast: Podcast
             do throws(LibraryError) { podcast = try await player.refresher.subscribe(url) } catch {
-                if credentials != nil { player.credentials?.forget(FeedRefresher.normalized(url)) }  // nothing kept of a failed try
+                // Nothing kept of a failed try, and what worked before stays.
+                if credentials != nil { player.credentials?.restore(before, for: FeedRefresher.normalized(url)) }
                 throw LibraryPlayer.dbusError(error)
             }
             if credentials != nil { try await player.credentials?.keep(podcast.feedURL) }

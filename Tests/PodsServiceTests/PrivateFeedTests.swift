@@ -41,6 +41,13 @@ import Testing
             .replacingOccurrences(of: "feed.xml", with: "other.xml")])
         #expect(inline.status == 0, "\(inline)")
 
+        // A wrong password for another feed on the same host leaves the one that works.
+        let mistyped = await podsd.run(pods, ["subscribe", server.url("/private/third.xml"), "--user", "alice", "--password-stdin"],
+                                       input: "typo\n")
+        #expect(mistyped.status == 1, "\(mistyped)")
+        let refreshed = try await LibraryClient(podsd.client).refreshJSON()
+        #expect(refreshed.count == 2 && refreshed.allSatisfy { $0["error"] is NSNull }, "\(refreshed)")
+
         for arguments in [["podcasts"], ["podcasts", "--json"], ["export"], ["episodes", "--json"], ["status", "--json"]] {
             let output = await podsd.run(pods, arguments)
             #expect(!output.stdout.contains("s3cret") && !output.stdout.contains("alice"), "\(arguments): \(output.stdout)")
