@@ -233,7 +233,8 @@ public actor FeedRefresher {
                 return try await store { () throws(LibraryError) in try library.markRefreshFailed(id, error: message) }
             }
             guard let body = fetched.body else {
-                return try await store { () throws(LibraryError) in try library.markNotModified(id, movedTo: fetched.permanentURL) }
+                let moved = fetched.permanentURL.flatMap { Self.mayMove(from: podcast.feedURL, to: $0) ? $0 : nil }
+                return try await store { () throws(LibraryError) in try library.markNotModified(id, movedTo: moved) }
             }
             defer { pipeline.leave() }
             let prepared: PreparedFeed
@@ -245,7 +246,7 @@ public actor FeedRefresher {
                 return try await store { () throws(LibraryError) in try library.markRefreshFailed(id, error: message) }
             case .failure(.library(let error)): throw error
             }
-            let moved = fetched.permanentURL ?? newFeedURL.map(Self.normalized)
+            let moved = (fetched.permanentURL ?? newFeedURL.map(Self.normalized)).flatMap { Self.mayMove(from: podcast.feedURL, to: $0) ? $0 : nil }
             return try await store { () throws(LibraryError) in
                 try library.applyRefresh(id, prepared: prepared, etag: fetched.etag, lastModified: fetched.lastModified, movedTo: moved)
             }
@@ -370,6 +371,15 @@ public actor FeedRefresher {
     // MARK: - URLs
 
     /// Whitespace trimmed, podcast schemes as http(s), as the parser reads links.
+    /// Whether a subscription at `old` may move to `new` (a permanent
+    /// redirect, or the feed's `new-feed-url`): to an address the feed may
+    /// name (`URLPolicy`: a web feed moves only to the web), and never from
+    /// https to plain http, where anyone on the path could serve it.
+    public static func mayMove(from old: String, to new: String) -> Bool {
+        guard URLPolicy(documentURL: URL(string: old)).allows(new) else { return false }
+        return !(old.lowercased().hasPrefix("https://") && new.lowercased().hasPrefix("http://"))
+    }
+
     public static func normalized(_ url: String) -> String {
         PodcastURL.normalizingScheme(url.trimmingCharacters(in: .whitespacesAndNewlines))
     }

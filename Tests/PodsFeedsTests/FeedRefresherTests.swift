@@ -137,3 +137,18 @@ import Testing
         }
     }
 }
+
+@Suite struct FeedMoveTests {
+    /// A subscription follows a feed that moves, but not onto a local file
+    /// and not from https down to plain http.
+    @Test func aFeedMovesOnlyWithinTheWebAndNeverDownToPlainHTTP() {
+        #expect(FeedRefresher.mayMove(from: "http://a.example/feed", to: "https://b.example/feed"))
+        #expect(FeedRefresher.mayMove(from: "https://a.example/feed", to: "https://b.example/feed"))
+        #expect(FeedRefresher.mayMove(from: "http://a.example/feed", to: "http://b.example/feed"))
+        #expect(!FeedRefresher.mayMove(from: "https://a.example/feed", to: "http://a.example/feed"))
+        #expect(!FeedRefresher.mayMove(from: "HTTPS://a.example/feed", to: "HTTP://b.example/feed"))
+        #expect(!FeedRefresher.mayMove(from: "http://a.example/feed", to: "file:///etc/passwd"))
+        #expect(!FeedRefresher.mayMove(from: "https://a.example/feed", to: "ftp://b.example/feed"))
+        #expect(FeedRefresher.mayMove(from: "file:///home/u/feed.xml", to: "file:///home/u/new.xml"))
+    }
+}
