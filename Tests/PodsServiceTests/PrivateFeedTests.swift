@@ -65,6 +65,34 @@ import Testing
         #expect(results.count == 2 && results.allSatisfy { $0["error"] is NSNull }, "\(results)")
     }
 
+    /// gPodder and others export a private feed as `user:password@host`:
+    /// imported, the password goes to the store and nowhere else: not the
+    /// library, `pods podcasts`, the export, the import's results or the log.
+    @Test func aPasswordInAnImportedOPMLIsKeptApartAndNeverShown() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let directory = try Fixtures.temporaryDirectory()
+        let podsd = try await PodsdProcess.start(directory: directory)
+        let pods = Fixtures.executable("pods")
+        let opml = directory.appendingPathComponent("private.opml")
+        let inline = server.url("/private/feed.xml").replacingOccurrences(of: "http://", with: "http://alice:s3cret-pw@")
+        try Data(#"<opml version="2.0"><body><outline text="Private" xmlUrl="\#(inline)"/></body></opml>"#.utf8).write(to: opml)
+        let imported = await podsd.run(pods, ["import", "--json", opml.path])
+        #expect(imported.status == 0 && !imported.stdout.contains("s3cret"), "\(imported)")
+        for arguments in [["podcasts"], ["podcasts", "--json"], ["export"]] {
+            let output = await podsd.run(pods, arguments)
+            #expect(output.stdout.contains("Private Show") || output.stdout.contains("private/feed.xml"), "\(arguments): \(output)")
+            #expect(!output.stdout.contains("s3cret") && !output.stdout.contains("alice"), "\(arguments): \(output.stdout)")
+        }
+        let refreshed = try await LibraryClient(podsd.client).refreshJSON()
+        #expect(refreshed.count == 1 && refreshed.allSatisfy { $0["error"] is NSNull }, "\(refreshed)")
+        #expect(try String(contentsOf: directory.appendingPathComponent("data/credentials.json"), encoding: .utf8).contains("s3cret-pw"))
+        #expect(await podsd.signal(SIGTERM)?.status == 0)
+        #expect(!podsd.errorOutput().contains("s3cret"))
+        let library = try Data(contentsOf: directory.appendingPathComponent("data/library.sqlite"))
+        #expect(library.range(of: Data("s3cret".utf8)) == nil)
+    }
+
     @Test func inTheSecretServiceWhenOneIsOnTheBus() async throws {
         let server = try Self.server()
         defer { server.stop() }
