@@ -220,7 +220,8 @@ public enum MP4Chapters {
             let chunkNumber = chunkIndex + 1
             let perChunk = runs.last(where: { $0.firstChunk <= chunkNumber })?.perChunk ?? 1
             var offset = chunkOffset
-            for _ in 0..<max(0, perChunk) where sampleIndex < sizes.count {
+            // perChunk is anyone's number up to UInt32.max: loop over the samples left, not over it.
+            for _ in 0..<min(max(0, perChunk), sizes.count - sampleIndex) {
                 let duration = sampleIndex < durations.count ? durations[sampleIndex] : 0
                 samples.append(Sample(offset: offset, size: sizes[sampleIndex], time: time, duration: duration))
                 // Offsets near Int64.max (co64 is anyone's to write) end the chunk; sample times are at
