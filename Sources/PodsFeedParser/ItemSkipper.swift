@@ -135,7 +135,9 @@ struct ItemSkipper {
                 if offset - open.start <= Self.maximumItemBytes { keepFrom = open.start } else { giveUp() }  // too long to hold
             }
         }
-        if !Self.isBetweenMarkup(state) { keepFrom = min(keepFrom, tagStart) }  // a tag that may start an item
+        // A tag that may start an item, or the XML declaration (hashed whole into every item's setting
+        // when it ends, however many pieces it spans).
+        if !Self.isBetweenMarkup(state) || readsDeclaration { keepFrom = min(keepFrom, tagStart) }
         if decided == heldFrom, keepFrom == heldFrom + held.count {
             // Nothing left out, nothing held back: the bytes as they are.
             let all = held
@@ -179,6 +181,13 @@ struct ItemSkipper {
     private mutating func giveUp() {
         item?.fingerprinted = false
         if holdsItems, let open = item { passed.append(open.ordinal) }
+    }
+
+    /// Inside a processing instruction before the first element: the XML
+    /// declaration, whose bytes `scan` reads whole when it ends.
+    private var readsDeclaration: Bool {
+        if case .processingInstruction = state, !sawElement, item == nil { return true }
+        return false
     }
 
     private static func isBetweenMarkup(_ state: State) -> Bool {
