@@ -343,7 +343,7 @@ enum LibraryObject {
                     // A password in an outline's URL goes to the store, never into the library or the results.
                     let (url, credentials) = splittingCredentials(outline.feedURL)
                     // An OPML file came from another program: it names web feeds only (URLPolicy).
-                    guard URLPolicy.isHTTP(PodcastURL.normalizingScheme(url)) else {
+                    guard HTTPClient.isHTTP(FeedRefresher.normalized(url)) else {
                         return (index, ImportResult(url: url, podcastId: nil, error: "an OPML file may name only http(s) feeds"))
                     }
                     do throws(DBusError) {
