@@ -1,4 +1,5 @@
 import PodsDBus
+import PodsProtocol
 
 /// Drives a running `podsd` over MPRIS: what `pods` and the tests use.
 public struct PlayerClient: Sendable {
@@ -9,12 +10,17 @@ public struct PlayerClient: Sendable {
     }
 
     public let connection: DBusConnection
+    /// Where MPRIS calls go.
     private let destination: String
+    /// Where calls to Pods' own interfaces go (`org.pods.Library2`, `org.pods.Player1`).
+    private let podsDestination: String
     private let timeout: Duration
 
-    public init(connection: DBusConnection, destination: String = MPRIS.busName, timeout: Duration = .seconds(5)) {
+    public init(connection: DBusConnection, destination: String = MPRIS.busName, podsDestination: String = PodsBus.name,
+                timeout: Duration = .seconds(5)) {
         self.connection = connection
         self.destination = destination
+        self.podsDestination = podsDestination
         self.timeout = timeout
     }
 
@@ -107,35 +113,38 @@ public struct PlayerClient: Sendable {
 
     private func call(interface: String, member: String, _ arguments: [DBusValue],
                       timeout: Duration? = nil) async throws(Failure) -> [DBusValue] {
-        try await call(path: MPRIS.objectPath, interface: interface, member: member, arguments, timeout: timeout)
+        try await call(path: MPRIS.objectPath, interface: interface, member: member, arguments, timeout: timeout, at: destination)
     }
 
-    /// A call to any of podsd's objects; errors become one line for the user.
+    /// A call to one of podsd's objects, under `PodsBus.name` unless `peer`
+    /// says where; errors become one line for the user.
     func call(path: DBusObjectPath, interface: String, member: String, _ arguments: [DBusValue],
               timeout: Duration? = nil, at peer: String? = nil) async throws(Failure) -> [DBusValue] {
+        let destination = peer ?? podsDestination
         do {
             return try await connection.call(
-                destination: peer ?? destination, path: path, interface: interface, member: member,
+                destination: destination, path: path, interface: interface, member: member,
                 arguments: arguments, timeout: timeout ?? self.timeout)
         } catch {
-            throw failure(error, member: member)
+            throw failure(error, member: member, destination: destination)
         }
     }
 
     /// A call whose reply is read as it came (`DBusWireReader`); errors as `call`'s.
     func callForBody(path: DBusObjectPath, interface: String, member: String, _ arguments: [DBusValue],
                      timeout: Duration? = nil, at peer: String? = nil) async throws(Failure) -> DBusReplyBody {
+        let destination = peer ?? podsDestination
         do {
             return try await connection.callForBody(
-                destination: peer ?? destination, path: path, interface: interface, member: member,
+                destination: destination, path: path, interface: interface, member: member,
                 arguments: arguments, timeout: timeout ?? self.timeout)
         } catch {
-            throw failure(error, member: member)
+            throw failure(error, member: member, destination: destination)
         }
     }
 
     /// A failed call as one line for the user.
-    private func failure(_ error: DBusError, member: String) -> Failure {
+    private func failure(_ error: DBusError, member: String, destination: String) -> Failure {
         if error.isNoOwner {
             return Failure("podsd is not running (nothing owns \(destination) on the session bus); start it with: podsd &")
         }

@@ -1,6 +1,6 @@
 import PodsDBus
 
-/// Names of Pods' own library interface, next to MPRIS on the same bus name.
+/// Names of Pods' own library interface, served under `PodsBus.name`.
 public enum LibraryNames {
     public static let objectPath = DBusObjectPath(validLiteral: "/org/pods/Library")
     /// Typed and paged; replaces `org.pods.Library1`, whose lists were one

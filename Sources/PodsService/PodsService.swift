@@ -6,6 +6,7 @@ import PodsDBus
 import PodsHTTP
 import PodsLibrary
 import PodsPlayback
+import PodsProtocol
 import PodsSettings
 import ServiceLifecycle
 import Synchronization
@@ -54,9 +55,12 @@ public struct PodsService: Service {
     }
 
     public func run() async throws {
-        let connection: DBusConnection
+        // Two connections, two names: MPRIS alone on the one a sandbox may be let talk to,
+        // the library, settings and sync on their own (`PodsBus`).
+        let connection: DBusConnection, podsConnection: DBusConnection
         do throws(DBusError) {
             connection = try await connectToBus()
+            podsConnection = try await connectToBus()
         } catch {
             throw StartError(description: "cannot connect to the D-Bus session bus: \(error.message)")
         }
@@ -70,10 +74,10 @@ public struct PodsService: Service {
         let recorder = SettingsRecorder(initial: saved)
         let (stopRequests, requestStop) = AsyncStream<String>.makeStream()
         let publisher = MPRISPublisher(connection: connection, initial: await controller.currentState())
-        let signals = LibrarySignals(connection: connection)
+        let signals = LibrarySignals(connection: podsConnection)
         let cacheDirectory = configuration.cacheDirectory
         let credentials = if let dataDirectory = configuration.dataDirectory {
-            await CredentialStore.open(connection: connection, file: dataDirectory.appendingPathComponent("credentials.json"), logger: logger)
+            await CredentialStore.open(connection: podsConnection, file: dataDirectory.appendingPathComponent("credentials.json"), logger: logger)
         } else { CredentialStore?.none }
         var mediaHTTP = HTTPClient()
         mediaHTTP.options.credentials = credentials?.provider
@@ -82,7 +86,7 @@ public struct PodsService: Service {
                           mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library, http: mediaHTTP, logger: logger) },
                           artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) }, credentials: credentials)
         }
-        let notifier = player.map { EpisodeNotifier(connection: connection, player: $0, logger: logger) }
+        let notifier = player.map { EpisodeNotifier(connection: podsConnection, player: $0, logger: logger) }
         let sync = player.map { SyncService(player: $0, logger: logger) }
         let scheduler = player.map { RefreshScheduler(player: $0, signals: signals, logger: logger, notifier: notifier, sync: sync) }
         let settingsChanged: @Sendable () -> Void = {
@@ -147,25 +151,29 @@ public struct PodsService: Service {
             controller: controller, navigation: Navigation(controller: controller, player: player), publisher: publisher,
             trackList: trackList, playlists: playlists, player: player, signals: player == nil ? nil : signals,
             supportedMimeTypes: SupportedFormats.mimeTypes(), quit: { requestStop.yield("Quit called") }))
-        connection.export(PlayerObject.make(controller: controller, player: player, preferences: preferences,
+        podsConnection.export(PlayerObject.make(controller: controller, player: player, preferences: preferences,
                                             settingsChanged: settingsChanged))
-        // The library is served on a second connection too, for long listings: a page there never
-        // queues ahead of an MPRIS answer in this connection's socket.
+        // The library is served on a third connection too, for long listings: a page there never
+        // queues ahead of an org.pods.Player1 answer in the socket of the second.
         let listing = player == nil ? nil : await openListingConnection()
         if let player, let sync {
             // One object on both: one read-ahead of pages, whichever connection a client pages on.
             let libraryObject = LibraryObject.make(player, signals: signals, notifier: notifier, sync: sync,
-                                                   listingPeer: listing?.uniqueName ?? connection.uniqueName)
-            connection.export(libraryObject)
+                                                   listingPeer: listing?.uniqueName ?? podsConnection.uniqueName)
+            podsConnection.export(libraryObject)
             listing?.export(libraryObject)
         }
-        connection.onDisconnect { requestStop.yield("the bus connection closed") }
-        do throws(DBusError) { try await connection.cancelCallsWhenCallersLeave() } catch {
-            logger.warning("calls of clients that leave the bus will run to their end: \(error.message)")
+        for each in [connection, podsConnection] {
+            each.onDisconnect { requestStop.yield("the bus connection closed") }
+            do throws(DBusError) { try await each.cancelCallsWhenCallersLeave() } catch {
+                logger.warning("calls of clients that leave the bus will run to their end: \(error.message)")
+            }
         }
 
-        try await claimName(on: connection, requestStop: requestStop)
-        logger.info("podsd owns \(MPRIS.busName) on the session bus as \(connection.uniqueName)")
+        // Pods' own name first: once MPRIS answers, everything does.
+        try await claimName(PodsBus.name, on: podsConnection, requestStop: requestStop)
+        try await claimName(MPRIS.busName, on: connection, requestStop: requestStop)
+        logger.info("podsd owns \(MPRIS.busName) as \(connection.uniqueName) and \(PodsBus.name) as \(podsConnection.uniqueName)")
 
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
@@ -211,6 +219,7 @@ public struct PodsService: Service {
             requestStop.yield("shutdown signal")
         }
         listing?.close()
+        podsConnection.close()
         connection.close()
         library?.checkpoint()
     }
@@ -275,29 +284,29 @@ public struct PodsService: Service {
 
     /// Owns the name after the object is exported, so clients that
     /// introspect at `NameOwnerChanged` see it whole; stops when it is lost.
-    private func claimName(on connection: DBusConnection, requestStop: AsyncStream<String>.Continuation) async throws {
+    private func claimName(_ name: String, on connection: DBusConnection,
+                           requestStop: AsyncStream<String>.Continuation) async throws {
         let nameLost = try await connection.signals(matching: DBusSignalMatch(
             sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameLost"))
         Task {
-            for await signal in nameLost where signal.arguments.first?.stringValue == MPRIS.busName {
-                requestStop.yield("another podsd took \(MPRIS.busName)")
+            for await signal in nameLost where signal.arguments.first?.stringValue == name {
+                requestStop.yield("another podsd took \(name)")
                 return
             }
         }
         let result: DBusConnection.NameRequestResult
         do {
-            result = try await connection.requestName(
-                MPRIS.busName, allowReplacement: true, replaceExisting: configuration.replace)
+            result = try await connection.requestName(name, allowReplacement: true, replaceExisting: configuration.replace)
         } catch {
-            throw StartError(description: "cannot request \(MPRIS.busName): \(error.message)")
+            throw StartError(description: "cannot request \(name): \(error.message)")
         }
         switch result {
         case .primaryOwner, .alreadyOwner:
             return
         case .exists, .inQueue:
-            let owner = (try? await connection.processID(of: MPRIS.busName)).map { " (pid \($0))" } ?? ""
+            let owner = (try? await connection.processID(of: name)).map { " (pid \($0))" } ?? ""
             throw StartError(description:
-                "\(MPRIS.busName) is already owned by another process\(owner); run podsd --replace to take it over")
+                "\(name) is already owned by another process\(owner); run podsd --replace to take it over")
         }
     }
 }

@@ -10,7 +10,10 @@ struct PodsDaemon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "podsd",
         abstract: "The Pods podcast player service: MPRIS 2.2 on the D-Bus session bus.",
-        discussion: "Owns org.mpris.MediaPlayer2.pods, so media keys, playerctl and desktop media controls drive it.")
+        discussion: """
+            Owns org.mpris.MediaPlayer2.pods, so media keys, playerctl and desktop media controls drive it, \
+            and org.pods.Pods, where the pods command reaches the library and settings.
+            """)
 
     /// Parses the command line as the kernel holds it when the Swift
     /// runtime was given none: under an `LD_PRELOAD` such as libfaketime's
@@ -39,7 +42,7 @@ struct PodsDaemon: AsyncParsableCommand {
         valueName: "description"))
     var audioSink: String?
 
-    @Flag(help: "Take org.mpris.MediaPlayer2.pods from a running podsd.")
+    @Flag(help: "Take org.mpris.MediaPlayer2.pods and org.pods.Pods from a running podsd.")
     var replace = false
 
     @Flag(help: "At the end of an episode, stop instead of playing the next one (overrides auto-next in the config file).")

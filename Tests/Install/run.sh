@@ -29,16 +29,19 @@ check() {  # check DESCRIPTION COMMAND...
 }
 
 check "install --debug" env PODS_INSTALL_QUIET=1 ./scripts/install --prefix "$prefix" --debug
-for file in bin/podsd bin/pods share/dbus-1/services/org.mpris.MediaPlayer2.pods.service lib/systemd/user/pods.service \
+for file in bin/podsd bin/pods share/dbus-1/services/org.mpris.MediaPlayer2.pods.service share/dbus-1/services/org.pods.Pods.service \
+            lib/systemd/user/pods.service \
             share/applications/pods.desktop share/icons/hicolor/scalable/apps/pods.svg \
             share/bash-completion/completions/pods share/zsh/site-functions/_pods share/fish/vendor_completions.d/pods.fish \
             share/man/man1/pods.1 share/man/man1/podsd.1; do
   check "installs $file" test -s "$prefix/$file"
 done
-check "the activation file names the installed podsd and the unit" \
-  grep -qx "Exec=$prefix/bin/podsd" "$prefix/share/dbus-1/services/org.mpris.MediaPlayer2.pods.service"
-check "the activation file names the systemd unit" \
-  grep -qx "SystemdService=pods.service" "$prefix/share/dbus-1/services/org.mpris.MediaPlayer2.pods.service"
+for name in org.mpris.MediaPlayer2.pods org.pods.Pods; do
+  check "the activation file of $name names the installed podsd" \
+    grep -qx "Exec=$prefix/bin/podsd" "$prefix/share/dbus-1/services/$name.service"
+  check "the activation file of $name names the systemd unit" \
+    grep -qx "SystemdService=pods.service" "$prefix/share/dbus-1/services/$name.service"
+done
 check "the desktop file is valid" desktop-file-validate "$prefix/share/applications/pods.desktop"
 check "the unit is valid" env MANPATH="$prefix/share/man:" systemd-analyze verify "$prefix/lib/systemd/user/pods.service"
 check "the unit is Type=dbus with the bus name" \
@@ -79,6 +82,11 @@ for _ in $(seq 50); do pgrep -f "^$prefix/bin/podsd" >/dev/null || break; sleep 
 check "podsd stopped" bash -c "! pgrep -f '^$prefix/bin/podsd' >/dev/null"
 check "playerctl does not start a player" bash -c "playerctl -p pods status 2>&1 | grep -q 'No players found'"
 check "pods playing a file starts it again" bash -c "'$prefix/bin/pods' play '$PWD/data/sample-episode-1.mp3' && playerctl -p pods status | grep -qx Playing"
+# The library answers under a name of its own (org.pods.Pods), which activates podsd too.
+pkill -TERM -f "^$prefix/bin/podsd"
+for _ in $(seq 50); do pgrep -f "^$prefix/bin/podsd" >/dev/null || break; sleep 0.1; done
+check "pods podcasts starts podsd through the library's name" \
+  bash -c "'$prefix/bin/pods' podcasts >/dev/null && pgrep -f '^$prefix/bin/podsd' >/dev/null && playerctl -p pods status | grep -qx Stopped"
 kill -9 "$bus_pid" 2>/dev/null; bus_pid=""
 for _ in $(seq 50); do pgrep -f "^$prefix/bin/podsd" >/dev/null || break; sleep 0.1; done
 check "podsd leaves with its bus" bash -c "! pgrep -f '^$prefix/bin/podsd' >/dev/null"

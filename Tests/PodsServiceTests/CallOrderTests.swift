@@ -92,7 +92,7 @@ import Testing
         let other = try await DBusConnection.connect(address: podsd.bus.address)
         defer { other.close() }
         func play(_ episode: Int64, from connection: DBusConnection) throws {
-            try connection.send(destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+            try connection.send(destination: PodsBus.name, path: LibraryNames.objectPath, interface: LibraryNames.interface,
                                 member: LibraryMethod.playEpisode.name, arguments: [.int64(episode)])
         }
         func openFiles() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(podsd.processIdentifier)/fd").count) ?? 0 }
@@ -105,7 +105,7 @@ import Testing
             try play(episodes[round % 3], from: podsd.connection)
             try play(episodes[(round + 1) % 3], from: other)
             // Each sender's next call to the library is answered after its play.
-            _ = try await other.call(destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+            _ = try await other.call(destination: PodsBus.name, path: LibraryNames.objectPath, interface: LibraryNames.interface,
                                      member: LibraryMethod.currentEpisode.name)
             let current = try await library.currentEpisode()?.stringKeyedDictionary?["id"]?.int64Value
             let status = try await podsd.client.status()

@@ -185,7 +185,7 @@ import Testing
         }[shape]()
         bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
         try:
-            bus.call_sync('org.mpris.MediaPlayer2.pods', path, 'org.freedesktop.DBus.Properties' if shape == 'set' else interface,
+            bus.call_sync('org.pods.Pods' if path.startswith('/org/pods/') else 'org.mpris.MediaPlayer2.pods', path, 'org.freedesktop.DBus.Properties' if shape == 'set' else interface,
                           'Set' if shape == 'set' else member, args, None, 0, 60000, None)
             print('no error')
         except GLib.Error as error:

@@ -70,7 +70,7 @@ import Testing
         }
         // A string where the descriptor goes: the signature is wrong.
         await #expect(throws: DBusError.self) {
-            _ = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+            _ = try await podsd.connection.call(destination: PodsBus.name, path: LibraryNames.objectPath, interface: LibraryNames.interface,
                                                 member: LibraryMethod.streamEpisodes.name, arguments: [.variantDictionary([:]), .string("1")])
         }
 
@@ -100,7 +100,7 @@ import Testing
         var ids: [Int64] = [], cursor = ""
         repeat {
             let reply = try await podsd.connection.call(
-                destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+                destination: PodsBus.name, path: LibraryNames.objectPath, interface: LibraryNames.interface,
                 member: LibraryMethod.listEpisodes.name, arguments: [.variantDictionary(filter), .string(cursor), .uint32(0)])
             ids += (reply.first?.arrayValue ?? []).compactMap { $0.stringKeyedDictionary?["id"]?.int64Value }
             cursor = reply.last?.stringValue ?? ""
@@ -129,7 +129,7 @@ import Testing
     }
 
     private static func call(_ podsd: PodsdProcess, _ filter: [String: DBusValue], _ writeEnd: DBusFileDescriptor) async throws(DBusError) {
-        _ = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+        _ = try await podsd.connection.call(destination: PodsBus.name, path: LibraryNames.objectPath, interface: LibraryNames.interface,
                                             member: LibraryMethod.streamEpisodes.name,
                                             arguments: [.variantDictionary(filter), .unixFD(writeEnd)])
     }

@@ -171,11 +171,11 @@ import Testing
         let pastTheEnd = try await listEpisodes(podsd, other, cursor: LibraryPaging.ahead(sequential[28].next, 5), limit: 50)
         #expect(pastTheEnd.items.isEmpty && pastTheEnd.next.isEmpty)
         // The second connection serves the same interface; `pods` pages there.
-        let peer = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+        let peer = try await podsd.connection.call(destination: PodsBus.name, path: LibraryNames.objectPath, interface: LibraryNames.interface,
                                                    member: LibraryMethod.listingPeer.name).first?.stringValue ?? ""
         let owner = try await podsd.connection.call(
             destination: "org.freedesktop.DBus", path: DBusObjectPath(validLiteral: "/org/freedesktop/DBus"), interface: "org.freedesktop.DBus",
-            member: "GetNameOwner", arguments: [.string(MPRIS.busName)]).first?.stringValue
+            member: "GetNameOwner", arguments: [.string(PodsBus.name)]).first?.stringValue
         #expect(peer.hasPrefix(":") && owner?.hasPrefix(":") == true && peer != owner)
         let there = try await podsd.connection.call(destination: peer, path: LibraryNames.objectPath, interface: LibraryNames.interface,
                                                     member: LibraryMethod.listEpisodes.name,
@@ -197,12 +197,12 @@ import Testing
             let filter = arguments["filter"] ?? .variantDictionary([:])
             let cursor = arguments["cursor"] ?? .string("")
             await #expect(throws: DBusError.self) {
-                _ = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath,
+                _ = try await podsd.connection.call(destination: PodsBus.name, path: LibraryNames.objectPath,
                                                     interface: LibraryNames.interface, member: LibraryMethod.listEpisodes.name,
                                                     arguments: [filter, cursor, .uint32(10)])
             }
             do {
-                _ = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath,
+                _ = try await podsd.connection.call(destination: PodsBus.name, path: LibraryNames.objectPath,
                                                     interface: LibraryNames.interface, member: LibraryMethod.listEpisodes.name,
                                                     arguments: [filter, cursor, .uint32(10)])
             } catch {
@@ -216,7 +216,7 @@ import Testing
             (LibraryMethod.episode.name, [.int64(-5)]),
         ] {
             await #expect(throws: DBusError.self, "\(member)") {
-                _ = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath,
+                _ = try await podsd.connection.call(destination: PodsBus.name, path: LibraryNames.objectPath,
                                                     interface: LibraryNames.interface, member: member, arguments: arguments)
             }
         }
@@ -243,14 +243,14 @@ import Testing
         #expect(text.stdout.contains("Episode 2 of show 0") && text.stdout.contains("Lorem ipsum"))
 
         // A podcast by a title prefix, as an a{sv}.
-        let podcast = try await podsd.connection.call(destination: MPRIS.busName, path: LibraryNames.objectPath,
+        let podcast = try await podsd.connection.call(destination: PodsBus.name, path: LibraryNames.objectPath,
                                                       interface: LibraryNames.interface, member: LibraryMethod.podcast.name,
                                                       arguments: [.string("show")])
         #expect(podcast.first?.stringKeyedDictionary?["title"]?.stringValue == "Show 0")
         #expect(podcast.first?.stringKeyedDictionary?["episodeCount"]?.int64Value == 3)
 
         // Introspection names every item's keys.
-        let xml = await podsd.run("gdbus", ["introspect", "--session", "--dest", MPRIS.busName, "--object-path", "/org/pods/Library", "--xml"])
+        let xml = await podsd.run("gdbus", ["introspect", "--session", "--dest", PodsBus.name, "--object-path", "/org/pods/Library", "--xml"])
         #expect(xml.stdout.contains("org.pods.Library2") && xml.stdout.contains("org.pods.ItemKeys"))
         #expect(xml.stdout.contains("id:x title:s author:s?"))
     }
@@ -262,7 +262,7 @@ import Testing
                               limit: UInt32) async throws -> (items: [DBusValue], next: String, itemBytes: Int) {
         let arguments: [DBusValue] = [.variantDictionary(filter), .string(cursor), .uint32(limit)]
         let body = try await podsd.connection.callForBody(
-            destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+            destination: PodsBus.name, path: LibraryNames.objectPath, interface: LibraryNames.interface,
             member: LibraryMethod.listEpisodes.name, arguments: arguments)
         var reader = body.reader()
         let itemsType = DBusType.array(.dictionary(key: .string, value: .variant))
@@ -274,7 +274,7 @@ import Testing
     private func listPage(_ podsd: PodsdProcess, _ method: LibraryMethod, leading: [DBusValue] = [], cursor: String,
                           limit: UInt32 = 0) async throws -> (items: [DBusValue], next: String) {
         let reply = try await podsd.connection.call(
-            destination: MPRIS.busName, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+            destination: PodsBus.name, path: LibraryNames.objectPath, interface: LibraryNames.interface,
             member: method.name, arguments: leading + [.string(cursor), .uint32(limit)])
         return (reply.first?.arrayValue ?? [], reply.last?.stringValue ?? "?")
     }

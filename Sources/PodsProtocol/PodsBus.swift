@@ -1,0 +1,12 @@
+/// The bus name podsd serves Pods' own interfaces under (`org.pods.Library2`,
+/// `org.pods.Player1`), on a connection of its own.
+///
+/// The MPRIS name is granted widely (sandboxes give "talk" access to
+/// `org.mpris.MediaPlayer2.*` so a media applet works), and a grant reaches
+/// every object of the connection that owns the name. So the connection
+/// owning `org.mpris.MediaPlayer2.pods` serves MPRIS and nothing else, and
+/// the library, settings and sync, which reach the user's files, answer
+/// only under this name.
+public enum PodsBus {
+    public static let name = "org.pods.Pods"
+}
