@@ -13,9 +13,6 @@ extension HTTPClient {
             throw DirectoryError("\(directory) answered \(status)")
         }
         guard (200..<300).contains(response.status) else { throw DirectoryError("\(directory) answered \(response.status)") }
-        guard let answer = try? JSONDecoder().decode(T.self, from: response.body) else {
-            throw DirectoryError("\(directory)'s answer is not the JSON it should be")
-        }
-        return answer
+        return try DirectoryAnswers.decode(T.self, response.body, directory: directory)
     }
 }

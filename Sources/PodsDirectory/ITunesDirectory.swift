@@ -15,12 +15,12 @@ public struct ITunesDirectory: Sendable {
 
     public func search(_ term: String, limit: Int) async throws(DirectoryError) -> [DirectoryResult] {
         let url = "\(baseURL)/search?media=podcast&entity=podcast&limit=\(min(max(limit, 1), 200))&term=\(Self.encoded(term))"
-        return try await results(url).compactMap(Self.result)
+        return DirectoryAnswers.results(of: try await results(url))
     }
 
     /// The feed of the podcast with Apple id `id`; nil when Apple has none.
     public func feedURL(ofPodcast id: String) async throws(DirectoryError) -> String? {
-        try await results("\(baseURL)/lookup?entity=podcast&id=\(Self.encoded(id))").lazy.compactMap { $0.feedUrl }.first
+        DirectoryAnswers.results(of: try await results("\(baseURL)/lookup?entity=podcast&id=\(Self.encoded(id))")).first?.feedURL
     }
 
     /// The Apple id in a `podcasts.apple.com/…/id123456789` (or `itunes.apple.com`) link.
@@ -34,30 +34,8 @@ public struct ITunesDirectory: Sendable {
         return nil
     }
 
-    // MARK: - The answer
-
-    struct Answer: Decodable {
-        var results: [Item]
-    }
-
-    struct Item: Decodable {
-        var collectionName: String?
-        var trackName: String?
-        var artistName: String?
-        var feedUrl: String?
-        var artworkUrl600: String?
-        var artworkUrl100: String?
-        var trackCount: Int?
-    }
-
-    private func results(_ url: String) async throws(DirectoryError) -> [Item] {
-        try await http.directoryAnswer(Answer.self, from: url, directory: "the iTunes directory").results
-    }
-
-    private static func result(_ item: Item) -> DirectoryResult? {
-        guard let feed = item.feedUrl, HTTPClient.isHTTP(feed) else { return nil }
-        return DirectoryResult(title: item.collectionName ?? item.trackName ?? feed, author: item.artistName, feedURL: feed,
-                               artworkURL: item.artworkUrl600 ?? item.artworkUrl100, episodeCount: item.trackCount, source: "itunes")
+    private func results(_ url: String) async throws(DirectoryError) -> [DirectoryAnswers.ITunes.Item] {
+        try await http.directoryAnswer(DirectoryAnswers.ITunes.self, from: url, directory: "the iTunes directory").results
     }
 
     static func encoded(_ text: String) -> String {

@@ -28,27 +28,9 @@ public struct PodcastIndexDirectory: Sendable {
 
     public func search(_ term: String, limit: Int) async throws(DirectoryError) -> [DirectoryResult] {
         let url = "\(baseURL)/search/byterm?max=\(min(max(limit, 1), 1000))&q=\(ITunesDirectory.encoded(term))"
-        let answer = try await http.directoryAnswer(Answer.self, from: url, directory: "Podcast Index",
+        let answer = try await http.directoryAnswer(DirectoryAnswers.PodcastIndex.self, from: url, directory: "Podcast Index",
                                                     refused: "Podcast Index refused the key and secret",
                                                     headers: Self.authHeaders(key: key, secret: secret))
-        return answer.feeds.compactMap { feed in
-            guard let url = feed.url, HTTPClient.isHTTP(url) else { return nil }
-            let image = [feed.artwork, feed.image].compactMap { $0 }.first { !$0.isEmpty }
-            return DirectoryResult(title: feed.title ?? url, author: feed.author.flatMap { $0.isEmpty ? nil : $0 }, feedURL: url,
-                                   artworkURL: image, episodeCount: feed.episodeCount, source: "podcastindex")
-        }
-    }
-
-    struct Answer: Decodable {
-        var feeds: [Feed]
-    }
-
-    struct Feed: Decodable {
-        var title: String?
-        var author: String?
-        var url: String?
-        var image: String?
-        var artwork: String?
-        var episodeCount: Int?
+        return DirectoryAnswers.results(of: answer)
     }
 }

@@ -39,6 +39,9 @@ public struct ConfigFile: Sendable {
 
     /// Reads a config text; `name` is the file's, for messages.
     public static func parse(_ text: String, name: String = "config.toml") throws(SettingsError) -> Settings {
+        if let line = headerWithoutKey(in: text) {
+            throw SettingsError("\(name) line \(line): a table header must start with a key, as in [podcast]")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -79,6 +82,31 @@ public struct ConfigFile: Sendable {
     }
 
     /// Whether `line` is `key = …` (not commented out).
+    /// The 1-based line of a table header whose key does not start with a
+    /// key character or a quote (`[#`, `[[[`, `[=`, a lone `[`), if any.
+    ///
+    /// toml++ 3.4, inside the TOMLKit release Pods builds with, does not fail
+    /// on such a header: its parser asserts and aborts the process (its
+    /// `parse_table_header` calls `parse_key` without checking the first
+    /// character; fixed upstream in toml++ pull request 301, May 2026), and a
+    /// podsd that aborts on its config file would abort again at every start.
+    /// So they are refused here first, found by fuzzing (`Tests/Fuzz/config.swift`).
+    /// Any line starting with `[` counts, also inside a multi-line value: a
+    /// valid file Pods reads has none there.
+    public static func headerWithoutKey(in text: String) -> Int? {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = line.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+            guard rest.first == "[" else { continue }
+            rest = rest.dropFirst()
+            if rest.first == "[" { rest = rest.dropFirst() }
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            guard let first = rest.unicodeScalars.first,
+                  first.isASCII && (first.properties.isAlphabetic || ("0"..."9").contains(first) || "_-\"']".unicodeScalars.contains(first))
+            else { return index + 1 }
+        }
+        return nil
+    }
+
     static func assigns(_ key: String, _ line: Substring) -> Bool {
         let trimmed = line.drop { $0 == " " || $0 == "\t" }
         guard trimmed.hasPrefix(key) else { return false }

@@ -60,6 +60,12 @@ import Testing
         ("trim-silence = 1", "config.toml line 1: trim-silence takes true or false, not '1'"),
         ("next-action = \"track\"", "config.toml line 1: next-action takes 'chapter' or 'episode', not 'track'"),
         ("speed = [1", "config.toml line 1: "),
+        // Headers toml++ 3.4 aborts on instead of failing (found by Tests/Fuzz/config.swift).
+        ("[#", "config.toml line 1: a table header must start with a key"),
+        ("speed = 1\n  [[[1]]]", "config.toml line 2: a table header must start with a key"),
+        ("[=", "config.toml line 1: a table header must start with a key"),
+        ("p=\"\"\n[", "config.toml line 2: a table header must start with a key"),
+        ("\u{2003}[ #x]", "config.toml line 1: a table header must start with a key"),
     ])
     func aBrokenFileIsOneLineNamingTheLineAndKey(_ text: String, _ message: String) {
         #expect {
@@ -67,6 +73,22 @@ import Testing
         } throws: { error in
             (error as? SettingsError)?.message.hasPrefix(message) == true
         }
+    }
+
+    /// Every input that once crashed the config reader parses to a value or one error.
+    @Test func inputsThatOnceCrashedTheReaderAreErrors() throws {
+        let crashes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/crashes/config")
+        let files = try FileManager.default.contentsOfDirectory(at: crashes, includingPropertiesForKeys: nil)
+        #expect(files.count >= 3)
+        for file in files {
+            let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+            #expect(throws: SettingsError.self) { try ConfigFile.parse(text) }
+        }
+    }
+
+    @Test func tableHeadersWithKeysStillRead() throws {
+        #expect(ConfigFile.headerWithoutKey(in: "[podcast]\n[ \"a b\" ]\n[[x]]\n  ['y']\n[_a]\n[-b]\n[7]\nspeed = 1") == nil)
     }
 
     @Test func valuesFromTheCommandLine() throws {
