@@ -151,6 +151,11 @@ public final class DBusConnection: Sendable {
         try await callBus("NameHasOwner", [.string(name)]).first?.boolValue ?? false
     }
 
+    /// The names the bus starts a service for on first use (its `.service` activation files).
+    public func activatableNames() async throws(DBusError) -> [String] {
+        try await callBus("ListActivatableNames", []).first?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
     /// The process id of the connection that owns `name`.
     public func processID(of name: String) async throws(DBusError) -> Int32 {
         guard let pid = try await callBus("GetConnectionUnixProcessID", [.string(name)]).first?.int64Value else {

@@ -29,10 +29,11 @@ final class CredentialStore: Sendable {
         self.logger = logger
     }
 
-    /// The Secret Service when one owns its name on `connection`, else `file`.
+    /// The Secret Service when one is on `connection`'s bus or the bus starts
+    /// one on demand (GNOME Keyring and KWallet install activation files,
+    /// and a desktop session often starts them only at the first call), else `file`.
     static func open(connection: DBusConnection, file: URL, logger: Logger) async -> CredentialStore {
-        if (try? await connection.nameHasOwner(SecretService.busName)) == true,
-           let service = try? await SecretService.open(connection) {
+        if let service = await secretService(on: connection, logger: logger) {
             let store = CredentialStore(backend: .secretService(service), logger: logger)
             do throws(DBusError) {
                 let found = try await service.loadAll()
@@ -54,6 +55,20 @@ final class CredentialStore: Sendable {
             }
         }
         return store
+    }
+
+    private static func secretService(on connection: DBusConnection, logger: Logger) async -> SecretService? {
+        let running = (try? await connection.nameHasOwner(SecretService.busName)) == true
+        if !running {
+            guard (try? await connection.activatableNames())?.contains(SecretService.busName) == true else { return nil }
+        }
+        do throws(DBusError) {
+            // The first call starts an activatable one; a keyring that does not come up is not waited for long.
+            return try await SecretService.open(connection, timeout: .seconds(running ? 25 : 10))
+        } catch {
+            logger.warning("the Secret Service did not open a session (\(error.message)); passwords are kept in a private file instead")
+            return nil
+        }
     }
 
     /// Where they are kept, for messages.

@@ -15,9 +15,11 @@ struct SecretService: Sendable {
     let connection: DBusConnection
     let session: DBusObjectPath
 
-    static func open(_ connection: DBusConnection) async throws(DBusError) -> SecretService {
+    /// A session with the service; the call starts it when it is activatable and not running.
+    static func open(_ connection: DBusConnection, timeout: Duration = .seconds(25)) async throws(DBusError) -> SecretService {
         let reply = try await connection.call(destination: busName, path: path, interface: "org.freedesktop.Secret.Service",
-                                              member: "OpenSession", arguments: [.string("plain"), .variant(.string(""))])
+                                              member: "OpenSession", arguments: [.string("plain"), .variant(.string(""))],
+                                              timeout: timeout)
         guard reply.count == 2, let session = reply[1].objectPathValue else {
             throw DBusError.failed("the Secret Service opened no session")
         }

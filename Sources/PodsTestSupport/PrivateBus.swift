@@ -16,9 +16,12 @@ public final class PrivateBus: Sendable {
     /// is on a thread of its own: a test suite starts dozens of buses at
     /// once, and each start blocking one of the cooperative pool's two
     /// threads stalled every other test's D-Bus calls past their timeouts.
-    public static func start() async throws -> PrivateBus {
+    /// `environment` is the daemon's (`XDG_DATA_DIRS` says where it finds
+    /// the activation files of services it starts on demand).
+    public static func start(environment: [String: String] = [:]) async throws -> PrivateBus {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Subprocess.resolve("dbus-daemon"))
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1"]
         let output = Pipe()
         process.standardOutput = output

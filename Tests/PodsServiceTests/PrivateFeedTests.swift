@@ -114,4 +114,33 @@ import Testing
         let results = try await LibraryClient(again.client).refreshJSON()
         #expect(results.first?["error"] is NSNull, "\(results)")
     }
+
+    /// A keyring the bus starts at the first call (GNOME Keyring's and
+    /// KWallet's activation files) is used too, not passed over for the file.
+    @Test func inTheSecretServiceWhenTheBusStartsItOnDemand() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let directory = try Fixtures.temporaryDirectory()
+        // An activation file whose command tells the test it ran; the test then brings the
+        // service up, and the bus hands it the call that started it.
+        let services = directory.appendingPathComponent("share/dbus-1/services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        let started = directory.appendingPathComponent("secrets-started")
+        try "[D-BUS Service]\nName=org.freedesktop.secrets\nExec=/bin/sh -c 'touch \(started.path); exec sleep 120'\n"
+            .write(to: services.appendingPathComponent("org.freedesktop.secrets.service"), atomically: true, encoding: .utf8)
+        let bus = try await PrivateBus.start(environment: [
+            "XDG_DATA_DIRS": directory.appendingPathComponent("share").path,
+            "XDG_DATA_HOME": directory.appendingPathComponent("nothing").path])
+        let activation = Task { () throws -> SecretServiceServer in
+            try await waitFor(timeout: .seconds(20)) { FileManager.default.fileExists(atPath: started.path) }
+            return try await SecretServiceServer.start(on: bus)
+        }
+        let podsd = try await PodsdProcess.start(bus: bus, directory: directory)
+        let secrets = try await activation.value
+        let result = await podsd.run(Fixtures.executable("pods"), ["subscribe", server.url("/private/feed.xml"), "--user", "alice",
+                                                                   "--password-stdin"], input: "s3cret-pw\n")
+        #expect(result.status == 0, "\(result)")
+        #expect(secrets.stored.first.map { String(decoding: $0.secret, as: UTF8.self) } == "s3cret-pw")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/credentials.json").path))
+    }
 }
