@@ -27,10 +27,10 @@ enum LibraryObject {
         /// Subscribes to a feed, an Apple link or a page naming a feed; a user
         /// name and password (given, or in the URL) are kept apart from it.
         @Sendable func subscribing(_ text: String, user: String?, password: String?) async throws(DBusError) -> [DBusValue] {
-            var (url, credentials) = Self.splittingCredentials(text)
+            var (url, credentials) = HTTPCredentials.splitting(text)
             if let user { credentials = HTTPCredentials(user: user, password: password ?? "") }
             if let feed = try await directories.feedURL(ofAppleLink: url) { url = feed }
-            let podcast = try await Self.subscribe(url, credentials: credentials, with: player)
+            let podcast = try await player.subscribe(url, credentials: credentials)
             signals.podcastsChanged()
             signals.episodesChanged(podcast.id)
             Task {
@@ -304,36 +304,6 @@ enum LibraryObject {
 
     /// Subscribes to every outline (the refresher bounds how many fetch at
     /// once), announcing progress as each is done; results in outline order.
-    /// `text` without a `user:password@` in it, and those credentials.
-    static func splittingCredentials(_ text: String) -> (url: String, credentials: HTTPCredentials?) {
-        guard var parts = URLComponents(string: text), let name = parts.user else { return (text, nil) }
-        let credentials = HTTPCredentials(user: name.removingPercentEncoding ?? name,
-                                          password: (parts.password ?? "").removingPercentEncoding ?? "")
-        parts.user = nil
-        parts.password = nil
-        return (parts.string ?? text, credentials)
-    }
-
-    /// Subscribes to `url`, trying `credentials` for its origin first: kept
-    /// (Secret Service, else the 0600 file) when it works, and what the
-    /// origin used before put back when it does not.
-    static func subscribe(_ url: String, credentials: HTTPCredentials?, with player: LibraryPlayer) async throws(DBusError) -> Podcast {
-        var before: HTTPCredentials?
-        if let credentials {
-            guard let store = player.credentials else { throw DBusError.failed("podsd keeps no library, so no passwords") }
-            guard HTTPClient.isHTTP(FeedRefresher.normalized(url)) else { throw DBusError.invalidArgs("A user name and password go with http(s) feeds") }
-            before = store.use(credentials, for: FeedRefresher.normalized(url))
-        }
-        let podcast: Podcast
-        do throws(LibraryError) { podcast = try await player.refresher.subscribe(url) } catch {
-            // Nothing kept of a failed try, and what worked before stays.
-            if credentials != nil { player.credentials?.restore(before, for: FeedRefresher.normalized(url)) }
-            throw LibraryPlayer.dbusError(error)
-        }
-        if credentials != nil { try await player.credentials?.keep(podcast.feedURL) }
-        return podcast
-    }
-
     private static func importing(_ outlines: [OPML.Outline], with player: LibraryPlayer,
                                   signals: LibrarySignals) async -> [ImportResult] {
         signals.refreshProgress(0, outlines.count)
@@ -341,13 +311,13 @@ enum LibraryObject {
             for (index, outline) in outlines.enumerated() {
                 group.addTask {
                     // A password in an outline's URL goes to the store, never into the library or the results.
-                    let (url, credentials) = splittingCredentials(outline.feedURL)
+                    let (url, credentials) = HTTPCredentials.splitting(outline.feedURL)
                     // An OPML file came from another program: it names web feeds only (URLPolicy).
                     guard HTTPClient.isHTTP(FeedRefresher.normalized(url)) else {
                         return (index, ImportResult(url: url, podcastId: nil, error: "an OPML file may name only http(s) feeds"))
                     }
                     do throws(DBusError) {
-                        let podcast = try await subscribe(url, credentials: credentials, with: player)
+                        let podcast = try await player.subscribe(url, credentials: credentials)
                         return (index, ImportResult(url: url, podcastId: podcast.id, error: nil))
                     } catch {
                         return (index, ImportResult(url: url, podcastId: nil, error: error.message))

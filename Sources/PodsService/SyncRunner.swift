@@ -103,10 +103,12 @@ struct SyncRunner: Sendable {
         let byURL = Dictionary(podcasts.map { (ActionMatching.normalized($0.feedURL), $0) }, uniquingKeysWith: { first, _ in first })
         let queuedHere = Dictionary(queued.map { (ActionMatching.normalized($0.feedURL), $0.subscribed) }, uniquingKeysWith: { _, last in last })
         // A change made here and not sent yet is newer than the server's.
-        let adds = changes.add.filter { byURL[ActionMatching.normalized($0)] == nil && queuedHere[ActionMatching.normalized($0)] != false }
+        // A URL with a password in it is the same feed as the one without (kept here without it).
+        func key(_ url: String) -> String { ActionMatching.normalized(HTTPCredentials.splitting(url).url) }
+        let adds = changes.add.filter { byURL[key($0)] == nil && queuedHere[key($0)] != false }
         result.subscribed += await subscribeAll(adds)
         for url in changes.remove {
-            guard let podcast = byURL[ActionMatching.normalized(url)], queuedHere[ActionMatching.normalized(url)] != true else { continue }
+            guard let podcast = byURL[key(url)], queuedHere[key(url)] != true else { continue }
             try await db { () throws(LibraryError) in
                 try library.unsubscribe(podcast.id)
                 try library.forgetQueuedSubscription(podcast.feedURL)
@@ -125,7 +127,9 @@ struct SyncRunner: Sendable {
         if !add.isEmpty || !remove.isEmpty {
             let (answerBody, _) = try await request(endpoints.uploadSubscriptions(add: add.sorted(), remove: remove.sorted()))
             let answer = try SyncAnswers.upload(answerBody, from: account.server)
-            for (old, new) in answer.updatedURLs where !new.isEmpty && new != old && HTTPClient.isHTTP(new) {
+            // A server's rewrite never puts a password into a URL (the server has no business holding one).
+            for (old, new) in answer.updatedURLs where !new.isEmpty && new != old && HTTPClient.isHTTP(new)
+                && HTTPCredentials.splitting(new).credentials == nil {
                 try await db { () throws(LibraryError) in try library.moveFeed(from: old, to: new) }
                 logger.info("sync: \(old) is now \(new) (the server's update_urls)")
                 moved = true
@@ -148,7 +152,8 @@ struct SyncRunner: Sendable {
                         try await LibraryWork.lane.run { () throws(LibraryError) in try library.forgetQueuedSubscription(podcast.feedURL) }
                         return true
                     } catch {
-                        logger.warning("sync: could not subscribe to \(url), which another device added: \(error.message)")
+                        let shown = HTTPCredentials.splitting(url).url
+                        logger.warning("sync: could not subscribe to \(shown), which another device added: \(error.message)")
                         return false
                     }
                 }
@@ -170,7 +175,7 @@ struct SyncRunner: Sendable {
             var byPodcast: [Int64: [EpisodeAction]] = [:]
             var elsewhere: [EpisodeAction] = []
             for action in page.actions {
-                guard let id = byURL[ActionMatching.normalized(action.podcast)] else {
+                guard let id = byURL[ActionMatching.normalized(HTTPCredentials.splitting(action.podcast).url)] else {
                     elsewhere.append(action)
                     continue
                 }

@@ -120,7 +120,13 @@ actor SyncService {
         let store = player.credentials
         let runner = SyncRunner(
             library: library, http: Self.client(), credentials: credentials, account: account,
-            subscribe: { url throws(LibraryError) in try await player.refresher.subscribe(url) },
+            subscribe: { url throws(LibraryError) in
+                // A password in a URL another device synced goes to the store, as one typed or imported does.
+                let (plain, credentials) = HTTPCredentials.splitting(url)
+                do throws(DBusError) { return try await player.subscribe(plain, credentials: credentials) } catch {
+                    throw LibraryError(.feed, error.message)
+                }
+            },
             isShared: { feedURL, podcast in
                 store?.credentials(for: feedURL) == nil && podcast.map { preferences.value(.sync, podcast: $0).boolValue != false } ?? true
             },

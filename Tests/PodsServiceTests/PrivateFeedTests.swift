@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PodsClient
 import PodsTestSupport
 import Testing
@@ -113,6 +114,46 @@ import Testing
         let again = try await PodsdProcess.start(bus: bus, directory: directory)
         let results = try await LibraryClient(again.client).refreshJSON()
         #expect(results.first?["error"] is NSNull, "\(results)")
+    }
+
+    /// A password in a URL another device synced goes to the store as one
+    /// typed does: the library, listings, export and log never hold it, and
+    /// nothing Pods sends the sync server does (the feed is private, so it
+    /// stays off the server, and so do its episodes' actions).
+    @Test func aPasswordInASyncedURLIsKeptApartAndNeverSentBack() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let world = try SyncWorld(api: .nextcloud)
+        defer { world.stop() }
+        let sent = Mutex<[String]>([])
+        world.server.intercept { request, _ in
+            sent.withLock { $0.append(request.target + " " + String(decoding: request.body, as: UTF8.self)) }
+            return nil
+        }
+        let desktop = try await joined(world, [world.showA], device: "desktop")
+        let feed = server.url("/private/feed.xml")
+        world.server.changeSubscriptions(add: [feed.replacingOccurrences(of: "http://", with: "http://alice:s3cret-pw@")])
+        await world.settle()
+        let result = try await syncJSON(desktop)
+        #expect(result["subscribed"] as? Int == 1, "\(result)")
+        let library = LibraryClient(desktop.client)
+        let podcasts = try await library.podcastsJSON()
+        #expect(podcasts.compactMap { $0["feedURL"] as? String }.sorted() == [feed, world.showA].sorted(), "\(podcasts)")
+        // Its episodes play with the kept password: listen to one, so there is an action to (not) upload.
+        let episode = try #require(try await episodesByGuid(desktop)["p1"]?["id"] as? Int64)
+        try await library.mark(episode: episode, played: true)
+        #expect(await desktop.pods("subscribe", world.showB).status == 0)
+        _ = try await syncJSON(desktop)
+        #expect(try await library.refreshJSON().allSatisfy { $0["error"] is NSNull })
+
+        let printed = [await desktop.pods("podcasts"), await desktop.pods("podcasts", "--json"), await desktop.pods("export"),
+                       await desktop.pods("episodes", "--json")].map { $0.stdout + $0.stderr }
+        let database = try Data(contentsOf: desktop.directory.appendingPathComponent("data/library.sqlite"))
+        #expect(await desktop.signal(SIGTERM)?.status == 0)
+        let everything = printed + sent.withLock { $0 } + [desktop.errorOutput(), String(decoding: database, as: UTF8.self)]
+        #expect(sent.withLock { $0.count } > 3)
+        #expect(!everything.contains { $0.contains("s3cret-pw") })
+        #expect(!sent.withLock { $0 }.contains { $0.contains("/private/") }, "a private feed stays off the sync server")
     }
 
     /// A keyring the bus starts at the first call (GNOME Keyring's and
