@@ -116,6 +116,44 @@ import Testing
         #expect(results.first?["error"] is NSNull, "\(results)")
     }
 
+    /// Credentials go only to the origin they were given for: a redirect to
+    /// another origin (here another port; https to http is one too, its
+    /// scheme and port differ) drops them, and the feed's audio on another
+    /// host is fetched without them. A redirect within the origin keeps them.
+    @Test func credentialsNeverFollowARedirectToAnotherOrigin() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let elsewhere = try LoopbackHTTPServer(files: [:])
+        defer { elsewhere.stop() }
+        let seen = Mutex<[String]>([]), audioSeen = Mutex<[String]>([])
+        let audio = try Data(contentsOf: Fixtures.sampleMP3)
+        elsewhere.setHandler("/a.mp3") { request in
+            audioSeen.withLock { $0.append(request.headers["authorization"] ?? "none") }
+            return LoopbackHTTPServer.Response(type: "audio/mpeg", body: audio)
+        }
+        elsewhere.setHandler("/feed.xml") { request in
+            seen.withLock { $0.append(request.headers["authorization"] ?? "none") }
+            return LoopbackHTTPServer.Response(type: "application/rss+xml",
+                                               body: sampleFeed([("e1", "Elsewhere", 1, elsewhere.url("/a.mp3"))], title: "Elsewhere"))
+        }
+        for (path, location) in [("/private/moved", elsewhere.url("/feed.xml")), ("/private/renamed", server.url("/private/feed.xml"))] {
+            server.setHandler(path) { _ in LoopbackHTTPServer.Response(status: 302, body: Data(), headers: [("Location", location)]) }
+        }
+        let podsd = try await PodsdProcess.start()
+        let pods = Fixtures.executable("pods")
+        let within = await podsd.run(pods, ["subscribe", server.url("/private/renamed"), "--user", "alice", "--password-stdin"],
+                                     input: "s3cret-pw\n")
+        #expect(within.status == 0 && within.stdout.contains("Private Show"), "\(within)")
+        let away = await podsd.run(pods, ["subscribe", server.url("/private/moved"), "--user", "alice", "--password-stdin"],
+                                   input: "s3cret-pw\n")
+        #expect(away.status == 0 && away.stdout.contains("Elsewhere"), "\(away)")
+        #expect(server.requests(for: "/private/moved") >= 1 && seen.withLock { $0 } == ["none"], "\(seen.withLock { $0 })")
+        // The audio on the other host: played, and fetched without the password.
+        let episode = try #require(try await LibraryClient(podsd.client).episodesJSON().first { $0["guid"] as? String == "e1" }?["id"] as? Int64)
+        #expect(await podsd.pods("play", String(episode)).status == 0)
+        #expect(!audioSeen.withLock { $0 }.isEmpty && audioSeen.withLock { $0 }.allSatisfy { $0 == "none" }, "\(audioSeen.withLock { $0 })")
+    }
+
     /// A password in a URL another device synced goes to the store as one
     /// typed does: the library, listings, export and log never hold it, and
     /// nothing Pods sends the sync server does (the feed is private, so it
