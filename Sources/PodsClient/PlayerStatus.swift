@@ -25,6 +25,8 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
     public var sleep: Sleep?
     /// Seconds of silence trimmed from this episode so far.
     public var silenceSkipped = 0.0
+    /// Why the last track stopped on an error, if it did.
+    public var lastError: String?
 
     /// `"chapter": {"index", "title", "start"}`.
     public struct Chapter: Sendable, Equatable, Codable {
@@ -72,6 +74,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached, chapter, sleep, silenceSkipped
+        case lastError
     }
 
     /// Writes every key, with `null` for what is unknown.
@@ -91,6 +94,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
         try container.encode(chapter, forKey: .chapter)
         try container.encode(sleep, forKey: .sleep)
         try container.encode(silenceSkipped, forKey: .silenceSkipped)
+        try container.encode(lastError, forKey: .lastError)
     }
 
     /// Adds what `org.pods.Player1.Extras` said.
@@ -104,5 +108,6 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
             self.sleep = Sleep(mode: mode, remaining: sleep["remaining"]?.doubleValue)
         }
         silenceSkipped = values["silenceSkipped"]?.doubleValue ?? 0
+        lastError = values["lastError"]?.stringValue
     }
 }

@@ -215,7 +215,7 @@ public struct HTTPClient: Sendable {
         func result(_ handle: UnsafeMutableRawPointer, _ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
             if tooLarge { return .failure(HTTPError(.tooLarge, "\(url) is larger than \(options.maximumBytes / 1_048_576) MB")) }
             if spillFailed { return .failure(HTTPError(.other, "\(url): cannot write the body to \(options.spillDirectory ?? "")")) }
-            guard code == CURLE_OK else { return .failure(HTTPClient.error(code, url: url, deadline: options.deadline)) }
+            guard code == CURLE_OK else { return .failure(HTTPClient.error(code, url: url, deadline: options.deadline, handle: handle)) }
             var status = 0
             pods_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
             var effective: UnsafeMutablePointer<CChar>?
@@ -340,17 +340,31 @@ public struct HTTPClient: Sendable {
         Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
-    static func error(_ code: CURLcode, url: String, deadline: Duration? = nil) -> HTTPError {
+    /// What went wrong, said the way a listener can act on: a name that
+    /// does not resolve, a server refusing or not answering, a secure
+    /// connection that failed. `handle` gives the system's reason for a
+    /// failed connect.
+    static func error(_ code: CURLcode, url: String, deadline: Duration? = nil, handle: UnsafeMutableRawPointer? = nil) -> HTTPError {
         let reason = String(cString: curl_easy_strerror(code))
         if code == CURLE_OPERATION_TIMEDOUT, let deadline {
             return HTTPError(.timedOut, "\(url): timed out (no connection within the connect limit, "
                              + "or no whole answer within \(deadline.components.seconds) s)")
         }
         switch code {
-        case CURLE_OPERATION_TIMEDOUT: return HTTPError(.timedOut, "\(url): timed out (\(reason))")
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_SSL_CONNECT_ERROR, CURLE_RECV_ERROR,
-             CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
-            return HTTPError(.unreachable, "\(url): \(reason)")
+        case CURLE_OPERATION_TIMEDOUT: return HTTPError(.timedOut, "\(url): the server did not answer in time (\(reason))")
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return HTTPError(.unreachable, "\(url): the server's name could not be resolved (DNS: no such host, or no network)")
+        case CURLE_COULDNT_CONNECT:
+            var osError = 0
+            if let handle { pods_curl_get_long(handle, CURLINFO_OS_ERRNO, &osError) }
+            if osError == Int(ECONNREFUSED) { return HTTPError(.unreachable, "\(url): the server refused the connection") }
+            return HTTPError(.unreachable, "\(url): the server could not be reached (\(reason))")
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE,
+             CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_ENGINE_INITFAILED:
+            return HTTPError(.unreachable, "\(url): the secure connection (TLS) failed: \(reason)")
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+            return HTTPError(.unreachable, "\(url): the connection broke (\(reason))")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return HTTPError(.invalidURL, "\(url): \(reason)")
         case CURLE_TOO_MANY_REDIRECTS: return HTTPError(.other, "\(url): too many redirects")
         default: return HTTPError(.other, "\(url): \(reason)")

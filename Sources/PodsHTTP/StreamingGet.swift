@@ -111,7 +111,7 @@ private final class StreamingTransfer {
         let code = curl_easy_perform(handle)
         if cancelled { return .failure(HTTPError(.cancelled, "\(url): cancelled")) }
         if stoppedByCaller, let responseHead { return .success(responseHead) }
-        guard code == CURLE_OK else { return .failure(HTTPClient.error(code, url: url)) }
+        guard code == CURLE_OK else { return .failure(HTTPClient.error(code, url: url, handle: handle)) }
         let head = responseHead ?? makeHead()
         guard (200..<300).contains(head.status) else {
             return .failure(HTTPError(.status, "\(head.finalURL) answered HTTP \(head.status)", status: head.status))

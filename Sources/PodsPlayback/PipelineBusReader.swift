@@ -19,12 +19,15 @@ final class PipelineBusReader: @unchecked Sendable {
     private let stamp: UnsafeMutablePointer<PodsBusStamp>
     private let continuation: AsyncStream<PipelineMessage>.Continuation
     private let stopped = Atomic<Bool>(false)
+    private let explainNetworkFailure: (@Sendable (String) -> PlaybackError?)?
 
-    init(pipeline: UnsafeMutablePointer<GstElement>, continuation: AsyncStream<PipelineMessage>.Continuation) {
+    init(pipeline: UnsafeMutablePointer<GstElement>, continuation: AsyncStream<PipelineMessage>.Continuation,
+         explainNetworkFailure: (@Sendable (String) -> PlaybackError?)?) {
         // gst_element_get_bus returns a new reference, released in `deinit`.
         self.bus = gst_element_get_bus(pipeline)
         self.stamp = pods_bus_stamp_install(bus)
         self.continuation = continuation
+        self.explainNetworkFailure = explainNetworkFailure
     }
 
     /// Messages posted from now on belong to `generation`.
@@ -119,6 +122,16 @@ final class PipelineBusReader: @unchecked Sendable {
         let text = error.pointee.message.map { String(cString: $0) } ?? "playback failed"
         let domain = error.pointee.domain
         let code = error.pointee.code
+        // An error posted by the element reading the network: what it says depends on the plugins
+        // installed (with libsoup 3, souphttpsrc says only "Internal data stream error" for a dead
+        // server), so the server itself is asked why, the same way on every desktop. This thread
+        // blocks for that answer (bounded by the probe's limits); the messages behind it wait on the bus.
+        if let uri = pods_message_network_source_uri(message) {
+            let text = String(cString: uri)
+            g_free(uri)
+            if let explained = explainNetworkFailure?(text) { return explained }
+            if domain == gst_stream_error_quark() { return PlaybackError(.network, "could not read \(text) (\(error.pointee.message.map { String(cString: $0) } ?? "playback failed"))") }
+        }
         if domain == gst_resource_error_quark() {
             switch GstResourceError(rawValue: UInt32(code)) {
             case GST_RESOURCE_ERROR_NOT_FOUND:
@@ -132,14 +145,7 @@ final class PipelineBusReader: @unchecked Sendable {
                 return PlaybackError(.network, text)
             }
         }
-        if domain == gst_stream_error_quark() {
-            // A stream error from the element reading the network is the network's (libsoup 3 says no more).
-            if let uri = pods_message_network_source_uri(message) {
-                defer { g_free(uri) }
-                return PlaybackError(.network, "could not read \(String(cString: uri)) (\(text))")
-            }
-            return PlaybackError(.undecodable, text)
-        }
+        if domain == gst_stream_error_quark() { return PlaybackError(.undecodable, text) }
         if domain == gst_core_error_quark() && GstCoreError(rawValue: UInt32(code)) == GST_CORE_ERROR_MISSING_PLUGIN {
             return PlaybackError(.undecodable, text)
         }

@@ -42,6 +42,10 @@ public final class PlaybackEngine {
     /// Bumped by every load, once the previous source is torn down, so
     /// events that source posted are dropped.
     private var generation: UInt64 = 0
+    /// The generation whose source already failed: the first error says why
+    /// (the elements downstream of a failed source post errors of their own,
+    /// "Stream doesn't contain enough data", after it), the rest are dropped.
+    private var failedGeneration: UInt64?
 
     /// The range `setRate` accepts.
     public static let rateRange: ClosedRange<Double> = 0.5...3.0
@@ -52,7 +56,11 @@ public final class PlaybackEngine {
     ///
     /// - Parameter audioSink: a `gst-launch` description such as
     ///   `"fakesink sync=true"`; nil for `autoaudiosink`.
-    public init(audioSink: String? = nil) throws(PlaybackError) {
+    /// `explainNetworkFailure(uri)` is asked, on the bus thread, why a
+    /// network stream failed (nil: it cannot tell, and GStreamer's message
+    /// stands): pipelines say it differently with each plugin set.
+    public init(audioSink: String? = nil,
+                explainNetworkFailure: (@Sendable (String) -> PlaybackError?)? = nil) throws(PlaybackError) {
         Self.ensureGStreamer()
         guard let playbin = gst_element_factory_make("playbin", "pods-player") else {
             throw PlaybackError(.setup, "GStreamer has no playbin element (install gstreamer1.0-plugins-base)")
@@ -81,7 +89,7 @@ public final class PlaybackEngine {
         sourceSetup.connect(to: playbin)
         let (stream, continuation) = AsyncStream<PipelineMessage>.makeStream()
         events = stream
-        busReader = PipelineBusReader(pipeline: playbin, continuation: continuation)
+        busReader = PipelineBusReader(pipeline: playbin, continuation: continuation, explainNetworkFailure: explainNetworkFailure)
         busReader.start()
     }
 
@@ -264,6 +272,7 @@ public final class PlaybackEngine {
             renewTimeStretch()
             isPrerolled = false
             segmentNeedsRate = true
+            failedGeneration = nil  // a new try of the same source may fail again, and must say so
         }
     }
 
@@ -395,6 +404,8 @@ public final class PlaybackEngine {
             }
             segmentNeedsRate = false
         case .error:
+            guard failedGeneration != generation else { return nil }
+            failedGeneration = generation
             sourceSetup.stopFeeding()
             gst_element_set_state(playbin, GST_STATE_READY)
             isPrerolled = false

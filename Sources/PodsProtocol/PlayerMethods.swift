@@ -77,5 +77,7 @@ public enum PlayerItems {
         .maybe("chapter", LibraryItems.variantDictionary, .object(currentChapter)),
         .maybe("sleep", LibraryItems.variantDictionary, .object(sleep)),
         ItemField("silenceSkipped", .double),
+        /// Why the last track stopped on an error (a stream that failed after `OpenUri` returned, still loading).
+        .maybe("lastError", .string),
     ])
 }

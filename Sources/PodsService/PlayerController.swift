@@ -82,7 +82,7 @@ public actor PlayerController {
     /// The pipeline, built on first use with the rate and volume set so far.
     private func loadedEngine() throws(PlaybackError) -> PlaybackEngine {
         if let engine { return engine }
-        let engine = try PlaybackEngine(audioSink: audioSink)
+        let engine = try PlaybackEngine(audioSink: audioSink, explainNetworkFailure: NetworkFailureProbe.explain)
         engine.setRate(state.rate)
         engine.setVolume(state.volume)
         engine.setSilenceDetection(preferences.trimSilence)

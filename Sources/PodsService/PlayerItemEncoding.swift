@@ -42,6 +42,7 @@ enum PlayerItemEncoding {
             item.set("sleep", timer.value)
         }
         item.set("silenceSkipped", silenceSkipped)
+        item.set("lastError", state.lastError)
         return item.value
     }
 }

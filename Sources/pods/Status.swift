@@ -5,7 +5,7 @@ import PodsClient
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show what is playing.")
 
-    @Flag(help: "Print JSON: state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached, chapter, sleep, silenceSkipped.")
+    @Flag(help: "Print JSON: state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached, chapter, sleep, silenceSkipped, lastError.")
     var json = false
 
     func run() async throws {
@@ -29,7 +29,8 @@ struct Status: AsyncParsableCommand {
     }
 
     static func text(_ status: PlayerStatus) -> String {
-        guard let title = status.title else { return "\(status.state): nothing loaded" }
+        let failed = status.lastError.map { "\n  stopped by an error: \($0)" } ?? ""
+        guard let title = status.title else { return "\(status.state): nothing loaded\(failed)" }
         let length = status.duration.map { " / " + clock($0) } ?? ""
         let speed = status.rate == 1 ? "" : String(format: "  ×%.2g", status.rate)
         let cached = status.cached.map { String(format: "  %d%% cached", Int(($0 * 100).rounded(.down))) } ?? ""
@@ -40,7 +41,7 @@ struct Status: AsyncParsableCommand {
         } ?? ""
         return """
             \(state): \(title)
-              \(clock(status.position))\(length)\(speed)  volume \(Int((status.volume * 100).rounded()))%\(cached)\(chapter)\(sleep)
+              \(clock(status.position))\(length)\(speed)  volume \(Int((status.volume * 100).rounded()))%\(cached)\(chapter)\(sleep)\(failed)
               \(status.url ?? "")
             """
     }
