@@ -213,7 +213,8 @@ extension Library {
     public func queuedSubscriptions() throws(LibraryError) -> [QueuedSubscription] {
         try reading { db in
             try Row.fetchAll(db, sql: "SELECT id, feedURL, subscribed FROM syncSubscription ORDER BY id").map {
-                QueuedSubscription(id: $0["id"], feedURL: $0["feedURL"], subscribed: $0["subscribed"])
+                QueuedSubscription(id: try $0.decode(forColumn: "id"), feedURL: try $0.decode(forColumn: "feedURL"),
+                                   subscribed: try $0.decode(forColumn: "subscribed"))
             }
         }
     }
