@@ -72,7 +72,7 @@ let package = Package(
         .target(
             name: "PodsService",
             dependencies: [
-                "PodsCache", "PodsChapters", "PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
+                "PodsCache", "PodsChapters", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
                 "PodsDirectory", "PodsPlayback", "PodsProtocol", "PodsSettings", "PodsSync", "PodsTranscripts",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

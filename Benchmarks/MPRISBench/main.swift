@@ -3,6 +3,7 @@
 import Foundation
 import PodsClient
 import PodsDBus
+import PodsProtocol
 import PodsTestSupport
 
 let file = Fixtures.sampleMP3

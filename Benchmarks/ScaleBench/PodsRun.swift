@@ -1,6 +1,7 @@
 import Foundation
 import PodsClient
 import PodsDBus
+import PodsProtocol
 import PodsTestSupport
 
 /// The workload's steps through a real podsd (release build, private bus)

@@ -59,7 +59,7 @@ public struct PlayerClient: Sendable {
     /// Moves to `position` in the current track.
     public func setPosition(_ position: Duration) async throws(Failure) {
         let metadata = try await property("Metadata").stringKeyedDictionary ?? [:]
-        guard let trackID = metadata["mpris:trackid"]?.objectPathValue else {
+        guard let trackID = metadata[MPRIS.Metadata.trackID]?.objectPathValue else {
             throw Failure("nothing is loaded")
         }
         try await player("SetPosition", [.objectPath(trackID), .int64(position.microsecondsSaturating)])
@@ -78,16 +78,16 @@ public struct PlayerClient: Sendable {
         var status = PlayerStatus(
             state: properties["PlaybackStatus"]?.stringValue ?? "Stopped",
             // While a chapter plays `xesam:title` is the chapter's; the episode's title stays in `pods:episodeTitle`.
-            title: (metadata["pods:episodeTitle"] ?? metadata["xesam:title"])?.stringValue,
-            url: metadata["xesam:url"]?.stringValue,
+            title: (metadata[MPRIS.Metadata.episodeTitle] ?? metadata[MPRIS.Metadata.title])?.stringValue,
+            url: metadata[MPRIS.Metadata.url]?.stringValue,
             position: Double(properties["Position"]?.int64Value ?? 0) / 1_000_000,
-            duration: metadata["mpris:length"]?.int64Value.map { Double($0) / 1_000_000 },
+            duration: metadata[MPRIS.Metadata.length]?.int64Value.map { Double($0) / 1_000_000 },
             rate: properties["Rate"]?.doubleValue ?? 1,
             volume: properties["Volume"]?.doubleValue ?? 1)
-        if let trackID = metadata["mpris:trackid"]?.objectPathValue?.rawValue,
+        if let trackID = metadata[MPRIS.Metadata.trackID]?.objectPathValue?.rawValue,
            trackID.hasPrefix(MPRIS.episodePathPrefix.rawValue + "/") {
-            status.episodeId = metadata["pods:episodeId"]?.int64Value
-            status.podcastId = metadata["pods:podcastId"]?.int64Value
+            status.episodeId = metadata[MPRIS.Metadata.episodeID]?.int64Value
+            status.podcastId = metadata[MPRIS.Metadata.podcastID]?.int64Value
         }
         return status
     }

@@ -1,8 +1,8 @@
 import Foundation
 import PodsDBus
+import PodsDirectory
 import PodsFeedParser
 import PodsLibrary
-import PodsDirectory
 import PodsProtocol
 import PodsTranscripts
 

@@ -1,6 +1,5 @@
 import Foundation
 import PodsCache
-import PodsClient
 import PodsDBus
 import PodsHTTP
 import PodsLibrary

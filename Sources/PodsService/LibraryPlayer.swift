@@ -2,13 +2,12 @@ import Foundation
 import Logging
 import PodsCache
 import PodsChapters
-import PodsClient
 import PodsDBus
 import PodsFeeds
 import PodsHTTP
 import PodsLibrary
-import PodsProtocol
 import PodsPlayback
+import PodsProtocol
 import Synchronization
 
 /// Joins the library to the player: plays episodes with their metadata,

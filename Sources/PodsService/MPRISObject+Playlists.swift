@@ -1,6 +1,6 @@
-import PodsClient
 import PodsDBus
 import PodsLibrary
+import PodsProtocol
 
 // MARK: - org.mpris.MediaPlayer2.Playlists
 

@@ -1,4 +1,3 @@
-import PodsClient
 import PodsDBus
 import PodsLibrary
 import PodsPlayback

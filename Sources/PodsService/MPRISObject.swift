@@ -1,7 +1,7 @@
-import PodsClient
 import PodsConcurrency
 import PodsDBus
 import PodsPlayback
+import PodsProtocol
 
 /// `/org/mpris/MediaPlayer2`: the `org.mpris.MediaPlayer2` and
 /// `org.mpris.MediaPlayer2.Player` interfaces over a `PlayerController`.

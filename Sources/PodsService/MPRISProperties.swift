@@ -1,6 +1,6 @@
-import PodsClient
 import PodsDBus
 import PodsPlayback
+import PodsProtocol
 
 /// The values of MPRIS properties that announce their changes, computed
 /// from one `PlayerState`, so what `Get` answers and what
@@ -37,24 +37,24 @@ enum MPRISProperties {
     static func metadata(_ track: TrackInfo?, chapter: PlayingChapter? = nil, chapterImage: String? = nil) -> DBusValue {
         guard let track else { return .variantDictionary([:]) }
         var entries: [String: DBusValue] = [
-            "mpris:trackid": .objectPath(track.trackID),
-            "xesam:title": .string(track.title),
-            "xesam:url": .string(track.source.uri),
+            MPRIS.Metadata.trackID: .objectPath(track.trackID),
+            MPRIS.Metadata.title: .string(track.title),
+            MPRIS.Metadata.url: .string(track.source.uri),
         ]
-        if let duration = track.duration { entries["mpris:length"] = .int64(duration.microsecondsSaturating) }
-        if let artist = track.episode?.author ?? track.tags.artist { entries["xesam:artist"] = .stringArray([artist]) }
-        if let album = track.episode?.podcastTitle ?? track.tags.album { entries["xesam:album"] = .string(album) }
-        if let art = chapterImage ?? track.episode?.artworkURL { entries["mpris:artUrl"] = .string(art) }
+        if let duration = track.duration { entries[MPRIS.Metadata.length] = .int64(duration.microsecondsSaturating) }
+        if let artist = track.episode?.author ?? track.tags.artist { entries[MPRIS.Metadata.artist] = .stringArray([artist]) }
+        if let album = track.episode?.podcastTitle ?? track.tags.album { entries[MPRIS.Metadata.album] = .string(album) }
+        if let art = chapterImage ?? track.episode?.artworkURL { entries[MPRIS.Metadata.artURL] = .string(art) }
         if let episode = track.episode {  // Pods' own keys, in its own namespace
-            entries["pods:episodeId"] = .int64(episode.episodeID)
-            entries["pods:podcastId"] = .int64(episode.podcastID)
+            entries[MPRIS.Metadata.episodeID] = .int64(episode.episodeID)
+            entries[MPRIS.Metadata.podcastID] = .int64(episode.podcastID)
         }
         if let chapter, !chapter.title.isEmpty {
-            entries["xesam:title"] = .string(chapter.title)
-            entries["xesam:album"] = .string(track.title)
-            entries["xesam:trackNumber"] = .int32(Int32(clamping: chapter.index))
-            entries["pods:episodeTitle"] = .string(track.title)
-            entries["pods:chapter"] = .int32(Int32(clamping: chapter.index))
+            entries[MPRIS.Metadata.title] = .string(chapter.title)
+            entries[MPRIS.Metadata.album] = .string(track.title)
+            entries[MPRIS.Metadata.trackNumber] = .int32(Int32(clamping: chapter.index))
+            entries[MPRIS.Metadata.episodeTitle] = .string(track.title)
+            entries[MPRIS.Metadata.chapter] = .int32(Int32(clamping: chapter.index))
         }
         return .variantDictionary(entries)
     }

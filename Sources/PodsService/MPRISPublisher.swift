@@ -1,6 +1,6 @@
-import PodsClient
 import PodsDBus
 import PodsPlayback
+import PodsProtocol
 import Synchronization
 
 /// Turns controller changes into MPRIS signals: one `PropertiesChanged` per

@@ -1,7 +1,7 @@
 import PodsChapters
-import PodsClient
 import PodsDBus
 import PodsPlayback
+import PodsProtocol
 import PodsSettings
 
 /// The listening session on top of playback: chapters and where `Next` and

@@ -1,7 +1,7 @@
 import PodsChapters
-import PodsClient
 import PodsDBus
 import PodsPlayback
+import PodsProtocol
 
 /// The one owner of the player's state.
 ///

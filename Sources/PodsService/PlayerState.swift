@@ -1,7 +1,7 @@
 import PodsChapters
-import PodsClient
 import PodsDBus
 import PodsPlayback
+import PodsProtocol
 
 /// MPRIS's `Playback_Status`.
 public enum PlaybackStatus: String, Sendable {

@@ -1,7 +1,7 @@
 import PodsCache
-import PodsClient
 import PodsDBus
 import PodsLibrary
+import PodsProtocol
 import Synchronization
 
 /// MPRIS `Playlists`: each subscribed podcast is a playlist

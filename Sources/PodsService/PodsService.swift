@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PodsCache
-import PodsClient
 import PodsDBus
 import PodsHTTP
 import PodsLibrary

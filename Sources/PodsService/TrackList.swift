@@ -1,9 +1,9 @@
 import Logging
 import PodsCache
-import PodsClient
 import PodsDBus
 import PodsLibrary
 import PodsPlayback
+import PodsProtocol
 import Synchronization
 
 /// MPRIS `TrackList`: the loaded track and the queue after it, at most 20
@@ -90,7 +90,7 @@ final class TrackList: Sendable {
         let values = await metadata(for: ids, state: state)
         var fresh: [DBusObjectPath: DBusValue] = [:]
         for value in values {
-            if let id = value.stringKeyedDictionary?["mpris:trackid"]?.objectPathValue { fresh[id] = value }
+            if let id = value.stringKeyedDictionary?[MPRIS.Metadata.trackID]?.objectPathValue { fresh[id] = value }
         }
         let changed = described.withLock { described in
             defer { described = fresh }
@@ -142,18 +142,18 @@ final class TrackList: Sendable {
         let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
         let art = if let remoteArt, let artwork = player?.artwork { await artwork.cachedURI(for: remoteArt) } else { String?.none }
         var entries: [String: DBusValue] = [
-            "mpris:trackid": .objectPath(EpisodeMetadata.trackID(episodeID: episodeID)),
-            "xesam:title": .string(episode.episode.title),
-            "xesam:album": .string(episode.podcastTitle),
-            "pods:episodeId": .int64(episodeID),
-            "pods:podcastId": .int64(episode.podcastId),
+            MPRIS.Metadata.trackID: .objectPath(EpisodeMetadata.trackID(episodeID: episodeID)),
+            MPRIS.Metadata.title: .string(episode.episode.title),
+            MPRIS.Metadata.album: .string(episode.podcastTitle),
+            MPRIS.Metadata.episodeID: .int64(episodeID),
+            MPRIS.Metadata.podcastID: .int64(episode.podcastId),
         ]
-        if let author = episode.episode.author ?? episode.podcastAuthor { entries["xesam:artist"] = .stringArray([author]) }
+        if let author = episode.episode.author ?? episode.podcastAuthor { entries[MPRIS.Metadata.artist] = .stringArray([author]) }
         if let duration = episode.episode.duration, duration.isFinite, duration > 0 {
-            entries["mpris:length"] = .int64(Duration.milliseconds(Int64(duration * 1000)).microsecondsSaturating)
+            entries[MPRIS.Metadata.length] = .int64(Duration.milliseconds(Int64(duration * 1000)).microsecondsSaturating)
         }
-        if let url = episode.episode.enclosures.first?.url { entries["xesam:url"] = .string(url) }
-        if let art { entries["mpris:artUrl"] = .string(art) }
+        if let url = episode.episode.enclosures.first?.url { entries[MPRIS.Metadata.url] = .string(url) }
+        if let art { entries[MPRIS.Metadata.artURL] = .string(art) }
         return .variantDictionary(entries)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PodsClient
 import PodsDBus
+import PodsProtocol
 
 /// Round trips and reaction times of an MPRIS player, as the benchmarks and
 /// the scale tests measure them.

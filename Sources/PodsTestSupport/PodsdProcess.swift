@@ -1,6 +1,7 @@
 import Foundation
 import PodsClient
 import PodsDBus
+import PodsProtocol
 
 /// A real `podsd` on a private bus, playing to `fakesink sync=true`.
 public final class PodsdProcess: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import PodsClient
 import PodsDBus
+import PodsProtocol
 import PodsTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import PodsDBus
 
-/// Names the MPRIS service and its clients agree on.
+/// Names the MPRIS service and its clients agree on, declared once for
+/// podsd and `pods` alike (as `org.pods.*` is).
 public enum MPRIS {
     public static let busName = "org.mpris.MediaPlayer2.pods"
     public static let objectPath = DBusObjectPath(validLiteral: "/org/mpris/MediaPlayer2")
@@ -25,5 +26,24 @@ public enum MPRIS {
     public static func id(in path: DBusObjectPath, under prefix: DBusObjectPath) -> Int64? {
         guard path.rawValue.hasPrefix(prefix.rawValue + "/") else { return nil }
         return Int64(path.rawValue.dropFirst(prefix.rawValue.count + 1))
+    }
+
+    /// The `Metadata` keys podsd writes and `pods` reads.
+    public enum Metadata {
+        public static let trackID = "mpris:trackid"
+        public static let length = "mpris:length"
+        public static let artURL = "mpris:artUrl"
+        public static let title = "xesam:title"
+        public static let album = "xesam:album"
+        public static let artist = "xesam:artist"
+        public static let url = "xesam:url"
+        public static let trackNumber = "xesam:trackNumber"
+        /// The library's ids of the episode and its podcast (Pods' own keys).
+        public static let episodeID = "pods:episodeId"
+        public static let podcastID = "pods:podcastId"
+        /// The episode's title while `xesam:title` is the playing chapter's.
+        public static let episodeTitle = "pods:episodeTitle"
+        /// The playing chapter's number (from 1).
+        public static let chapter = "pods:chapter"
     }
 }
