@@ -32,6 +32,11 @@ public struct DBusMethod: Sendable {
     /// Answers with a body written in the wire format instead (a large
     /// page); its signature must be the outputs'.
     public var bodyHandler: BodyHandler?
+    /// Whether the call is dropped when its caller leaves the bus (a read:
+    /// nobody is left to read the answer). A call that changes something is
+    /// carried out all the same, so a fire-and-forget call (a media key sent
+    /// by a helper that exits at once) is never lost; only its reply is.
+    public var abandonedWhenCallerLeaves = false
 
     public typealias BodyHandler = @Sendable ([DBusValue]) async throws -> DBusWireBody
 

@@ -103,6 +103,7 @@ final class DBusRouter {
     }
 
     private func handleCall(_ message: DBusMessage, on loop: DBusEventLoop) {
+        let arrived = ContinuousClock.now  // a caller's wait starts when it sends, not when its call's turn comes
         let member = message.member ?? ""
         guard let pathText = message.path, let path = DBusObjectPath(pathText) else {
             return reply(to: message, .failure(.init(name: DBusError.Name.unknownObject, message: "No object path")), on: loop)
@@ -182,9 +183,11 @@ final class DBusRouter {
             case .failure(let error): return reply(to: message, .failure(error), on: loop)
             }
         }
+        let abandonable = method?.abandonedWhenCallerLeaves ?? (member == "Get" || member == "GetAll")
         nextCallID += 1
         let callID = nextCallID
-        let queue = callQueues[key] ?? CallQueue(executor: object.executor)
+        let executor = object.executor
+        let queue = callQueues[key] ?? CallQueue(executor: executor)
         callQueues[key] = queue
         queue.pending += 1
         callsInFlight[callID] = (message, key)
@@ -193,58 +196,96 @@ final class DBusRouter {
         // every other call and signal waits on.
         let emptyReply = message.expectsReply ? message.methodReturn().map(MessageHandoff.init) : nil
         let (serial, sender) = (message.serial, message.sender)
-        queue.enqueue { [timeout] cancelled in
-            let result: Result<MessageHandoff?, DBusError>
+        let finish: @Sendable (Result<MessageHandoff?, DBusError>) -> Void = { result in
+            loop.enqueue { loop in loop.router.finishCall(callID, result, on: loop) }
+        }
+        let call = Call(work: work, member: member, arrived: arrived, timeout: timeout, abandonable: abandonable,
+                        emptyReply: emptyReply, serial: serial, sender: sender)
+        queue.enqueue { [queue] callerLeft in await call.perform(in: queue, on: executor, callerLeft: callerLeft, finish: finish) }
+    }
+
+    /// A call taken in, waiting for its turn in its sender's queue.
+    private struct Call: Sendable {
+        let work: @Sendable () async throws -> Answer
+        let member: String
+        let arrived: ContinuousClock.Instant
+        let timeout: Duration
+        let abandonable: Bool
+        let emptyReply: MessageHandoff?
+        let serial: UInt32
+        let sender: String?
+
+        /// Its turn: it runs on a task of its own, and the queue waits for it
+        /// to end or to let the sender's later calls start (`DBusCall.letLaterCallsStart`).
+        func perform(in queue: CallQueue, on executor: (any TaskExecutor)?, callerLeft: Bool,
+                     finish: @escaping @Sendable (Result<MessageHandoff?, DBusError>) -> Void) async {
+            if callerLeft && abandonable { return finish(.failure(.failed("the caller left the bus"))) }
+            let remaining = timeout - (ContinuousClock.now - arrived)
+            guard remaining > .zero else { return finish(.failure(DBusRouter.timedOut(member, timeout))) }
+            let gate = CallGate()
+            let running = Task(executorPreference: executor) {
+                let release: @Sendable () -> Void = { gate.open() }
+                let result = await DBusCall.$release.withValue(release) { await answer(within: remaining) }
+                finish(result)
+                gate.open()
+            }
+            if abandonable { queue.whileRunning(abandon: { running.cancel() }) }
+            await withTaskCancellationHandler { await gate.wait() } onCancel: { running.cancel() }
+            queue.whileRunning(abandon: nil)
+        }
+
+        /// The reply: `work`'s answer in `emptyReply` (or a return written from its body), or the error it threw.
+        private func answer(within remaining: Duration) async -> Result<MessageHandoff?, DBusError> {
             do {
-                guard !cancelled else { throw DBusError.failed("the caller left the bus") }
-                switch try await Self.run(work, within: timeout, member: member) {
+                switch try await DBusRouter.run(work, within: remaining, timeout: timeout, member: member) {
                 case .values(let values):
                     try emptyReply?.message.append(values)
-                    result = .success(emptyReply)
+                    return .success(emptyReply)
                 case .body(let body):
-                    result = .success(emptyReply == nil ? nil
-                        : MessageHandoff(message: try DBusMessage.methodReturn(toSerial: serial, sender: sender, body: body)))
+                    guard emptyReply != nil else { return .success(nil) }
+                    return .success(MessageHandoff(message: try DBusMessage.methodReturn(toSerial: serial, sender: sender, body: body)))
                 }
             } catch let error as DBusError {
-                result = .failure(error)
+                return .failure(error)
             } catch {
-                result = .failure(.failed(String(describing: error)))
+                return .failure(.failed(String(describing: error)))
             }
-            loop.enqueue { loop in loop.router.finishCall(callID, result, on: loop) }
         }
     }
 
-    /// Runs a handler's `work`, cancelled once `timeout` passes: its caller
-    /// has stopped waiting, and the sender's next call waits for this one.
-    /// A handler that ignores cancellation still runs to its end (calls
-    /// from one sender never overlap), but its answer is the timeout.
-    private static func run(_ work: @escaping @Sendable () async throws -> Answer, within timeout: Duration,
-                            member: String) async throws -> Answer {
+    /// Runs a handler's `work`, cancelled once `remaining` (of the caller's
+    /// `timeout`, counted from when the call arrived) passes: its caller has
+    /// stopped waiting. A handler that ignores cancellation still runs to its
+    /// end, but its answer is the timeout.
+    fileprivate static func run(_ work: @escaping @Sendable () async throws -> Answer, within remaining: Duration,
+                            timeout: Duration, member: String) async throws -> Answer {
         try await withThrowingTaskGroup(of: Answer?.self) { group in
             group.addTask { try await work() }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                try await Task.sleep(for: remaining)
                 return nil
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next(), let values = first else {
-                throw DBusError(name: DBusError.Name.timeout,
-                                message: "\(member) did not finish within \(timeout.components.seconds) s, the time its callers wait")
-            }
+            guard let first = try await group.next(), let values = first else { throw timedOut(member, timeout) }
             return values
         }
     }
 
+    fileprivate static func timedOut(_ member: String, _ timeout: Duration) -> DBusError {
+        DBusError(name: DBusError.Name.timeout,
+                  message: "\(member) did not finish within \(timeout.components.seconds) s, the time its callers wait")
+    }
+
     /// What a handler answers: values for libdbus to marshal, or a body written in the wire format.
-    private enum Answer: Sendable {
+    fileprivate enum Answer: Sendable {
         case values([DBusValue])
         case body(DBusWireBody)
     }
 
-    /// Cancels the calls of a sender that left the bus: the one running is
-    /// cancelled, the ones waiting are never started.
+    /// A sender left the bus: its reads (`abandonedWhenCallerLeaves`) stop,
+    /// running or waiting; what it asked to change is still carried out.
     func callerLeft(_ sender: String) {
-        for (key, queue) in callQueues where key.sender == sender { queue.cancel() }
+        for (key, queue) in callQueues where key.sender == sender { queue.callerLeft() }
     }
 
     private func finishCall(_ callID: UInt64, _ result: Result<MessageHandoff?, DBusError>, on loop: DBusEventLoop) {

@@ -11,22 +11,30 @@ public struct InterfaceMethod<Interface>: Sendable {
     /// cancelling; nil for a quick method (podsd gives it D-Bus's default
     /// 25 s, `pods` its own shorter wait).
     public let timeout: Duration?
+    /// A read: dropped when its caller leaves the bus before the answer
+    /// (what changes something is carried out all the same).
+    public let reads: Bool
 
-    init(_ name: String, _ inputs: [DBusArgument] = [], _ outputs: [DBusArgument] = [], timeout: Duration? = nil) {
+    init(_ name: String, _ inputs: [DBusArgument] = [], _ outputs: [DBusArgument] = [], timeout: Duration? = nil, reads: Bool = false) {
         self.name = name
         self.inputs = inputs
         self.outputs = outputs
         self.timeout = timeout
+        self.reads = reads
     }
 
     /// The exported method: `handler` answers it, cancelled past `timeout`.
     public func exported(_ handler: @escaping DBusMethod.Handler) -> DBusMethod {
-        DBusMethod(name, inputs: inputs, outputs: outputs, timeout: timeout ?? DBusMethod.defaultTimeout, handler: handler)
+        var method = DBusMethod(name, inputs: inputs, outputs: outputs, timeout: timeout ?? DBusMethod.defaultTimeout, handler: handler)
+        method.abandonedWhenCallerLeaves = reads
+        return method
     }
 
     /// The same, answered with a body `handler` writes in the wire format.
     public func exported(body handler: @escaping DBusMethod.BodyHandler) -> DBusMethod {
-        .answeringWithBody(name, inputs: inputs, outputs: outputs, timeout: timeout ?? DBusMethod.defaultTimeout, handler)
+        var method = DBusMethod.answeringWithBody(name, inputs: inputs, outputs: outputs, timeout: timeout ?? DBusMethod.defaultTimeout, handler)
+        method.abandonedWhenCallerLeaves = reads
+        return method
     }
 }
 
@@ -47,8 +55,8 @@ extension InterfaceMethod where Interface == LibraryInterface {
         [item("podcast", LibraryItems.podcast)], timeout: .seconds(120))
     public static let unsubscribe = LibraryMethod("Unsubscribe", [DBusArgument("podcast", .string)])
     /// A podcast by id or an unambiguous title prefix.
-    public static let podcast = LibraryMethod("Podcast", [DBusArgument("podcast", .string)], [item("podcast", LibraryItems.podcast)])
-    public static let listPodcasts = LibraryMethod("ListPodcasts", pageInputs, page("podcasts", LibraryItems.podcast))
+    public static let podcast = LibraryMethod("Podcast", [DBusArgument("podcast", .string)], [item("podcast", LibraryItems.podcast)], reads: true)
+    public static let listPodcasts = LibraryMethod("ListPodcasts", pageInputs, page("podcasts", LibraryItems.podcast), reads: true)
     public static let refresh = LibraryMethod(
         "Refresh", [DBusArgument("podcast", .string)], [items("results", LibraryItems.refreshResult)], timeout: .seconds(600))
     public static let importOPML = LibraryMethod(
@@ -56,7 +64,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
     /// Podcast directories (iTunes, and Podcast Index when configured), merged.
     public static let search = LibraryMethod(
         "Search", [DBusArgument("term", .string), DBusArgument("limit", .uint32)], [items("results", LibraryItems.directoryResult)],
-        timeout: .seconds(45))
+        timeout: .seconds(45), reads: true)
     public static let setAutoDownload = LibraryMethod(
         "SetAutoDownload", [DBusArgument("podcast", .string), DBusArgument("count", .uint32)])
 
@@ -66,7 +74,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
     /// `s`) and `unplayed` (`b`); others are refused.
     public static let listEpisodes = LibraryMethod(
         "ListEpisodes", [DBusArgument("filter", .dictionary(key: .string, value: .variant))] + pageInputs,
-        page("episodes", LibraryItems.episodeSummary))
+        page("episodes", LibraryItems.episodeSummary), reads: true)
     /// The whole list `ListEpisodes` pages through, written into `stream`
     /// (the write end of a pipe or socket the caller made) as frames of
     /// `aa{sv}s`, each a page as `ListEpisodes` answers it, the last with
@@ -74,22 +82,22 @@ extension InterfaceMethod where Interface == LibraryInterface {
     /// frames follow until the end, or until the reader goes or takes
     /// nothing for 30 s. Same filter as `ListEpisodes`.
     public static let streamEpisodes = LibraryMethod(
-        "StreamEpisodes", [DBusArgument("filter", .dictionary(key: .string, value: .variant)), DBusArgument("stream", .unixFD)])
+        "StreamEpisodes", [DBusArgument("filter", .dictionary(key: .string, value: .variant)), DBusArgument("stream", .unixFD)], reads: true)
     /// The signature of each frame `StreamEpisodes` writes.
     public static let streamFrameSignature = "aa{sv}s"
 
-    public static let episode = LibraryMethod("Episode", [DBusArgument("episode", .int64)], [item("episode", LibraryItems.episode)])
+    public static let episode = LibraryMethod("Episode", [DBusArgument("episode", .int64)], [item("episode", LibraryItems.episode)], reads: true)
     /// The loaded episode in full; an empty dictionary when none is.
-    public static let currentEpisode = LibraryMethod("CurrentEpisode", [], [item("episode", LibraryItems.episode)])
+    public static let currentEpisode = LibraryMethod("CurrentEpisode", [], [item("episode", LibraryItems.episode)], reads: true)
     public static let playEpisode = LibraryMethod("PlayEpisode", [DBusArgument("episode", .int64)], timeout: .seconds(20))
     public static let mark = LibraryMethod("Mark", [DBusArgument("episode", .int64), DBusArgument("played", .bool)])
     /// An episode's transcript, fetched once and kept: timed cues, page by page.
     public static let listTranscript = LibraryMethod(
-        "ListTranscript", [DBusArgument("episode", .int64)] + pageInputs, page("cues", LibraryItems.cue), timeout: .seconds(90))
+        "ListTranscript", [DBusArgument("episode", .int64)] + pageInputs, page("cues", LibraryItems.cue), timeout: .seconds(90), reads: true)
 
     // MARK: - The queue
 
-    public static let listQueue = LibraryMethod("ListQueue", pageInputs, page("episodes", LibraryItems.episodeSummary))
+    public static let listQueue = LibraryMethod("ListQueue", pageInputs, page("episodes", LibraryItems.episodeSummary), reads: true)
     public static let queueAdd = LibraryMethod("QueueAdd", [DBusArgument("episodes", .array(.int64)), DBusArgument("index", .int32)])
     public static let queueRemove = LibraryMethod("QueueRemove", [DBusArgument("episode", .int64)])
     public static let queueMove = LibraryMethod("QueueMove", [DBusArgument("episode", .int64), DBusArgument("index", .int32)])
@@ -99,10 +107,10 @@ extension InterfaceMethod where Interface == LibraryInterface {
 
     public static let download = LibraryMethod("Download", [DBusArgument("episode", .int64)])
     public static let deleteDownload = LibraryMethod("DeleteDownload", [DBusArgument("episode", .int64)])
-    public static let listDownloads = LibraryMethod("ListDownloads", pageInputs, page("downloads", LibraryItems.download))
-    public static let storage = LibraryMethod("Storage", [], [item("storage", LibraryItems.storage)])
+    public static let listDownloads = LibraryMethod("ListDownloads", pageInputs, page("downloads", LibraryItems.download), reads: true)
+    public static let storage = LibraryMethod("Storage", [], [item("storage", LibraryItems.storage)], reads: true)
     public static let setCacheBudget = LibraryMethod("SetCacheBudget", [DBusArgument("bytes", .int64)])
-    public static let cacheStatus = LibraryMethod("CacheStatus", [], [item("status", LibraryItems.cacheStatus)])
+    public static let cacheStatus = LibraryMethod("CacheStatus", [], [item("status", LibraryItems.cacheStatus)], reads: true)
 
     // MARK: - Sync
 
@@ -116,7 +124,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
     /// Syncs now; `full` reads the server from the start. A failed sync is a result with `error`, not a D-Bus error.
     public static let sync = LibraryMethod("Sync", [DBusArgument("full", .bool)], [item("result", LibraryItems.syncResult)],
                                              timeout: .seconds(900))
-    public static let syncStatus = LibraryMethod("SyncStatus", [], [item("status", LibraryItems.syncStatus)])
+    public static let syncStatus = LibraryMethod("SyncStatus", [], [item("status", LibraryItems.syncStatus)], reads: true)
     /// Syncing off: the password is forgotten; what is queued stays for a later setup.
     public static let stopSync = LibraryMethod("StopSync")
 
@@ -126,7 +134,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
     /// same interface: a client paging through a long list calls there, so
     /// its pages never queue ahead of MPRIS answers in podsd's socket to the
     /// bus (the name podsd owns is on the first).
-    public static let listingPeer = LibraryMethod("ListingPeer", [], [DBusArgument("name", .string)])
+    public static let listingPeer = LibraryMethod("ListingPeer", [], [DBusArgument("name", .string)], reads: true)
 
     /// Every method, in introspection order.
     public static let all: [LibraryMethod] = [

@@ -17,7 +17,7 @@ extension InterfaceMethod where Interface == PlayerInterface {
 
     /// An episode's merged chapters (jump points only), 0 for the loaded one.
     public static let chapters = PlayerMethod(
-        "Chapters", [DBusArgument("episode", .int64)], [items("chapters", PlayerItems.chapter)], timeout: .seconds(60))
+        "Chapters", [DBusArgument("episode", .int64)], [items("chapters", PlayerItems.chapter)], timeout: .seconds(60), reads: true)
     /// `next`, `prev`, or a chapter's index (from 1); a `Seeked` follows.
     public static let goToChapter = PlayerMethod("GoToChapter", [DBusArgument("chapter", .string)])
 
@@ -33,7 +33,7 @@ extension InterfaceMethod where Interface == PlayerInterface {
     /// Every setting (`key` ""), or one, for the player (`podcast` "") or a
     /// podcast (an id or title prefix): items in `PlayerItems.setting`.
     public static let config = PlayerMethod(
-        "Config", [DBusArgument("podcast", .string), DBusArgument("key", .string)], [items("settings", PlayerItems.setting)])
+        "Config", [DBusArgument("podcast", .string), DBusArgument("key", .string)], [items("settings", PlayerItems.setting)], reads: true)
     /// Sets a setting from its text form (`1.5`, `5%`, `true`, `episode`).
     public static let setConfig = PlayerMethod(
         "SetConfig", [DBusArgument("podcast", .string), DBusArgument("key", .string), DBusArgument("value", .string)])
@@ -44,7 +44,7 @@ extension InterfaceMethod where Interface == PlayerInterface {
 
     /// What `pods status` shows beyond MPRIS: the chapter, the sleep timer,
     /// the silence skipped.
-    public static let extras = PlayerMethod("Extras", [], [item("extras", PlayerItems.extras)])
+    public static let extras = PlayerMethod("Extras", [], [item("extras", PlayerItems.extras)], reads: true)
 
     /// Every method, in introspection order.
     public static let all: [PlayerMethod] = [chapters, goToChapter, skip, setSleepTimer, config, setConfig, unsetConfig, extras]

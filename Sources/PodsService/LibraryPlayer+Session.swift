@@ -45,20 +45,20 @@ extension LibraryPlayer {
 
     /// `Next` past the loaded episode: the queue's head, else the next newer
     /// unplayed episode of its podcast. False when there is none.
-    func playNextEpisode() async throws(DBusError) -> Bool {
+    func playNextEpisode(announced: Int? = nil) async throws(DBusError) -> Bool {
         guard let current = loaded?.id,
               let next = try Self.mapped({ () throws(LibraryError) in try library.nextEpisode(after: current) }) else { return false }
-        try await play(episodeID: next.id)
+        try await play(episodeID: next.id, announced: announced)
         signals.queueChanged()
         return true
     }
 
     /// `Previous` past the loaded episode's start: the episode played
     /// before it. False when there is none.
-    func playPreviousEpisode() async throws(DBusError) -> Bool {
+    func playPreviousEpisode(announced: Int? = nil) async throws(DBusError) -> Bool {
         guard let target = try previousEpisodeID() else { return false }
         if history.last == target { history.removeLast() }
-        try await play(episodeID: target, remember: false)
+        try await play(episodeID: target, remember: false, announced: announced)
         return true
     }
 

@@ -100,14 +100,15 @@ actor LibraryPlayer {
 
     /// Plays an episode from where the listener stopped (from 0 if completed).
     /// `remember` puts the episode it replaces in the history `Previous` goes back through.
-    func play(episodeID: Int64, remember: Bool = true, paused: Bool = false) async throws(DBusError) {
+    /// `announced`: the controller's id for this load (`announceLoad`), when the caller announced it.
+    func play(episodeID: Int64, remember: Bool = true, paused: Bool = false, announced: Int? = nil) async throws(DBusError) {
         let episode = try Self.mapped { () throws(LibraryError) in try library.startPlaying(episodeID) }
         signals.statusChanged(episodeID)
         if remember, let previous = loaded?.id, previous != episodeID {
             history.append(previous)
             if history.count > Self.historyLength { history.removeFirst() }
         }
-        try await load(episode, paused: paused)
+        try await load(episode, paused: paused, announced: announced)
     }
 
     /// Loads the currently-playing episode paused at its saved position.
@@ -131,7 +132,7 @@ actor LibraryPlayer {
     }
 
     private func load(_ episode: LibraryEpisode, paused: Bool, at position: Duration? = nil,
-                      streaming: Bool = false) async throws(DBusError) {
+                      streaming: Bool = false, announced: Int? = nil) async throws(DBusError) {
         loadToken &+= 1
         let token = loadToken
         guard let url = episode.episode.enclosures.first?.url else {
@@ -165,7 +166,7 @@ actor LibraryPlayer {
         }
         loadMarker.begin(episode.id)
         do throws(PlaybackError) {
-            try await controller.open(source, episode: metadata, startingAt: start, paused: paused)
+            try await controller.open(source, episode: metadata, startingAt: start, paused: paused, announced: announced)
         } catch {
             if token == loadToken { loadMarker.end() }
             throw DBusError(name: LibraryNames.Error.failed, message: "could not play \(url): \(error.message)")

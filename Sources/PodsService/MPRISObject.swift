@@ -94,9 +94,13 @@ enum MPRISObject {
                     } catch {
                         throw DBusError.notSupported(error.message)
                     }
+                    // A stream can take seconds to start: its place is taken first, and the caller's later calls go ahead.
+                    let announced = await controller.announceLoad()
+                    DBusCall.letLaterCallsStart()
                     do throws(PlaybackError) {
-                        try await controller.open(source)
+                        try await controller.open(source, announced: announced)
                     } catch {
+                        await controller.withdrawLoad(announced)
                         throw DBusError.failed("Could not play \(source.uri): \(error.message)")
                     }
                     return []

@@ -42,6 +42,14 @@ public actor PlayerController {
     private var observer: (@Sendable (Change) -> Void)?
     private var loadCount = 0
     private var positionPoll: Task<Void, Never>?
+    /// A load announced and not yet opened (`announceLoad`).
+    private var announcedLoad: AnnouncedLoad?
+    private var announcements = 0
+    private struct AnnouncedLoad {
+        let id: Int
+        /// Whether it plays once loaded, as the transport calls since it was announced left it.
+        var plays: Bool
+    }
     private var loadWaiters: [Int: CheckedContinuation<Result<Void, PlaybackError>, Never>] = [:]
     private var nextWaiterID = 0
     /// A track is loading: whether it can seek is not known yet, and a seek
@@ -147,8 +155,15 @@ public actor PlayerController {
     /// With `episode`, the track is that library episode (its metadata and
     /// trackid); `start` and `paused` load it where the listener stopped
     /// without playing (resume on launch).
+    /// `announced` is the id `announceLoad()` gave for this load: what
+    /// transport calls said while it was being prepared applies to it.
     public func open(_ source: MediaSource, episode: EpisodeMetadata? = nil, startingAt start: Duration = .zero,
-                     paused: Bool = false) async throws(PlaybackError) {
+                     paused: Bool = false, announced: Int? = nil) async throws(PlaybackError) {
+        var paused = paused
+        if let announced, let pending = announcedLoad, pending.id == announced {
+            paused = paused || !pending.plays
+            announcedLoad = nil
+        }
         let engine = try loadedEngine()
         reportProgress()
         loadCount += 1
@@ -195,7 +210,23 @@ public actor PlayerController {
         }
     }
 
+    /// Says a load is coming (the next episode, its first bytes still on the
+    /// way): `Play`, `Pause`, `PlayPause` and `Stop` that arrive before it
+    /// reaches `open` apply to it too, as if it had loaded at once, so
+    /// `Next` then `Pause` ends paused on the next episode. Pass the id to `open`.
+    public func announceLoad() -> Int {
+        announcements += 1
+        announcedLoad = AnnouncedLoad(id: announcements, plays: true)
+        return announcements
+    }
+
+    /// The announced load will not come (it failed, or there was nothing to load).
+    public func withdrawLoad(_ id: Int) {
+        if announcedLoad?.id == id { announcedLoad = nil }
+    }
+
     public func play() {
+        announcedLoad?.plays = true
         guard state.track != nil, state.status != .playing else { return }
         state.lastError = nil
         engine?.play()
@@ -203,6 +234,7 @@ public actor PlayerController {
     }
 
     public func pause() {
+        announcedLoad?.plays = false
         guard state.track != nil, state.status == .playing else { return }
         engine?.pause()
         // The place first: the library records the listening for the sync when the state says paused.
@@ -212,12 +244,14 @@ public actor PlayerController {
 
     /// Playing → paused; paused or stopped → playing.
     public func playPause() throws(DBusError) {
+        if let coming = announcedLoad { return coming.plays ? pause() : play() }
         guard state.track != nil else { throw .notSupported("No track is loaded") }
         if state.status == .playing { pause() } else { play() }
     }
 
     /// Stops at position 0; the track stays loaded and `play()` restarts it.
     public func stop() {
+        announcedLoad?.plays = false
         guard state.track != nil, state.status != .stopped else { return }
         let wasAway = position() > .zero
         reportProgress()  // the listener's place is kept; only the player goes back to 0

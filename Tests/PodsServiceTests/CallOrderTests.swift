@@ -48,39 +48,56 @@ import Testing
         #expect(volumes == volumes.sorted(), "volume changes were applied out of order")
     }
 
-    @Test func theCallsOfACallerThatLeavesAreCancelled() async throws {
-        let server = try LoopbackHTTPServer(files: ["/slow.mp3": Fixtures.sampleMP3])
-        defer { server.stop() }
-        // The file is held until the caller has gone (a fixed delay raced this test's own
-        // sleeps, which stretch by seconds when a full run keeps the task pool busy).
-        server.hold("/slow.mp3")
+    /// A podsd playing the oldest of three episodes, the next one's bytes held by the server.
+    private static func playingWithTheNextHeld() async throws -> (PodsdProcess, EpisodeServer, next: Int64) {
+        let fixture = try await EpisodeServer(seconds: 20)
         let podsd = try await PodsdProcess.start()
+        let episodes = try await fixture.subscribe(podsd)
+        let (first, next) = (try #require(episodes[.mp3]), try #require(episodes[.ogg]))
+        _ = try await LibraryClient(podsd.client).play(episode: first)
+        fixture.server.hold(EpisodeServer.path(.ogg))
+        return (podsd, fixture, next)
+    }
+
+    /// A slow `Next` (the next episode's first bytes held by its server)
+    /// never holds up the `Pause` its sender sends after it: the Pause is
+    /// answered at once, and applies to the next episode, which loads paused.
+    @Test func aPauseBehindASlowNextIsAnsweredAtOnceAndTheNextEpisodeLoadsPaused() async throws {
+        let (podsd, fixture, next) = try await Self.playingWithTheNextHeld()
+        defer { fixture.server.stop() }
+        try podsd.connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Next")
+        try await waitFor(timeout: .seconds(20)) { fixture.server.requests(for: EpisodeServer.path(.ogg)) > 0 }  // Next is waiting
+        let start = ContinuousClock.now
+        try await podsd.client.pause()
+        let answered = ContinuousClock.now - start
+        print("Pause behind a Next waiting for its bytes: answered in \(answered)")
+        #expect(answered < .milliseconds(500), "the Pause waited \(answered) behind the Next")
+        fixture.server.release(EpisodeServer.path(.ogg))
+        try await waitFor(timeout: .seconds(20)) { (try? await podsd.client.status().episodeId) == next }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await podsd.client.status().state == "Paused", "Next then Pause left the next episode playing")
+    }
+
+    /// A media-key helper sends and exits without waiting for the answers:
+    /// what it asked for is still done (only the replies are dropped).
+    @Test func aCallerThatLeavesRightAfterSendingIsStillObeyed() async throws {
+        let (podsd, fixture, next) = try await Self.playingWithTheNextHeld()
+        defer { fixture.server.stop() }
         let leaving = try await DBusConnection.connect(address: podsd.bus.address)
         let owners = try await podsd.connection.signals(matching: DBusSignalMatch(
             sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged"))
-        // A slow open, then a volume change queued behind it; then the caller goes.
-        try leaving.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface,
-                         member: "OpenUri", arguments: [.string(server.url("/slow.mp3"))])
+        try leaving.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Next")
+        try leaving.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Pause")
         try leaving.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties",
                          member: "Set", arguments: [.string(MPRIS.playerInterface), .string("Volume"), .variant(.double(0.2))])
-        try await waitFor(timeout: .seconds(30)) { server.requests(for: "/slow.mp3") > 0 }  // the open is under way
         let leavingName = leaving.uniqueName
         leaving.close()
         for await change in owners where change.arguments.first?.stringValue == leavingName { break }
-        try await Task.sleep(for: .seconds(2))  // podsd, told by the bus too, cancels the caller's calls
-        server.release("/slow.mp3")
-        try await waitFor(timeout: .seconds(30)) {
-            (try? await podsd.client.status().url) == server.url("/slow.mp3")
-        }
-        try await Task.sleep(for: .seconds(1))  // time for a queued call that was wrongly kept to run
-        #expect(try await podsd.client.property("Volume") == .double(1), "the queued call of a caller that left ran")
-        server.setDelay("/slow.mp3", .seconds(3))
-        // A caller that stays has its queued call run after the slow one.
-        try podsd.connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface,
-                                  member: "OpenUri", arguments: [.string(server.url("/slow.mp3"))])
-        try podsd.connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties",
-                                  member: "Set", arguments: [.string(MPRIS.playerInterface), .string("Volume"), .variant(.double(0.2))])
-        #expect(try await podsd.client.property("Volume") == .double(0.2))
+        fixture.server.release(EpisodeServer.path(.ogg))
+        try await waitFor(timeout: .seconds(20)) { (try? await podsd.client.status().episodeId) == next }
+        try await waitFor(timeout: .seconds(5)) { (try? await podsd.client.property("Volume")) == .double(0.2) }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await podsd.client.status().state == "Paused")
         #expect(podsd.isRunning)
     }
 
