@@ -28,6 +28,15 @@ extension Library {
         }
     }
 
+    /// Makes `id` the currently-playing episode again (nil: none), changing
+    /// nothing else of it: what a play that failed gives back.
+    public func makeCurrent(_ id: Int64?) throws(LibraryError) {
+        try writing { db in
+            try db.execute(sql: "UPDATE episode SET currentlyPlaying = 0 WHERE currentlyPlaying AND id IS NOT ?", arguments: [id])
+            if let id { try db.execute(sql: "UPDATE episode SET currentlyPlaying = 1 WHERE id = ?", arguments: [id]) }
+        }
+    }
+
     /// Saves where the listener is in `id` (seconds); `completed` also sets
     /// or clears its played mark (nil leaves it).
     public func saveProgress(_ id: Int64, position: Double, completed: Bool? = nil, at now: Date = Date()) throws(LibraryError) {

@@ -25,8 +25,9 @@ actor LibraryPlayer {
         /// `continues` false: the sleep timer waited for this end, so the
         /// next episode loads paused.
         case ended(episodeID: Int64, continues: Bool)
-        /// Something that is not a library episode was loaded.
-        case otherTrack
+        /// Something that is not a library episode was loaded, by the
+        /// controller's load `load` (`TrackInfo.load`).
+        case otherTrack(load: Int)
         /// The episode began playing (from paused, stopped or another track).
         case startedPlaying(episodeID: Int64)
         /// The episode stopped playing: paused, stopped, ended or replaced.
@@ -57,6 +58,9 @@ actor LibraryPlayer {
     /// awaits was overtaken by a newer one: it lets go of what it opened and
     /// gives way, so the last load wins and no cache is left open.
     var loadToken: UInt64 = 0
+    /// The token of the load that put `loaded` in place: while it is
+    /// `loadToken`, no other load has begun since.
+    private var loadedToken: UInt64 = 0
     /// Episodes played before the loaded one in this run, newest last, for `Previous`.
     var history: [Int64] = []
     /// The most episodes `history` keeps.
@@ -102,13 +106,26 @@ actor LibraryPlayer {
     /// `remember` puts the episode it replaces in the history `Previous` goes back through.
     /// `announced`: the controller's id for this load (`announceLoad`), when the caller announced it.
     func play(episodeID: Int64, remember: Bool = true, paused: Bool = false, announced: Int? = nil) async throws(DBusError) {
+        let before = loaded?.id
+        // The player hears of the load before the library does: another track's event handled from
+        // here on (this actor runs others while it waits) is older than this play.
+        let announced = if let announced { announced } else { await controller.announceLoad() }
         let episode = try Self.mapped { () throws(LibraryError) in try library.startPlaying(episodeID) }
         signals.statusChanged(episodeID)
-        if remember, let previous = loaded?.id, previous != episodeID {
-            history.append(previous)
+        if remember, let before, before != episodeID {
+            history.append(before)
             if history.count > Self.historyLength { history.removeFirst() }
         }
-        try await load(episode, paused: paused, announced: announced)
+        var token: UInt64 = 0  // the token `load` takes
+        do throws(DBusError) { try await load(episode, paused: paused, announced: announced, token: &token) } catch {
+            // A play that failed (not one a newer play overtook) leaves the library on the
+            // episode that played before, so the next start resumes that one.
+            if token != 0, token == loadToken, before != episodeID {
+                do throws(LibraryError) { try library.makeCurrent(before) } catch { logger.error("\(error)") }
+                signals.statusChanged(episodeID)
+            }
+            throw error
+        }
     }
 
     /// Loads the currently-playing episode paused at its saved position.
@@ -133,8 +150,19 @@ actor LibraryPlayer {
 
     private func load(_ episode: LibraryEpisode, paused: Bool, at position: Duration? = nil,
                       streaming: Bool = false, announced: Int? = nil) async throws(DBusError) {
+        var token: UInt64 = 0
+        try await load(episode, paused: paused, at: position, streaming: streaming, announced: announced, token: &token)
+    }
+
+    /// `token` is set to the load's token once it has one (0 before).
+    private func load(_ episode: LibraryEpisode, paused: Bool, at position: Duration? = nil, streaming: Bool = false,
+                      announced: Int? = nil, token taken: inout UInt64) async throws(DBusError) {
+        // The player hears of the load first; only then does it take its token, so another
+        // track's event handled meanwhile (this actor runs others while it waits) is older than it.
+        let announced = if let announced { announced } else { await controller.announceLoad() }
         loadToken &+= 1
         let token = loadToken
+        taken = token
         guard let url = episode.episode.enclosures.first?.url else {
             throw DBusError(name: LibraryNames.Error.failed, message: "episode \(episode.id) has no audio to play")
         }
@@ -147,6 +175,7 @@ actor LibraryPlayer {
         let previous = playingCache
         playingCache = cache
         loaded = episode
+        loadedToken = token
         if let previous { Task { [mediaCache] in await mediaCache?.release(previous) } }
         let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
         let localArt = if let remoteArt, let artwork { await artwork.cachedURI(for: remoteArt) } else { String?.none }
@@ -301,6 +330,8 @@ actor LibraryPlayer {
             do {
                 try library.markCompleted(id, true)
                 signals.statusChanged(id)
+                // An end that comes after another play began (a PlayEpisode as the episode ended) starts nothing.
+                guard loaded?.id == id, loadedToken == loadToken else { return }
                 guard preferences.playback(for: nil).autoNext, let next = try library.nextEpisode(after: id) else {
                     await refreshNeighbours()
                     return
@@ -314,7 +345,8 @@ actor LibraryPlayer {
             playStart = (id, Int((await controller.position() / .seconds(1)).rounded(.down)))
         case .stoppedPlaying(let id):
             await stoppedPlaying(id)
-        case .otherTrack:
+        case .otherTrack(let load):
+            guard await controller.isLatestLoad(load) else { return }  // a load announced after it owns the player
             loadToken &+= 1  // an episode load still under way gives way to it
             loaded = nil
             playing = preferences.playback(for: nil)

@@ -159,11 +159,14 @@ public actor PlayerController {
     /// transport calls said while it was being prepared applies to it.
     public func open(_ source: MediaSource, episode: EpisodeMetadata? = nil, startingAt start: Duration = .zero,
                      paused: Bool = false, announced: Int? = nil) async throws(PlaybackError) {
+        // A load announced before another that has been announced since gives way to it: the last asked for wins.
+        if let announced, announced < announcements { throw PlaybackError(.other, "replaced by another track") }
         var paused = paused
         if let announced, let pending = announcedLoad, pending.id == announced {
             paused = paused || !pending.plays
             announcedLoad = nil
         }
+        let load = announced ?? { announcements += 1; return announcements }()
         let engine = try loadedEngine()
         reportProgress()
         loadCount += 1
@@ -174,7 +177,7 @@ public actor PlayerController {
         if trackID != state.track?.trackID {
             finishLoadWaiters(.failure(PlaybackError(.other, "replaced by another track")))
         }
-        state.track = TrackInfo(trackID: trackID, source: source, tags: MediaTags(), duration: nil, episode: episode)
+        state.track = TrackInfo(trackID: trackID, source: source, tags: MediaTags(), duration: nil, episode: episode, load: load)
         if trackID != previousTrackID {
             timeline = ChapterTimeline()
             neighbours = (false, false)
@@ -219,6 +222,10 @@ public actor PlayerController {
         announcedLoad = AnnouncedLoad(id: announcements, plays: true)
         return announcements
     }
+
+    /// Whether `load` (`TrackInfo.load`) is the last load announced or opened:
+    /// false once another has been, so an event about it is old news.
+    public func isLatestLoad(_ load: Int) -> Bool { load == announcements }
 
     /// The announced load will not come (it failed, or there was nothing to load).
     public func withdrawLoad(_ id: Int) {

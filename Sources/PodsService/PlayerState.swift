@@ -19,6 +19,9 @@ public struct TrackInfo: Sendable, Equatable {
     public var duration: Duration?
     /// Set when the track is an episode from the library.
     public var episode: EpisodeMetadata?
+    /// Which load put it here (`PlayerController.announceLoad`'s order):
+    /// an event about it is stale once a later load was announced.
+    public var load = 0
 
     /// The episode's title, else the tag title, else the file name.
     public var title: String { episode?.title ?? tags.title ?? source.displayName }

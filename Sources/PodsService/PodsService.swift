@@ -122,7 +122,7 @@ public struct PodsService: Service {
                     defer { last = state.track }
                     return (last?.trackID != state.track?.trackID, last != state.track)
                 }
-                if newTrack, let track = state.track, track.episode == nil { player?.send(.otherTrack) }
+                if newTrack, let track = state.track, track.episode == nil { player?.send(.otherTrack(load: track.load)) }
                 // Listening is recorded for the sync when it stops, and a sync follows a few seconds later.
                 let playing = state.status == .playing ? state.track?.episode?.episodeID : nil
                 let before = lastPlaying.withLock { last in
