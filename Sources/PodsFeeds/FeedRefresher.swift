@@ -181,19 +181,24 @@ public actor FeedRefresher {
         let library = library
         var targets = ids ?? []
         if ids == nil { targets = try await Self.storing.run { () throws(LibraryError) in try library.podcastIDs() } }
-        var tasks: [Task<RefreshSummary, Never>] = []
-        for id in targets { tasks.append(refreshTask(id)) }
+        let tasks = targets.map(refreshTask)
         let total = tasks.count
-        return await withTaskGroup(of: (Int, RefreshSummary).self) { group in
-            for (index, task) in tasks.enumerated() { group.addTask { (index, await task.value) } }
-            var summaries = [RefreshSummary?](repeating: nil, count: total)
-            var finished = 0
-            for await (index, summary) in group {
-                summaries[index] = summary
-                finished += 1
-                progress(finished, total)
+        // Cancelled (a shutdown, a caller's timeout): every feed's transfer ends at once, and
+        // what was not fetched is left as it was.
+        return await withTaskCancellationHandler {
+            await withTaskGroup(of: (Int, RefreshSummary).self) { group in
+                for (index, task) in tasks.enumerated() { group.addTask { (index, await task.value) } }
+                var summaries = [RefreshSummary?](repeating: nil, count: total)
+                var finished = 0
+                for await (index, summary) in group {
+                    summaries[index] = summary
+                    finished += 1
+                    progress(finished, total)
+                }
+                return summaries.compactMap { $0 }
             }
-            return summaries.compactMap { $0 }
+        } onCancel: {
+            for task in tasks { task.cancel() }
         }
     }
 
@@ -229,6 +234,8 @@ public actor FeedRefresher {
             do {
                 fetched = try await fetch(podcast.feedURL, etag: podcast.etag, lastModified: podcast.lastModified)
             } catch {
+                // Cancelled is no failure of the feed: nothing is written.
+                if error.code == .cancelled { return RefreshSummary(podcastId: id, title: podcast.title, error: error.message) }
                 let message = error.status == 401 ? Self.fetchFailure(podcast.feedURL, error) : error.message
                 return try await store { () throws(LibraryError) in try library.markRefreshFailed(id, error: message) }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 internal import CCurl
 
 /// What a GET brought back.
@@ -135,9 +136,14 @@ public struct HTTPClient: Sendable {
     }
 
     private func perform(_ transfer: Transfer) async throws(HTTPError) -> HTTPResponse {
-        let result: Result<HTTPResponse, HTTPError> = await withCheckedContinuation { continuation in
-            transfer.completion = { continuation.resume(returning: $0) }
-            TransferLoop.shared.submit(transfer)
+        // A cancelled task cancels its transfer: the loop drops it and answers `.cancelled` at once.
+        let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                transfer.completion = { continuation.resume(returning: $0) }
+                TransferLoop.shared.submit(transfer)
+            }
+        } onCancel: {
+            TransferLoop.shared.cancel(transfer)
         }
         return try result.get()
     }
@@ -146,8 +152,11 @@ public struct HTTPClient: Sendable {
     final class Transfer: @unchecked Sendable {
         // @unchecked Sendable, proven: built on the caller's thread and handed
         // whole to the transfer loop, whose one thread alone touches it from
-        // then on; the caller only waits for `completion`.
+        // then on; the caller only waits for `completion`, and may set
+        // `cancelRequested`, which is atomic.
         let url: String
+        /// Set by the caller's task when it is cancelled (`TransferLoop.cancel`).
+        let cancelRequested = Atomic<Bool>(false)
         /// The scheduler's key for `url`.
         let server: String
         let options: Options

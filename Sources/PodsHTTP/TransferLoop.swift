@@ -54,10 +54,17 @@ final class TransferLoop: @unchecked Sendable {
         curl_multi_wakeup(multi)
     }
 
+    /// Ends `transfer` early: its task was cancelled (any thread may call it).
+    func cancel(_ transfer: HTTPClient.Transfer) {
+        transfer.cancelRequested.store(true, ordering: .releasing)
+        wake()
+    }
+
     private func run() {
         guard let multi else { return }
         while true {
             waiting += pending.withLock { queue in defer { queue.removeAll() }; return queue }
+            dropCancelled(on: multi)
             startWaiting(on: multi)
             var active: Int32 = 0
             curl_multi_perform(multi, &active)
@@ -78,6 +85,23 @@ final class TransferLoop: @unchecked Sendable {
             // Idle: sleep until `submit` or a freed slot wakes us (no periodic wake-up).
             let timeout: Int32 = running.isEmpty ? 86_400_000 : 1000
             curl_multi_poll(multi, nil, 0, timeout, nil)
+        }
+    }
+
+    /// Answers the transfers whose callers were cancelled, waiting or running.
+    private func dropCancelled(on multi: UnsafeMutableRawPointer) {
+        func isCancelled(_ transfer: HTTPClient.Transfer) -> Bool { transfer.cancelRequested.load(ordering: .acquiring) }
+        let cancelledWaiting = waiting.filter(isCancelled)
+        if !cancelledWaiting.isEmpty {
+            waiting.removeAll(where: isCancelled)
+            for transfer in cancelledWaiting { transfer.completion(.failure(HTTPError(.cancelled, "\(transfer.url): cancelled"))) }
+        }
+        for (handle, transfer) in running where isCancelled(transfer) {
+            running[handle] = nil
+            curl_multi_remove_handle(multi, handle)
+            curl_easy_cleanup(handle)
+            scheduler.end(server: transfer.server)
+            transfer.completion(.failure(HTTPError(.cancelled, "\(transfer.url): cancelled")))
         }
     }
 

@@ -20,6 +20,7 @@ enum NetworkFailureProbe {
 
     /// The failure, or nil when the server answers (GStreamer's own message then stands).
     /// Blocks the calling thread (PlaybackEngine's bus thread) for up to `options.deadline`.
+    /// The message leaves out the address: whoever shows it says what could not play.
     static func explain(_ uri: String) -> PlaybackError? {
         var client = HTTPClient()
         client.options = options
@@ -28,9 +29,13 @@ enum NetworkFailureProbe {
             return nil
         } catch {
             switch (error.code, error.status) {
-            case (.status, 404?), (.status, 410?): return PlaybackError(.notFound, "\(error.message) (no such file on the server)")
-            case (.timedOut, _): return PlaybackError(.network, "could not read \(uri): the server did not answer in time")
-            default: return PlaybackError(.network, "could not read \(error.message)")
+            case (.status, 404?), (.status, 410?): return PlaybackError(.notFound, "the server answered HTTP \(error.status ?? 404): not found")
+            case (.status, let status?): return PlaybackError(.network, "the server answered HTTP \(status)")
+            case (.timedOut, _): return PlaybackError(.network, "the server did not answer in time")
+            default:
+                // libcurl's reason, without the address HTTPClient puts before it.
+                let reason = error.message.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? error.message
+                return PlaybackError(.network, reason)
             }
         }
     }

@@ -43,7 +43,12 @@ actor RefreshScheduler {
     /// Synced after each round (when set up).
     private let sync: SyncService?
     private var sleeper: Task<Void, Never>?
+    /// The round under way, cancelled at shutdown (its transfers end at once).
+    private var round: Task<Duration?, Never>?
     private var stopped = false
+    /// A poke came since the schedule was last looked at (during a round: the
+    /// sleep after it would use what the round started with).
+    private var poked = false
 
     /// The longest sleep between looks at the schedule.
     static let longestSleep: Duration = .seconds(3600)
@@ -64,17 +69,27 @@ actor RefreshScheduler {
     /// Looks at the schedule again now (the settings or the podcasts changed).
     nonisolated func poke() { Task { await wake() } }
 
+    /// Stops: the round under way is cancelled (what it has not written is
+    /// left for the next start; each feed is written whole or not at all).
     func finish() {
         stopped = true
+        round?.cancel()
         sleeper?.cancel()
     }
 
-    private func wake() { sleeper?.cancel() }
+    private func wake() {
+        poked = true
+        sleeper?.cancel()
+    }
 
     func run() async {
         while !stopped {
-            let wait = await refreshDue()
+            poked = false
+            let round = Task { await refreshDue() }
+            self.round = round
+            let wait = await round.value
             guard !stopped else { return }
+            if poked { continue }  // the settings or the podcasts changed during the round: look again
             let sleeper = Task { _ = try? await Task.sleep(for: min(wait ?? Self.longestSleep, Self.longestSleep)) }
             self.sleeper = sleeper
             await sleeper.value
@@ -92,6 +107,7 @@ actor RefreshScheduler {
         if !due.isEmpty {
             do throws(LibraryError) {
                 let summaries = try await player.refresher.refresh(due)
+                guard !Task.isCancelled else { return nil }  // shutting down
                 for summary in summaries where summary.changed { signals.episodesChanged(summary.podcastId) }
                 let failed = summaries.filter { $0.error != nil }.count
                 logger.info("background refresh: \(summaries.count) feeds, \(summaries.filter(\.changed).count) changed, \(failed) failed")

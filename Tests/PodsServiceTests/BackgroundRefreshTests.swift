@@ -6,6 +6,27 @@ import Testing
 /// podsd refreshes by itself every `refresh-interval`, backs off a failing
 /// feed (twice as long after each failure), and says when each feed is next.
 @Suite struct BackgroundRefreshTests {
+    /// A stop during a refresh round (a server holding a feed) ends at once:
+    /// the round's transfers are cancelled, and nothing of it is written (the
+    /// held feed is no failure).
+    @Test func sigtermDuringARefreshRoundExitsWithinTwoSeconds() async throws {
+        let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
+        defer { server.stop() }
+        server.setFile("/slow.xml", sampleFeed([("s1", "Slow one", 1, server.url("/a.mp3"))], title: "Slow Show"))
+        let directory = try Fixtures.temporaryDirectory()
+        let podsd = try await PodsdProcess.start(extraArguments: ["--refresh-interval", "2s"], directory: directory)
+        #expect(await podsd.pods("subscribe", server.url("/slow.xml")).status == 0)
+        server.hold("/slow.xml")
+        defer { server.release("/slow.xml") }
+        try await waitFor(timeout: .seconds(10)) { server.requests(for: "/slow.xml") >= 2 }  // the round is waiting on it
+        let exit = try #require(await podsd.signal(SIGTERM, timeout: .seconds(10)))
+        #expect(exit.status == 0 && exit.after < .seconds(2), "stopped after \(exit.after)")
+        server.release("/slow.xml")
+        let again = try await PodsdProcess.start(bus: podsd.bus, directory: directory)
+        let podcast = try #require(try await LibraryClient(again.client).podcastsJSON().first)
+        #expect(podcast["lastError"] is NSNull || podcast["lastError"] == nil, "\(podcast)")
+    }
+
     @Test func refreshesOnTimeAndBacksOffAFailingFeed() async throws {
         let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
         defer { server.stop() }

@@ -49,7 +49,7 @@ import Testing
     }
 
     /// A podsd playing the oldest of three episodes, the next one's bytes held by the server.
-    private static func playingWithTheNextHeld() async throws -> (PodsdProcess, EpisodeServer, next: Int64) {
+    static func playingWithTheNextHeld() async throws -> (PodsdProcess, EpisodeServer, next: Int64) {
         let fixture = try await EpisodeServer(seconds: 20)
         let podsd = try await PodsdProcess.start()
         let episodes = try await fixture.subscribe(podsd)
@@ -57,25 +57,6 @@ import Testing
         _ = try await LibraryClient(podsd.client).play(episode: first)
         fixture.server.hold(EpisodeServer.path(.ogg))
         return (podsd, fixture, next)
-    }
-
-    /// A slow `Next` (the next episode's first bytes held by its server)
-    /// never holds up the `Pause` its sender sends after it: the Pause is
-    /// answered at once, and applies to the next episode, which loads paused.
-    @Test func aPauseBehindASlowNextIsAnsweredAtOnceAndTheNextEpisodeLoadsPaused() async throws {
-        let (podsd, fixture, next) = try await Self.playingWithTheNextHeld()
-        defer { fixture.server.stop() }
-        try podsd.connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Next")
-        try await waitFor(timeout: .seconds(20)) { fixture.server.requests(for: EpisodeServer.path(.ogg)) > 0 }  // Next is waiting
-        let start = ContinuousClock.now
-        try await podsd.client.pause()
-        let answered = ContinuousClock.now - start
-        print("Pause behind a Next waiting for its bytes: answered in \(answered)")
-        #expect(answered < .milliseconds(500), "the Pause waited \(answered) behind the Next")
-        fixture.server.release(EpisodeServer.path(.ogg))
-        try await waitFor(timeout: .seconds(20)) { (try? await podsd.client.status().episodeId) == next }
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(try await podsd.client.status().state == "Paused", "Next then Pause left the next episode playing")
     }
 
     /// A media-key helper sends and exits without waiting for the answers:
@@ -136,4 +117,28 @@ import Testing
         #expect(threads() <= base.threads + 2, "threads: \(base.threads) after 5 rounds, \(threads()) after 50")
         #expect(podsd.isRunning)
     }
+}
+
+/// Timed, so it runs with the real-time group (`scripts/test`): on two cores
+/// the parallel suite's other podsd processes would be timed with it.
+@Suite struct SlowCallTests {
+    /// A slow `Next` (the next episode's first bytes held by its server)
+    /// never holds up the `Pause` its sender sends after it: the Pause is
+    /// answered at once, and applies to the next episode, which loads paused.
+    @Test func aPauseBehindASlowNextIsAnsweredAtOnceAndTheNextEpisodeLoadsPaused() async throws {
+        let (podsd, fixture, next) = try await CallOrderTests.playingWithTheNextHeld()
+        defer { fixture.server.stop() }
+        try podsd.connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Next")
+        try await waitFor(timeout: .seconds(20)) { fixture.server.requests(for: EpisodeServer.path(.ogg)) > 0 }  // Next is waiting
+        let start = ContinuousClock.now
+        try await podsd.client.pause()
+        let answered = ContinuousClock.now - start
+        print("Pause behind a Next waiting for its bytes: answered in \(answered)")
+        #expect(answered < .milliseconds(500), "the Pause waited \(answered) behind the Next")
+        fixture.server.release(EpisodeServer.path(.ogg))
+        try await waitFor(timeout: .seconds(20)) { (try? await podsd.client.status().episodeId) == next }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await podsd.client.status().state == "Paused", "Next then Pause left the next episode playing")
+    }
+
 }

@@ -21,7 +21,7 @@ import Testing
             ("http://no-such-host.invalid/episode.mp3", "the server's name could not be resolved (DNS"),
             // A certificate nobody vouches for: the handshake fails.
             (untrusted.url("/episode.mp3"), "the secure connection (TLS) failed"),
-            (server.url("/missing.mp3"), "answered HTTP 404 (no such file on the server)"),
+            (server.url("/missing.mp3"), "the server answered HTTP 404: not found"),
         ]
         for (url, says) in cases {
             let start = ContinuousClock.now
@@ -35,7 +35,7 @@ import Testing
         let silent = await podsd.run(Fixtures.executable("pods"), ["play", server.url("/silent.mp3")], timeout: .seconds(40))
         #expect(silent.status == 0, "\(silent)")
         try await waitFor(timeout: .seconds(40)) {
-            await podsd.pods("status").stdout.contains("stopped by an error: could not read \(server.url("/silent.mp3")): the server did not answer in time")
+            await podsd.pods("status").stdout.contains("stopped by an error: the server did not answer in time")
         }
         // The server that works plays, and podsd went through it all.
         #expect(await podsd.pods("play", server.url("/episode.mp3")).status == 0)
