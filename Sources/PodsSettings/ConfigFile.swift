@@ -39,9 +39,7 @@ public struct ConfigFile: Sendable {
 
     /// Reads a config text; `name` is the file's, for messages.
     public static func parse(_ text: String, name: String = "config.toml") throws(SettingsError) -> Settings {
-        if let line = headerWithoutKey(in: text) {
-            throw SettingsError("\(name) line \(line): a table header must start with a key, as in [podcast]")
-        }
+        if let (line, why) = unsupportedLine(in: text) { throw SettingsError("\(name) line \(line): \(why)") }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -82,28 +80,60 @@ public struct ConfigFile: Sendable {
     }
 
     /// Whether `line` is `key = …` (not commented out).
-    /// The 1-based line of a table header whose key does not start with a
-    /// key character or a quote (`[#`, `[[[`, `[=`, a lone `[`), if any.
+    /// The first line that is not a comment, a blank or a `key = value`
+    /// with one plain value (a string on one line, a number, a boolean, a
+    /// date), with why; nil when every line is one of those.
     ///
-    /// toml++ 3.4, inside the TOMLKit release Pods builds with, does not fail
-    /// on such a header: its parser asserts and aborts the process (its
-    /// `parse_table_header` calls `parse_key` without checking the first
-    /// character; fixed upstream in toml++ pull request 301, May 2026), and a
-    /// podsd that aborts on its config file would abort again at every start.
-    /// So they are refused here first, found by fuzzing (`Tests/Fuzz/config.swift`).
-    /// Any line starting with `[` counts, also inside a multi-line value: a
-    /// valid file Pods reads has none there.
-    public static func headerWithoutKey(in text: String) -> Int? {
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var rest = line.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-            guard rest.first == "[" else { continue }
-            rest = rest.dropFirst()
-            if rest.first == "[" { rest = rest.dropFirst() }
-            rest = rest.drop { $0 == " " || $0 == "\t" }
-            guard let first = rest.unicodeScalars.first,
-                  first.isASCII && (first.properties.isAlphabetic || ("0"..."9").contains(first) || "_-\"']".unicodeScalars.contains(first))
-            else { return index + 1 }
+    /// Every setting is such a line (tables, arrays and multi-line strings
+    /// hold none), and only such lines reach TOMLKit: the toml++ 3.4 inside
+    /// the TOMLKit release Pods builds with asserts on some malformed tables
+    /// and arrays instead of failing (`[#`, `[[[1]]]`, `a=[[}`: its parser
+    /// calls on without checking the next character; the first is fixed
+    /// upstream in toml++ pull request 301, May 2026), which aborts the
+    /// process, and podsd reading its config file at every start would abort
+    /// at every start. Found by fuzzing (`Tests/Fuzz/config.swift`).
+    public static func unsupportedLine(in text: String) -> (line: Int, why: String)? {
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = Substring(raw)
+            if line.last == "\r" { line = line.dropLast() }
+            if index == 0, line.first == "\u{FEFF}" { line = line.dropFirst() }
+            if let why = Self.unsupported(line.unicodeScalars) { return (index + 1, why) }
         }
+        return nil
+    }
+
+    private static func unsupported(_ line: Substring.UnicodeScalarView) -> String? {
+        func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
+        func isKey(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
+        }
+        var rest = line.drop(while: isBlank)
+        guard let first = rest.first, first != "#" else { return nil }
+        if first == "[" { return "Pods' settings are `key = value` lines; tables hold none" }
+        let key = rest.prefix(while: isKey)
+        guard !key.isEmpty else { return "a setting is a line `key = value`" }
+        rest = rest.dropFirst(key.count).drop(while: isBlank)
+        guard rest.first == "=" else { return "a setting is a line `key = value`" }
+        rest = rest.dropFirst().drop(while: isBlank)
+        switch rest.first {
+        case "\"", "'":
+            let quote = rest.first ?? "\""
+            if rest.starts(with: [quote, quote, quote]) { return "a setting's text is on one line" }
+            rest = rest.dropFirst()
+            while let scalar = rest.first, scalar != quote {
+                rest = rest.dropFirst(scalar == "\\" && quote == "\"" ? 2 : 1)
+            }
+            guard rest.first == quote else { return "the text has no closing \(quote)" }
+            rest = rest.dropFirst()
+        case "[", "{":
+            return "a setting takes one value, not an array or a table"
+        default:
+            let token = rest.prefix { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.:_".unicodeScalars.contains($0)) }
+            guard !token.isEmpty else { return "a setting needs a value after =" }
+            rest = rest.dropFirst(token.count)
+        }
+        rest = rest.drop(while: isBlank)
+        guard rest.isEmpty || rest.first == "#" else { return "one setting a line, with nothing after its value but a comment" }
         return nil
     }
 

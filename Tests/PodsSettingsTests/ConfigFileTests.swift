@@ -60,12 +60,13 @@ import Testing
         ("trim-silence = 1", "config.toml line 1: trim-silence takes true or false, not '1'"),
         ("next-action = \"track\"", "config.toml line 1: next-action takes 'chapter' or 'episode', not 'track'"),
         ("speed = [1", "config.toml line 1: "),
-        // Headers toml++ 3.4 aborts on instead of failing (found by Tests/Fuzz/config.swift).
-        ("[#", "config.toml line 1: a table header must start with a key"),
-        ("speed = 1\n  [[[1]]]", "config.toml line 2: a table header must start with a key"),
-        ("[=", "config.toml line 1: a table header must start with a key"),
-        ("p=\"\"\n[", "config.toml line 2: a table header must start with a key"),
-        ("\u{2003}[ #x]", "config.toml line 1: a table header must start with a key"),
+        // What toml++ 3.4 aborts on instead of failing (found by Tests/Fuzz/config.swift) never reaches it.
+        ("[#", "config.toml line 1: Pods' settings are `key = value` lines; tables hold none"),
+        ("speed = 1\n  [[[1]]]", "config.toml line 2: Pods' settings are `key = value` lines; tables hold none"),
+        ("1=[[[[[[[[[[[[}[[[[[Z5", "config.toml line 1: a setting takes one value, not an array or a table"),
+        ("speed = \"\"\"\n1.5\"\"\"", "config.toml line 1: a setting's text is on one line"),
+        ("speed = \"1.5", "config.toml line 1: the text has no closing \""),
+        ("speed = 1.5 skip-back = 10", "config.toml line 1: one setting a line, with nothing after its value but a comment"),
     ])
     func aBrokenFileIsOneLineNamingTheLineAndKey(_ text: String, _ message: String) {
         #expect {
@@ -87,8 +88,12 @@ import Testing
         }
     }
 
-    @Test func tableHeadersWithKeysStillRead() throws {
-        #expect(ConfigFile.headerWithoutKey(in: "[podcast]\n[ \"a b\" ]\n[[x]]\n  ['y']\n[_a]\n[-b]\n[7]\nspeed = 1") == nil)
+    @Test func everyLineASettingCanBeStillReads() throws {
+        let text = "\u{FEFF}# notes\r\n\n  speed = 1.5   # faster\nskip-back=\"10\"\ntrim-silence = true\naudio-sink = 'pulsesink device=\"x\"'\n"
+            + "complete-within = \"5%\"\nnext-action = \"chapter\" # \"quoted\" in a comment\n\t# indented comment\nsync-delay = +1e1\n"
+        #expect(ConfigFile.unsupportedLine(in: text) == nil)
+        #expect(ConfigFile.unsupportedLine(in: ConfigFile.template) == nil)
+        #expect(try ConfigFile.parse(text)[.speed] == .number(1.5))
     }
 
     @Test func valuesFromTheCommandLine() throws {
