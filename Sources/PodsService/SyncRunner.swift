@@ -262,19 +262,30 @@ struct SyncRunner: Sendable {
     }
 
     private func uploadActions(_ state: SyncAccount, _ result: inout SyncResult, podcasts: [Podcast]) async throws(SyncError) {
-        let shared = Set(podcasts.filter { isShared($0.feedURL, $0.id) }.map(\.id))
+        // The podcasts whose subscriptions this sync has sent; one subscribed since waits for the next sync.
+        let synced = Set(podcasts.map(\.id))
         let endpoints = endpoints
         var batch = 0
+        var waiting: Set<Int64> = []  // actions of podcasts subscribed during this sync, left queued
         while true {
-            let queued = try await db { () throws(LibraryError) in try library.queuedActions(limit: ActionBatches.size) }
+            let skip = waiting
+            let queued = try await db { () throws(LibraryError) in
+                try library.queuedActions(limit: ActionBatches.size + skip.count).filter { !skip.contains($0.id) }
+            }
             if queued.isEmpty { return }
+            // Whether each podcast is shared is read now, not when the sync began.
+            let now = try await db { () throws(LibraryError) in try library.podcasts() }
+            let shared = Set(now.filter { isShared($0.feedURL, $0.id) }.map(\.id))
+            let later = queued.filter { shared.contains($0.podcastId) && !synced.contains($0.podcastId) }
+            waiting.formUnion(later.map(\.id))
             // Actions of podcasts kept here, and of kinds the server drops, leave unsent.
             let sending = queued.filter { action in
-                shared.contains(action.podcastId) && !action.episodeURL.isEmpty
+                shared.contains(action.podcastId) && synced.contains(action.podcastId) && !action.episodeURL.isEmpty
                     && endpoints.keeps(EpisodeAction.Kind(rawValue: action.action) ?? .play)
             }
             let sendingIDs = Set(sending.map(\.id))
-            let dropped = queued.map(\.id).filter { !sendingIDs.contains($0) }
+            let dropped = queued.map(\.id).filter { !sendingIDs.contains($0) && !waiting.contains($0) }
+            guard !sending.isEmpty || !dropped.isEmpty else { return }
             let sentAt = Date()
             // At most 16 batches (480 actions) share a second: gpodder.net pages by
             // timestamp, 1000 at a time, and cannot page past a second holding more.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PodsClient
 import PodsTestSupport
 import Testing
@@ -7,6 +8,34 @@ import Testing
 /// sends them: matching, update_urls, the playing episode, hostile input,
 /// and the exact shapes AntennaPod and gPodder read.
 @Suite struct SyncInputTests {
+    /// An action of a podcast subscribed while a sync runs (after its
+    /// subscriptions went up) is sent by the next sync, never deleted unsent.
+    @Test func anActionOfAPodcastSubscribedDuringASyncIsSentByTheNext() async throws {
+        let world = try SyncWorld(api: .nextcloud)
+        defer { world.stop() }
+        let desktop = try await joined(world, [world.showA], device: "desktop")
+        let reached = Mutex(false), go = Mutex(false)
+        world.server.intercept { request, _ in
+            // The sync's download of actions waits, after its subscriptions went up, until the test is done.
+            if request.method == "GET", request.target.contains("episode_action") {
+                reached.withLock { $0 = true }
+                while !go.withLock({ $0 }) { usleep(10_000) }
+            }
+            return nil
+        }
+        let syncing = Task { _ = try await syncJSON(desktop) }
+        try await waitFor(timeout: .seconds(20)) { reached.withLock { $0 } }
+        #expect(await desktop.pods("subscribe", world.showB).status == 0)
+        let episode = try #require(try await episodesByGuid(desktop)["b1-guid"]?["id"] as? Int64)
+        try await LibraryClient(desktop.client).mark(episode: episode, played: true)
+        go.withLock { $0 = true }
+        try await syncing.value
+        world.server.intercept(nil)
+        _ = try await syncJSON(desktop)
+        #expect(world.server.storedActions.contains { $0.podcast == world.showB && $0.guid == "b1-guid" },
+                "\(world.server.storedActions.map(\.podcast))")
+    }
+
     /// A feed URL the server sanitises (update_urls) is rewritten here too.
     @Test func feedURLRewrittenByUpdateURLs() async throws {
         let world = try SyncWorld(api: .gpodder)
