@@ -121,20 +121,66 @@ public struct ConfigFile: Sendable {
             if rest.starts(with: [quote, quote, quote]) { return "a setting's text is on one line" }
             rest = rest.dropFirst()
             while let scalar = rest.first, scalar != quote {
-                rest = rest.dropFirst(scalar == "\\" && quote == "\"" ? 2 : 1)
+                if scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F { return "the text holds a control character" }
+                rest = rest.dropFirst()
+                guard quote == "\"", scalar == "\\" else { continue }
+                // TOML's escapes: \" \\ \b \t \n \f \r, \uXXXX and \UXXXXXXXX.
+                guard let escape = rest.first else { break }
+                rest = rest.dropFirst()
+                let digits = escape == "u" ? 4 : escape == "U" ? 8 : 0
+                if digits == 0 {
+                    guard "\"\\btnfr".unicodeScalars.contains(escape) else { return "the text has an escape TOML does not know: \\\(escape)" }
+                } else {
+                    guard rest.prefix(digits).count == digits, rest.prefix(digits).allSatisfy({ $0.properties.isASCIIHexDigit }) else {
+                        return "the text has an escape TOML does not know"
+                    }
+                    rest = rest.dropFirst(digits)
+                }
             }
             guard rest.first == quote else { return "the text has no closing \(quote)" }
             rest = rest.dropFirst()
         case "[", "{":
             return "a setting takes one value, not an array or a table"
         default:
-            let token = rest.prefix { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.:_".unicodeScalars.contains($0)) }
+            let token = rest.prefix { !isBlank($0) && $0 != "#" }
             guard !token.isEmpty else { return "a setting needs a value after =" }
+            guard Self.isPlainValue(String(String.UnicodeScalarView(token))) else {
+                return "a setting's value is a number, true or false, or text in quotes"
+            }
             rest = rest.dropFirst(token.count)
         }
         rest = rest.drop(while: isBlank)
         guard rest.isEmpty || rest.first == "#" else { return "one setting a line, with nothing after its value but a comment" }
         return nil
+    }
+
+    /// `true`, `false`, `inf`, `nan` or a decimal number as TOML writes one
+    /// (`-1`, `+0.5`, `1_000`, `1e-3`): no setting takes a date, and only
+    /// values this plain reach TOMLKit's parser.
+    static func isPlainValue(_ token: String) -> Bool {
+        if token == "true" || token == "false" { return true }
+        var rest = Substring(token)
+        if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
+        if rest == "inf" || rest == "nan" { return true }
+        func digits() -> Bool {  // digits, single underscores between them
+            var count = 0, lastUnderscore = false
+            while let character = rest.first, character.isASCII, character.isNumber || character == "_" {
+                if character == "_" { if count == 0 || lastUnderscore { return false }; lastUnderscore = true } else { lastUnderscore = false; count += 1 }
+                rest = rest.dropFirst()
+            }
+            return count > 0 && !lastUnderscore
+        }
+        guard digits() else { return false }
+        if rest.first == "." {
+            rest = rest.dropFirst()
+            guard digits() else { return false }
+        }
+        if rest.first == "e" || rest.first == "E" {
+            rest = rest.dropFirst()
+            if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
+            guard digits() else { return false }
+        }
+        return rest.isEmpty
     }
 
     static func assigns(_ key: String, _ line: Substring) -> Bool {
