@@ -31,6 +31,7 @@ extension DBusError {
         public static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
         public static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
         public static let notSupported = "org.freedesktop.DBus.Error.NotSupported"
+        public static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
         public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
         public static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
         public static let disconnected = "org.freedesktop.DBus.Error.Disconnected"

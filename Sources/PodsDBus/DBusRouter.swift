@@ -28,6 +28,12 @@ final class DBusRouter {
     /// many bytes rather than built as fifty million values.
     static let maximumArgumentValues = 65_536
 
+    /// The most calls one sender may have waiting at one object: calls sent
+    /// without asking for a reply are not counted by the bus daemon's
+    /// limits, so without this a client could queue calls without end
+    /// behind one slow call. Past it, `LimitsExceeded`.
+    static let maximumQueuedCalls = 1024
+
     // MARK: - Registration
 
     func export(_ object: DBusExportedObject) {
@@ -187,6 +193,10 @@ final class DBusRouter {
         nextCallID += 1
         let callID = nextCallID
         let executor = object.executor
+        if let waiting = callQueues[key], waiting.pending >= Self.maximumQueuedCalls {
+            return reply(to: message, .failure(.init(name: DBusError.Name.limitsExceeded,
+                message: "\(Self.maximumQueuedCalls) calls of this sender are waiting here already")), on: loop)
+        }
         let queue = callQueues[key] ?? CallQueue(executor: executor)
         callQueues[key] = queue
         queue.pending += 1

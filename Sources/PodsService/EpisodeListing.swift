@@ -3,6 +3,7 @@ import PodsConcurrency
 import PodsDBus
 import PodsLibrary
 import PodsProtocol
+import Synchronization
 
 /// The episode list, as `ListEpisodes` pages it and `StreamEpisodes`
 /// writes it whole into a client's descriptor.
@@ -38,13 +39,35 @@ enum EpisodeListing {
     /// the first stream.
     private static let writers = BlockingLane("pods.stream", width: 2, niceness: 5)
 
+    /// Streams under way, and the most there may be: each holds its
+    /// reader's descriptor and up to two pages, so one client cannot make
+    /// podsd run out of descriptors or memory by asking for thousands.
+    private static let streams = Mutex(0)
+    static let maximumStreams = 8
+    /// The longest a stream may take, however slowly its reader reads.
+    static let streamDeadline: Duration = .seconds(300)
+
     /// Writes every page of `filter`'s list into `descriptor`, building the
     /// next page while the last is written, then closes it. Returns at once;
-    /// a failure (the reader gone, or stalled for 30 s) is logged and ends
-    /// the stream early, which the reader sees as a list without its last page.
-    static func stream(_ library: Library, _ filter: EpisodeFilter, into descriptor: DBusFileDescriptor, logger: Logger) {
+    /// a failure (the reader gone, or stalled for 30 s, or the whole stream
+    /// past `streamDeadline`) is logged and ends the stream early, which the
+    /// reader sees as a list without its last page. With `maximumStreams`
+    /// under way it is refused (`LimitsExceeded`).
+    static func stream(_ library: Library, _ filter: EpisodeFilter, into descriptor: DBusFileDescriptor,
+                       logger: Logger) throws(DBusError) {
+        let admitted = streams.withLock { count in
+            guard count < maximumStreams else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            throw DBusError(name: DBusError.Name.limitsExceeded,
+                            message: "\(maximumStreams) episode streams are under way; try again when one has ended")
+        }
         let writer = DBusBodyStream.Writer(descriptor)
+        let started = ContinuousClock.now
         Task {
+            defer { streams.withLock { $0 -= 1 } }
             do throws(DBusError) {
                 var page = try await Self.page(library, filter, after: nil, count: LibraryPaging.maxItems)
                 while true {
@@ -60,6 +83,9 @@ enum EpisodeListing {
                     }
                     if let failure = await written { throw failure }
                     guard let following else { break }
+                    guard ContinuousClock.now - started < streamDeadline else {
+                        throw DBusError.failed("the reader took longer than \(streamDeadline.components.seconds) s")
+                    }
                     page = following
                 }
             } catch {

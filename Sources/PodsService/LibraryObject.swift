@@ -138,7 +138,7 @@ enum LibraryObject {
                 method(.streamEpisodes) { arguments throws(DBusError) in
                     let filter = try await episodeFilter(arguments[0], podcastID: podcastID)
                     guard case .unixFD(let descriptor) = arguments[1] else { throw DBusError.invalidArgs("StreamEpisodes takes a file descriptor") }
-                    EpisodeListing.stream(library, filter, into: descriptor, logger: player.logger)
+                    try EpisodeListing.stream(library, filter, into: descriptor, logger: player.logger)
                     return []
                 },
                 method(.episode) { arguments throws(DBusError) in

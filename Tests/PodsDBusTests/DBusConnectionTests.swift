@@ -184,6 +184,34 @@ private struct EchoFixture {
         #expect(try await fixture.call(EchoFixture.interface, "Add", [.int32(1), .int32(1)], timeout: .seconds(60)) == [.int32(2)])
     }
 
+    /// One sender's calls waiting behind a slow one are bounded: past the
+    /// bound they are refused at once, and the ones taken are all answered.
+    @Test func aSendersWaitingCallsAreBounded() async throws {
+        let fixture = try await EchoFixture()
+        let calls = 1200
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            group.addTask { (try? await fixture.call(EchoFixture.interface, "Slow", timeout: .seconds(60))) == nil ? "slow failed" : "slow" }
+            try? await Task.sleep(for: .milliseconds(200))  // Slow first
+            for index in 0..<calls {
+                group.addTask {
+                    do throws(DBusError) {
+                        _ = try await fixture.call(EchoFixture.interface, "Add", [.int32(Int32(index)), .int32(1)], timeout: .seconds(60))
+                        return "answered"
+                    } catch {
+                        return error.name
+                    }
+                }
+            }
+            var counts: [String: Int] = [:]
+            for await outcome in group { counts[outcome, default: 0] += 1 }
+            return counts
+        }
+        #expect(outcomes["slow"] == 1)
+        #expect(outcomes[DBusError.Name.limitsExceeded, default: 0] > 0, "\(outcomes)")
+        #expect(outcomes["answered", default: 0] >= 1000, "\(outcomes)")  // the bound is 1024, Slow among them
+        #expect(outcomes["answered", default: 0] + outcomes[DBusError.Name.limitsExceeded, default: 0] == calls, "\(outcomes)")
+    }
+
     @Test func aHandlerIsCancelledOnceItsCallersStopWaiting() async throws {
         let fixture = try await EchoFixture()
         // The caller waits longer than the method says callers wait: podsd's answer is the timeout.

@@ -91,6 +91,24 @@ import Testing
         #expect(podsd.isRunning)
         #expect(try await stream(podsd, [:]).ids.count == 10_000)
         #expect(try await podsd.client.property("PlaybackStatus").stringValue != nil)
+
+        // At most eight streams at once: readers that read nothing hold theirs (each holds a
+        // descriptor and pages), and the next is refused until one ends.
+        var held: [DBusFileDescriptor] = []
+        for _ in 0..<8 {
+            let (readEnd, writeEnd) = try DBusFileDescriptor.pipe()
+            try await Self.call(podsd, [:], writeEnd)
+            held.append(readEnd)
+        }
+        let (_, extra) = try DBusFileDescriptor.pipe()
+        do throws(DBusError) {
+            try await Self.call(podsd, [:], extra)
+            Issue.record("a ninth stream was taken")
+        } catch {
+            #expect(error.name == DBusError.Name.limitsExceeded, "\(error)")
+        }
+        held.removeAll()  // the readers go: their streams end
+        try await waitFor(timeout: .seconds(20)) { (try? await stream(podsd, [:]).ids.count) == 10_000 }
     }
 
     // MARK: - Helpers
