@@ -93,16 +93,17 @@ public struct ConfigFile: Sendable {
     /// process, and podsd reading its config file at every start would abort
     /// at every start. Found by fuzzing (`Tests/Fuzz/config.swift`).
     public static func unsupportedLine(in text: String) -> (line: Int, why: String)? {
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = Substring(raw)
+        // Lines as TOML splits them, by scalar: a String's "\r\n" is one Character, never "\n".
+        for (index, raw) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = raw
             if line.last == "\r" { line = line.dropLast() }
             if index == 0, line.first == "\u{FEFF}" { line = line.dropFirst() }
-            if let why = Self.unsupported(line.unicodeScalars) { return (index + 1, why) }
+            if let why = Self.unsupported(line) { return (index + 1, why) }
         }
         return nil
     }
 
-    private static func unsupported(_ line: Substring.UnicodeScalarView) -> String? {
+    private static func unsupported(_ line: String.UnicodeScalarView.SubSequence) -> String? {
         func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
         func isKey(_ scalar: Unicode.Scalar) -> Bool {
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")

@@ -68,6 +68,7 @@ import Testing
         ("speed = \"1.5", "config.toml line 1: the text has no closing \""),
         ("speed = 1.5 skip-back = 10", "config.toml line 1: one setting a line, with nothing after its value but a comment"),
         ("ut0d60979-05-27= 1979-05-27Tp7T077T07:30Z", "config.toml line 1: a setting's value is a number, true or false, or text in quotes"),
+        ("speed = 1 # comment\r\n[[x]]", "config.toml line 2: Pods' settings are `key = value` lines; tables hold none"),
         ("speed = 0x1F", "config.toml line 1: a setting's value is a number, true or false, or text in quotes"),
         ("speed = 1__5", "config.toml line 1: a setting's value is a number, true or false, or text in quotes"),
         ("audio-sink = \"a\\qb\"", "config.toml line 1: the text has an escape TOML does not know: \\q"),
