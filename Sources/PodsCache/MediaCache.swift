@@ -55,6 +55,10 @@ public actor MediaCache {
     public static let downloadsPerHost = 2
     /// Downloads asked for that wait for a free slot, in order.
     private var queuedDownloads: [(episodeID: Int64, url: String)] = []
+    /// Downloads past the limits' check and not yet running (their cache is
+    /// being opened): their slots are taken from the check on, so callers
+    /// that come meanwhile (this actor runs others while one waits) queue.
+    private var starting: [Int64: String] = [:]
 
     /// - Parameter directory: the cache directory (`media` is made inside).
     public init(directory: URL, library: Library, http: HTTPClient = HTTPClient(),
@@ -220,11 +224,11 @@ public actor MediaCache {
     /// as a download, never evicted. Past `downloadLimit` downloads (or
     /// `downloadsPerHost` from its host) it waits its turn.
     public func download(episodeID: Int64, url: String) async throws(CacheError) {
-        if open[episodeID]?.downloading == true || queuedDownloads.contains(where: { $0.episodeID == episodeID }) { return }
+        if isDownloading(episodeID) { return }
         // A finished download skips the queue; its record is read on the cache's lane, not on this actor.
         let library = library
         let complete = (try? await Self.onThread { () throws(CacheError) in (try? library.cachedMedia(episodeID))??.complete == true }.get()) ?? false
-        if open[episodeID]?.downloading == true || queuedDownloads.contains(where: { $0.episodeID == episodeID }) { return }  // asked again meanwhile
+        if isDownloading(episodeID) { return }  // asked again meanwhile
         if !complete, !hasDownloadSlot(for: url) {
             queuedDownloads.append((episodeID, url))
             updateSink.yield(.downloadsChanged(episodeID: episodeID))
@@ -241,15 +245,20 @@ public actor MediaCache {
     /// Whether a download of `url` may start now (within `downloadLimit`
     /// and `downloadsPerHost`).
     private func hasDownloadSlot(for url: String) -> Bool {
-        let running = open.values.filter(\.downloading)
+        let hosts = open.values.filter(\.downloading).map(\.host) + starting.values
         let host = Self.host(of: url)
-        return running.count < Self.downloadLimit && running.filter { $0.host == host }.count < Self.downloadsPerHost
+        return hosts.count < Self.downloadLimit && hosts.filter { $0 == host }.count < Self.downloadsPerHost
+    }
+
+    /// Running, starting or queued.
+    private func isDownloading(_ episodeID: Int64) -> Bool {
+        open[episodeID]?.downloading == true || starting[episodeID] != nil || queuedDownloads.contains { $0.episodeID == episodeID }
     }
 
     /// Starts the queued downloads that now fit the limits, in order.
     private func startQueuedDownloads() async {
         var index = 0
-        while index < queuedDownloads.count, open.values.filter(\.downloading).count < Self.downloadLimit {
+        while index < queuedDownloads.count, open.values.filter(\.downloading).count + starting.count < Self.downloadLimit {
             let next = queuedDownloads[index]
             guard hasDownloadSlot(for: next.url) else {
                 index += 1
@@ -264,8 +273,12 @@ public actor MediaCache {
     }
 
     private func startDownload(episodeID: Int64, url: String) async throws(CacheError) {
-        let cache = try await acquire(episodeID: episodeID, url: url)
-        _ = await Self.onThread { () throws(CacheError) in cache.setPinned(true) }  // saves: fdatasync and a write
+        starting[episodeID] = Self.host(of: url)
+        defer { starting[episodeID] = nil }
+        let pinned = try await acquire(episodeID: episodeID, url: url)
+        _ = await Self.onThread { () throws(CacheError) in pinned.setPinned(true) }  // saves: fdatasync and a write
+        // Playback let go of the cache meanwhile and it closed: open it again (its record stays pinned).
+        let cache = open[episodeID] == nil ? try await acquire(episodeID: episodeID, url: url) : pinned
         guard var entry = open[episodeID] else { return }
         if !entry.downloading, !cache.isComplete {
             entry.downloading = true

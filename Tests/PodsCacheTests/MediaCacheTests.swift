@@ -117,6 +117,38 @@ private func randomBytes(_ count: Int) -> Data {
 @Suite struct MediaCacheURLTests {
     /// An episode the feed moved to another URL (same length, no ETag) is
     /// cached anew from the new URL, not served from the old file's bytes.
+    /// Downloads asked for at once keep the limits: the slot is taken from
+    /// the check on, not once the cache has opened (which waits on the
+    /// server), so the rest queue.
+    @Test func downloadsAskedForAtOnceKeepThePerHostLimit() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try LoopbackHTTPServer(files: [:])
+        defer { server.stop() }
+        for index in 1...6 {
+            server.setFile("/\(index).mp3", randomBytes(100_000), type: "audio/mpeg")
+            server.hold("/\(index).mp3")  // every cache waits on its first bytes
+        }
+        let library = try library(in: directory, server: server, count: 6)
+        let ids = try library.episodes().map(\.id).sorted()
+        let cache = MediaCache(directory: directory, library: library)
+        let downloads = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, id) in ids.enumerated() {
+                    group.addTask { try? await cache.download(episodeID: id, url: server.url("/\(index + 1).mp3")) }
+                }
+            }
+        }
+        for _ in 0..<100 where await cache.queuedDownloadIDs().count < ids.count - MediaCache.downloadsPerHost {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await cache.queuedDownloadIDs().count == ids.count - MediaCache.downloadsPerHost)
+        for index in 1...6 { server.release("/\(index).mp3") }
+        downloads.cancel()
+        await cache.shutdown()
+    }
+
     @Test func anEnclosureThatMovedIsCachedAnew() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
