@@ -7,12 +7,12 @@ struct Chapters: AsyncParsableCommand {
         abstract: "List an episode's chapters (from the feed, its chapters file and the audio file's tags, merged).")
 
     @Argument(help: "The episode's id; the loaded episode when left out.") var episode: Int64?
-    @Flag(help: "Print JSON: index, start, end, title, url, image, source.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() async throws {
         try await withPlayer { (player) throws(PlayerClient.Failure) in
             let chapters = try await PodsPlayerClient(player).chapters(episode: episode ?? 0)
-            if json { return ItemOutput.print(chapters, PlayerItems.chapter) }
+            if format.json { return ItemOutput.print(chapters, PlayerItems.chapter) }
             if chapters.isEmpty { return print("No chapters.") }
             for chapter in chapters {
                 print("\(Podcasts.padded(chapter["index"].int, 3))  \(Status.clock(chapter["start"]?.doubleValue ?? 0))  "

@@ -19,7 +19,7 @@ struct Config: AsyncParsableCommand {
     @Argument(help: "A setting's name.") var key: String?
     @Argument(help: "Its new value.") var value: String?
     @Flag(help: "Remove the value: back to the player's setting, or the default.") var unset = false
-    @Flag(help: "Print JSON: key, value, default, source, help.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func validate() throws {
         if unset, key == nil || value != nil { throw ValidationError("--unset takes a key and no value") }
@@ -33,7 +33,7 @@ struct Config: AsyncParsableCommand {
             }
             if let key, unset { return try await client.unsetConfig(podcast: podcast, key: key) }
             let settings = try await client.config(podcast: podcast, key: key)
-            if json {
+            if format.json {
                 if key != nil, let setting = settings.first { return ItemOutput.print(setting, PlayerItems.setting) }
                 return ItemOutput.print(settings, PlayerItems.setting)
             }

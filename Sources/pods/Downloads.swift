@@ -11,10 +11,10 @@ struct Download: AsyncParsableCommand {
 
     @Argument(help: "Episode ids.") var episodes: [Int64]
     @Flag(help: "Return once the downloads have started.") var noWait = false
-    @Flag(help: "Print the downloads as JSON when done.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() async throws {
-        let terminal = isatty(STDERR_FILENO) == 1 && !json
+        let terminal = isatty(STDERR_FILENO) == 1 && !format.json
         try await withLibrary { (library) throws(PlayerClient.Failure) in
             for episode in episodes { try await library.download(episode) }
             if noWait { return }
@@ -34,7 +34,7 @@ struct Download: AsyncParsableCommand {
             let failed = mine.filter { $0["state"].text == "failed" }.map {
                 "episode \($0["episodeId"].int): \($0["error"]?.text ?? "failed")"
             }
-            if json {
+            if format.json {
                 ItemOutput.print(mine, LibraryItems.download)
             } else {
                 for entry in mine where entry["state"].text == "downloaded" {
@@ -58,12 +58,12 @@ struct Downloads: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List downloaded and cached episodes with their size and state.")
 
-    @Flag(help: "Print JSON (see docs/json.md for the schema).") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() async throws {
         try await withLibrary { (library) throws(PlayerClient.Failure) in
             let entries = try await library.downloads()
-            if json { return ItemOutput.print(entries, LibraryItems.download) }
+            if format.json { return ItemOutput.print(entries, LibraryItems.download) }
             for entry in entries {
                 let bytes = entry["bytes"].int, size = entry["size"].int
                 let share = size > 0 ? " \(100 * bytes / size)%" : ""
@@ -112,7 +112,7 @@ struct Storage: AsyncParsableCommand {
         abstract: "Show the cache's size, or set its budget (partial caches beyond it are evicted, oldest first).")
 
     @Option(help: ArgumentHelp("The budget, such as 500M or 2G.", valueName: "size")) var budget: String?
-    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() async throws {
         let bytes = try budget.map { text throws(ValidationError) in
@@ -122,7 +122,7 @@ struct Storage: AsyncParsableCommand {
         try await withLibrary { (library) throws(PlayerClient.Failure) in
             if let bytes { try await library.setCacheBudget(bytes) }
             let info = try await library.storage()
-            if json { return ItemOutput.print(info, LibraryItems.storage) }
+            if format.json { return ItemOutput.print(info, LibraryItems.storage) }
             print("\(Downloads.size(info["bytes"].int)) in \(info["episodes"].int) episodes "
                   + "(\(Downloads.size(info["downloadedBytes"].int)) downloaded); budget \(Downloads.size(info["budget"].int))")
         }

@@ -11,8 +11,7 @@ struct Inspect: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A path, file:// URL or http(s):// URL of a feed.", valueName: "source"))
     var source: String
 
-    @Flag(help: "Print the feed as JSON (see docs/json.md for the schema).")
-    var json = false
+    @OptionGroup var format: OutputFormat
 
     @Option(help: ArgumentHelp("Resolve relative links against this URL.", valueName: "url"))
     var baseURL: String?
@@ -25,7 +24,7 @@ struct Inspect: AsyncParsableCommand {
             FileHandle.standardError.write(Data("pods: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        if json {
+        if format.json {
             var writer = JSONWriter(capacity: 256 << 10, sink: StandardOutput.write)
             feed.writeJSON(to: &writer)
             writer.raw("\n")

@@ -18,7 +18,7 @@ struct Subscribe: AsyncParsableCommand {
     var url: String
     @Option(help: "A private feed's user name (the password is read from standard input).") var user: String?
     @Flag(help: "Read the private feed's password from standard input (with --user).") var passwordStdin = false
-    @Flag(help: "Print the podcast as JSON.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func validate() throws {
         if passwordStdin != (user != nil) { throw ValidationError("--user and --password-stdin go together") }
@@ -32,7 +32,7 @@ struct Subscribe: AsyncParsableCommand {
             } else {
                 try await library.subscribe(url)
             }
-            if json { return ItemOutput.print(podcast, LibraryItems.podcast) }
+            if format.json { return ItemOutput.print(podcast, LibraryItems.podcast) }
             print("Subscribed to \(podcast["title"]?.text ?? podcast["feedURL"].text) (id \(podcast["id"].int), \(podcast["episodeCount"].int) episodes)")
         }
     }
@@ -51,20 +51,20 @@ struct Unsubscribe: AsyncParsableCommand {
 struct Podcasts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List subscriptions, newest first.")
 
-    @Flag(help: "Print JSON (see docs/json.md for the schema).") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() async throws {
         var output = ItemOutput.array()
         try await withLibrary { (library) throws(PlayerClient.Failure) in
             try await library.podcasts { (page) throws(PlayerClient.Failure) in
-                if json { return output.page(page, LibraryItems.podcast) }
+                if format.json { return output.page(page, LibraryItems.podcast) }
                 for podcast in page {
                     let error = podcast["lastError"].map { "  [error: \($0.text)]" } ?? ""
                     print("\(Self.padded(podcast["id"].int, 4))  \(podcast["title"].text)  "
                           + "(\(podcast["unplayedCount"].int) unplayed of \(podcast["episodeCount"].int))\(error)")
                 }
             }
-            if json { output.finish() }
+            if format.json { output.finish() }
         }
     }
 
@@ -80,12 +80,12 @@ struct Episodes: AsyncParsableCommand {
     @Argument(help: "A podcast's id or title prefix; all podcasts when left out.") var podcast: String?
     @Flag(help: "Only episodes not played to the end.") var unplayed = false
     @Option(help: "At most this many.") var limit: Int?
-    @Flag(help: "Print JSON (see docs/json.md for the schema).") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() async throws {
         var output = ItemOutput.array()
         try await withLibrary { (library) throws(PlayerClient.Failure) in
-            if json {
+            if format.json {
                 // Pages as they came over the bus, written as JSON where they lie (50,000 episodes in a second).
                 try await library.episodePages(podcast: podcast, unplayedOnly: unplayed, limit: limit) { (page) throws(PlayerClient.Failure) in
                     try output.page(page, LibraryItems.episodeSummary)
@@ -116,12 +116,12 @@ struct ShowEpisode: AsyncParsableCommand {
         commandName: "episode", abstract: "One episode's library item (every field; `pods show` is the page to read).")
 
     @Argument(help: "The episode's id.") var episode: Int64
-    @Flag(help: "Print JSON (see docs/json.md for the schema).") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() async throws {
         try await withLibrary { (library) throws(PlayerClient.Failure) in
             let item = try await library.episode(episode)
-            if json { return ItemOutput.print(item, LibraryItems.episode) }
+            if format.json { return ItemOutput.print(item, LibraryItems.episode) }
             print(Show.page(item, chapters: [], transcript: nil))
         }
     }
@@ -131,14 +131,14 @@ struct Refresh: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Fetch new episodes.")
 
     @Argument(help: "A podcast's id or title prefix; all podcasts when left out.") var podcast: String?
-    @Flag(help: "Print one JSON result per podcast.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() async throws {
         try await withLibrary { (library) throws(PlayerClient.Failure) in
-            let results = try await FeedProgress.showing(library, unless: json, unit: "feeds") { () throws(PlayerClient.Failure) in
+            let results = try await FeedProgress.showing(library, unless: format.json, unit: "feeds") { () throws(PlayerClient.Failure) in
                 try await library.refresh(podcast: podcast)
             }
-            if json { return ItemOutput.print(results, LibraryItems.refreshResult) }
+            if format.json { return ItemOutput.print(results, LibraryItems.refreshResult) }
             for result in results {
                 let title = result["title"].text
                 if let error = result["error"] {
@@ -200,7 +200,7 @@ struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Subscribe to every feed in an OPML file.")
 
     @Argument(help: "An OPML file (gPodder's, AntennaPod's, …).") var file: String
-    @Flag(help: "Print one JSON result per feed.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() async throws {
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -208,10 +208,10 @@ struct Import: AsyncParsableCommand {
             throw ExitCode.failure
         }
         try await withLibrary { (library) throws(PlayerClient.Failure) in
-            let results = try await FeedProgress.showing(library, unless: json, unit: "feeds") { () throws(PlayerClient.Failure) in
+            let results = try await FeedProgress.showing(library, unless: format.json, unit: "feeds") { () throws(PlayerClient.Failure) in
                 try await library.importOPML(String(decoding: data, as: UTF8.self))
             }
-            if json { return ItemOutput.print(results, LibraryItems.importResult) }
+            if format.json { return ItemOutput.print(results, LibraryItems.importResult) }
             for result in results {
                 print(result["error"]?.text ?? "✓ \(result["url"].text)")
             }

@@ -9,20 +9,20 @@ struct Queue: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the queue, next first.")
-        @Flag(help: "Print JSON (episodes as `pods episodes --json` lists them).") var json = false
+        @OptionGroup var format: OutputFormat
 
         func run() async throws {
             var output = ItemOutput.array()
             var position = 0
             try await withLibrary { (library) throws(PlayerClient.Failure) in
                 try await library.queue { page in
-                    if json { return output.page(page, LibraryItems.episodeSummary) }
+                    if format.json { return output.page(page, LibraryItems.episodeSummary) }
                     for episode in page {
                         position += 1
                         print("\(position). \(episode["id"].int)  \(episode["title"].text)")
                     }
                 }
-                if json { output.finish() }
+                if format.json { output.finish() }
             }
         }
     }

@@ -8,7 +8,7 @@ struct Search: AsyncParsableCommand {
 
     @Argument(parsing: .remaining, help: "What to look for.") var words: [String] = []
     @Option(help: "At most this many results (1 to 200).") var limit = 20
-    @Flag(help: "Print JSON: title, author, feedURL, artworkURL, episodeCount, source.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func validate() throws {
         guard !words.joined().isEmpty else { throw ValidationError("give something to search for") }
@@ -18,7 +18,7 @@ struct Search: AsyncParsableCommand {
     func run() async throws {
         try await withLibrary { (library) throws(PlayerClient.Failure) in
             let results = try await library.search(words.joined(separator: " "), limit: limit)
-            if json { return ItemOutput.print(results, LibraryItems.directoryResult) }
+            if format.json { return ItemOutput.print(results, LibraryItems.directoryResult) }
             if results.isEmpty { return print("Nothing found.") }
             for result in results {
                 let author = result["author"]?.stringValue.map { " — \($0)" } ?? ""

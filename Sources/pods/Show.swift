@@ -11,7 +11,7 @@ struct Show: AsyncParsableCommand {
 
     @Argument(help: "The episode's id.") var episode: Int64
     @Flag(help: "Also fetch the episode's transcript (once; podsd keeps it) and print it as timed text.") var transcript = false
-    @Flag(help: "Print JSON: episode, links, chapters, transcript.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() async throws {
         try await withPlayer { (player) throws(PlayerClient.Failure) in
@@ -24,7 +24,7 @@ struct Show: AsyncParsableCommand {
                 try await library.transcript(episode: episode) { page in all += page }
                 cues = all
             }
-            if json { return Self.printJSON(item, chapters: chapters, transcript: cues) }
+            if format.json { return Self.printJSON(item, chapters: chapters, transcript: cues) }
             print(Self.page(item, chapters: chapters, transcript: cues))
         }
     }

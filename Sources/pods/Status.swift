@@ -5,8 +5,7 @@ import PodsClient
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show what is playing.")
 
-    @Flag(help: "Print JSON: state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached, chapter, sleep, silenceSkipped, lastError.")
-    var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() async throws {
         try await withPlayer { (player) throws(PlayerClient.Failure) in
@@ -17,7 +16,7 @@ struct Status: AsyncParsableCommand {
                 status.cached = cache["cached"]?.doubleValue
             }
             if let extras = try? await PodsPlayerClient(player).extras() { status.add(extras: extras) }
-            print(json ? Self.json(status) : Self.text(status))
+            print(format.json ? Self.json(status) : Self.text(status))
         }
     }
 

@@ -15,12 +15,12 @@ struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "now", abstract: "Sync now (what `pods sync` does).")
 
         @Flag(help: "Read everything from the server again (since 0), and send every subscription and all progress.") var full = false
-        @Flag(help: "Print the result as JSON (see docs/json.md).") var json = false
+        @OptionGroup var format: OutputFormat
 
         func run() async throws {
             try await withLibrary { (library) throws(PlayerClient.Failure) in
                 let result = try await library.sync(full: full)
-                if json {
+                if format.json {
                     ItemOutput.print(result, LibraryItems.syncResult)
                 } else {
                     print(Sync.summary(result))
@@ -41,7 +41,7 @@ struct Sync: AsyncParsableCommand {
         var device: String?
         @Option(help: "The server's API: gpodder or nextcloud.") var api: API = .gpodder
         @Flag(help: "Read the password (a Nextcloud app password) from standard input.") var passwordStdin = false
-        @Flag(help: "Print the sync status as JSON.") var json = false
+        @OptionGroup var format: OutputFormat
 
         enum API: String, ExpressibleByArgument, CaseIterable { case gpodder, nextcloud }
 
@@ -54,7 +54,7 @@ struct Sync: AsyncParsableCommand {
             try await withLibrary { (library) throws(PlayerClient.Failure) in
                 let status = try await library.setupSync(server: server, user: user, device: device ?? "", api: api.rawValue,
                                                          password: password)
-                if json { return ItemOutput.print(status, LibraryItems.syncStatus) }
+                if format.json { return ItemOutput.print(status, LibraryItems.syncStatus) }
                 print("Syncing with \(status["server"].text) as \(status["user"].text) (device \(status["device"].text)); podsd syncs now.")
             }
         }
@@ -63,12 +63,12 @@ struct Sync: AsyncParsableCommand {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the sync server, the last sync and what waits to be sent.")
 
-        @Flag(help: "Print JSON (see docs/json.md).") var json = false
+        @OptionGroup var format: OutputFormat
 
         func run() async throws {
             try await withLibrary { (library) throws(PlayerClient.Failure) in
                 let status = try await library.syncStatus()
-                if json { return ItemOutput.print(status, LibraryItems.syncStatus) }
+                if format.json { return ItemOutput.print(status, LibraryItems.syncStatus) }
                 guard status["enabled"]?.boolValue == true else {
                     print("Sync is off. Turn it on with: pods sync setup SERVER_URL --user NAME --password-stdin")
                     return

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PodsProtocol
 import PodsService
 import PodsSettings
 import ServiceLifecycle
@@ -13,7 +14,8 @@ struct PodsDaemon: AsyncParsableCommand {
         discussion: """
             Owns org.mpris.MediaPlayer2.pods, so media keys, playerctl and desktop media controls drive it, \
             and org.pods.Pods, where the pods command reaches the library and settings.
-            """)
+            """,
+        version: PodsVersion.current)
 
     /// Parses the command line as the kernel holds it when the Swift
     /// runtime was given none: under an `LD_PRELOAD` such as libfaketime's

@@ -1,10 +1,27 @@
 import Foundation
 import PodsClient
+import PodsProtocol
 import PodsTestSupport
 import Testing
 
 /// The `pods` command line against a real podsd.
 @Suite struct CLITests {
+    /// The CLI reads as a map: its commands in five groups, one version for
+    /// both programs, and one `--json` wherever a script would want it.
+    @Test func helpGroupsTheCommandsAndVersionsAgree() async throws {
+        let help = await Subprocess.run(Fixtures.executable("pods"), ["--help"])
+        for group in ["PLAYBACK", "LIBRARY", "QUEUE AND DOWNLOADS", "SYNC AND SETTINGS", "TOOLS"] {
+            #expect(help.stdout.contains("\(group) SUBCOMMANDS:"), "\(help.stdout)")
+        }
+        let versions = [await Subprocess.run(Fixtures.executable("pods"), ["--version"]),
+                        await Subprocess.run(Fixtures.executable("podsd"), ["--version"])]
+        #expect(versions.allSatisfy { $0.status == 0 && $0.stdout.trimmed == PodsVersion.current }, "\(versions)")
+        for command in [["status"], ["podcasts"], ["episodes"], ["queue", "list"], ["sync", "status"], ["config"], ["inspect"]] {
+            let usage = await Subprocess.run(Fixtures.executable("pods"), command + ["--help"])
+            #expect(usage.stdout.contains("--json") && usage.stdout.contains("Print JSON instead of text"), "\(command)")
+        }
+    }
+
     @Test func playSeekSpeedVolumeStatus() async throws {
         let podsd = try await PodsdProcess.start()
         #expect(await podsd.pods("play", Fixtures.sampleMP3.path).status == 0)
