@@ -49,6 +49,7 @@ let package = Package(
         // MARK: - Libraries
         .target(name: "PodsDBus", dependencies: ["CDBus"]),
         .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
+        .target(name: "PodsPlayer", dependencies: ["PodsChapters", "PodsPlayback", "PodsSettings"]),
         .target(name: "PodsProtocol", dependencies: ["PodsDBus"]),
         .target(name: "PodsChapters"),
         .target(name: "PodsSync", dependencies: ["PodsFeedParser"]),
@@ -73,7 +74,7 @@ let package = Package(
             name: "PodsService",
             dependencies: [
                 "PodsCache", "PodsChapters", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
-                "PodsDirectory", "PodsPlayback", "PodsProtocol", "PodsSettings", "PodsSync", "PodsTranscripts",
+                "PodsDirectory", "PodsPlayback", "PodsPlayer", "PodsProtocol", "PodsSettings", "PodsSync", "PodsTranscripts",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

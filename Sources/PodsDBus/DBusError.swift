@@ -54,3 +54,9 @@ extension DBusError {
         name == Name.serviceUnknown || name == Name.nameHasNoOwner
     }
 }
+
+/// An error of another module that has a D-Bus name: a handler may throw it
+/// and the caller gets `dbusError` (other errors are `Failed`).
+public protocol DBusErrorConvertible: Error {
+    var dbusError: DBusError { get }
+}

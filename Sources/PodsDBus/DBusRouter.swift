@@ -257,6 +257,8 @@ final class DBusRouter {
                 }
             } catch let error as DBusError {
                 return .failure(error)
+            } catch let error as any DBusErrorConvertible {
+                return .failure(error.dbusError)
             } catch {
                 return .failure(.failed(String(describing: error)))
             }

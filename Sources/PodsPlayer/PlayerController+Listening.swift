@@ -1,7 +1,5 @@
 import PodsChapters
-import PodsDBus
 import PodsPlayback
-import PodsProtocol
 import PodsSettings
 
 /// The listening session on top of playback: chapters and where `Next` and
@@ -12,7 +10,7 @@ extension PlayerController {
 
     /// Gives the loaded track its chapters (ignored when `trackID` is no
     /// longer loaded).
-    public func setChapters(_ chapters: [EpisodeChapter], for trackID: DBusObjectPath) {
+    public func setChapters(_ chapters: [EpisodeChapter], for trackID: TrackID) {
         guard state.track?.trackID == trackID else { return }
         timeline = ChapterTimeline(chapters)
         publish()
@@ -22,7 +20,7 @@ extension PlayerController {
     public func chapters() -> [EpisodeChapter] { timeline.chapters }
 
     /// Tells whether an episode comes after and before `trackID` (the library knows).
-    public func setNeighbours(next: Bool, previous: Bool, for trackID: DBusObjectPath) {
+    public func setNeighbours(next: Bool, previous: Bool, for trackID: TrackID) {
         guard state.track?.trackID == trackID else { return }
         neighbours = (next, previous)
         publish()
@@ -35,6 +33,12 @@ extension PlayerController {
         public var skipOutro = Duration.zero
         /// Long silences play faster (see `SilenceTrimmer`).
         public var trimSilence = false
+
+        public init(nextAction: NextAction = .chapter, skipOutro: Duration = .zero, trimSilence: Bool = false) {
+            self.nextAction = nextAction
+            self.skipOutro = skipOutro
+            self.trimSilence = trimSilence
+        }
     }
 
     public func setTrackPreferences(_ preferences: TrackPreferences) {
@@ -94,10 +98,10 @@ extension PlayerController {
 
     /// Jumps to a chapter of the loaded track; an error (and no change)
     /// when there is no such chapter.
-    public func goToChapter(_ target: ChapterTarget) throws(DBusError) {
-        guard state.track != nil else { throw .failed("Nothing is loaded") }
-        guard !timeline.isEmpty else { throw .failed("This episode has no chapters") }
-        guard state.canSeek else { throw .failed("This track cannot seek") }
+    public func goToChapter(_ target: ChapterTarget) throws(PlayerError) {
+        guard state.track != nil else { throw PlayerError.failed("Nothing is loaded") }
+        guard !timeline.isEmpty else { throw PlayerError.failed("This episode has no chapters") }
+        guard state.canSeek else { throw PlayerError.failed("This track cannot seek") }
         let here = position() / .seconds(1)
         let start: Double? = switch target {
         case .next: timeline.nextStart(after: here)
@@ -106,9 +110,9 @@ extension PlayerController {
         }
         guard let start else {
             throw switch target {
-            case .next: DBusError.failed("This is the last chapter")
-            case .previous: DBusError.failed("This is the first chapter")
-            case .number(let number): DBusError.invalidArgs("There is no chapter \(number); this episode has \(timeline.jumps.count)")
+            case .next: PlayerError(.failed, "This is the last chapter")
+            case .previous: PlayerError(.failed, "This is the first chapter")
+            case .number(let number): PlayerError(.invalidArgument, "There is no chapter \(number); this episode has \(timeline.jumps.count)")
             }
         }
         jump(to: .seconds(start))
@@ -145,18 +149,18 @@ extension PlayerController {
     /// Sets (or with `.off` clears) the sleep timer: over its last 10 s the
     /// volume fades out, then playback pauses and the volume comes back.
     /// Pausing by hand keeps it (a timer in minutes counts playing time).
-    public func setSleepTimer(_ request: SleepRequest) throws(DBusError) {
+    public func setSleepTimer(_ request: SleepRequest) throws(PlayerError) {
         switch request {
         case .off:
             sleep = nil
         case .time(let seconds):
             sleep = .time(.milliseconds(Int64(seconds * 1000)), playing: state.status == .playing)
         case .endOfEpisode:
-            guard state.track != nil else { throw .failed("Nothing is loaded") }
+            guard state.track != nil else { throw PlayerError.failed("Nothing is loaded") }
             sleep = .endOfEpisode
         case .endOfChapter:
-            guard state.track != nil else { throw .failed("Nothing is loaded") }
-            guard !timeline.isEmpty else { throw .failed("This episode has no chapters") }
+            guard state.track != nil else { throw PlayerError.failed("Nothing is loaded") }
+            guard !timeline.isEmpty else { throw PlayerError.failed("This episode has no chapters") }
             sleep = .endOfChapter(at: chapterEnd(after: position()))
         }
         runSleepTimer()

@@ -1,7 +1,5 @@
 import PodsChapters
-import PodsDBus
 import PodsPlayback
-import PodsProtocol
 
 /// The one owner of the player's state.
 ///
@@ -50,6 +48,7 @@ public actor PlayerController {
         /// Whether it plays once loaded, as the transport calls since it was announced left it.
         var plays: Bool
     }
+    private let explainNetworkFailure: (@Sendable (String) -> PlaybackError?)?
     private var loadWaiters: [Int: CheckedContinuation<Result<Void, PlaybackError>, Never>] = [:]
     private var nextWaiterID = 0
     /// A track is loading: whether it can seek is not known yet, and a seek
@@ -81,7 +80,9 @@ public actor PlayerController {
 
     /// Checks `audioSink` (a `gst-launch` description, nil for the
     /// desktop's default) at once; the pipeline itself waits for a track.
-    public init(audioSink: String?) throws(PlaybackError) {
+    /// `explainNetworkFailure` is asked why a network stream failed (`PlaybackEngine`).
+    public init(audioSink: String?, explainNetworkFailure: (@Sendable (String) -> PlaybackError?)? = nil) throws(PlaybackError) {
+        self.explainNetworkFailure = explainNetworkFailure
         try PlaybackEngine.checkAudioSink(audioSink)
         self.audioSink = audioSink
         (engineBuilt, engineReady) = AsyncStream<Void>.makeStream()
@@ -90,7 +91,7 @@ public actor PlayerController {
     /// The pipeline, built on first use with the rate and volume set so far.
     private func loadedEngine() throws(PlaybackError) -> PlaybackEngine {
         if let engine { return engine }
-        let engine = try PlaybackEngine(audioSink: audioSink, explainNetworkFailure: NetworkFailureProbe.explain)
+        let engine = try PlaybackEngine(audioSink: audioSink, explainNetworkFailure: explainNetworkFailure)
         engine.setRate(state.rate)
         engine.setVolume(state.volume)
         engine.setSilenceDetection(preferences.trimSilence)
@@ -170,7 +171,7 @@ public actor PlayerController {
         let engine = try loadedEngine()
         reportProgress()
         loadCount += 1
-        let trackID = episode?.trackID ?? MPRIS.trackPathPrefix.appending(escaping: String(loadCount))
+        let trackID = episode?.trackID ?? .other(load: loadCount)
         let previousTrackID = state.track?.trackID
         // Reopening the same episode (its cache restarted) keeps the callers
         // waiting for it; another track ends their wait.
@@ -250,9 +251,9 @@ public actor PlayerController {
     }
 
     /// Playing → paused; paused or stopped → playing.
-    public func playPause() throws(DBusError) {
+    public func playPause() throws(PlayerError) {
         if let coming = announcedLoad { return coming.plays ? pause() : play() }
-        guard state.track != nil else { throw .notSupported("No track is loaded") }
+        guard state.track != nil else { throw PlayerError(.notSupported, "No track is loaded") }
         if state.status == .playing { pause() } else { play() }
     }
 
@@ -283,13 +284,14 @@ public actor PlayerController {
 
     /// Moves to `position` of `trackID`; ignored for a stale track id, a
     /// negative position, or one past the end.
-    public func setPosition(trackID: DBusObjectPath, _ position: Duration) {
+    public func setPosition(trackID: TrackID, _ position: Duration) {
         guard let track = state.track, track.trackID == trackID, state.canSeek || loading, position >= .zero else { return }
         if let duration = track.duration, position > duration { return }
         jump(to: position)
     }
 
-    func jump(to target: Duration) {
+    /// Moves to `target` (a stopped track pauses there).
+    public func jump(to target: Duration) {
         if state.status == .stopped {
             engine?.seek(to: target)
             engine?.pause()
@@ -324,9 +326,9 @@ public actor PlayerController {
 
     /// Sets the rate: 0 pauses (the rate stays); others are clamped to
     /// `PlaybackEngine.rateRange`.
-    public func setRate(_ rate: Double) throws(DBusError) {
+    public func setRate(_ rate: Double) throws(PlayerError) {
         guard rate.isFinite, rate >= 0 else {
-            throw .invalidArgs("Rate must be between \(PlaybackEngine.rateRange.lowerBound) and \(PlaybackEngine.rateRange.upperBound)")
+            throw PlayerError.invalidArgument("Rate must be between \(PlaybackEngine.rateRange.lowerBound) and \(PlaybackEngine.rateRange.upperBound)")
         }
         if rate == 0 { return pause() }
         state.rate = PlaybackEngine.clampedRate(rate)
@@ -336,8 +338,8 @@ public actor PlayerController {
     }
 
     /// Sets the volume: negative gives 0, above the maximum gives the maximum.
-    public func setVolume(_ volume: Double) throws(DBusError) {
-        guard !volume.isNaN else { throw .invalidArgs("Volume must be a number") }
+    public func setVolume(_ volume: Double) throws(PlayerError) {
+        guard !volume.isNaN else { throw PlayerError.invalidArgument("Volume must be a number") }
         state.volume = PlaybackEngine.clampedVolume(volume)
         engine?.setVolume(state.volume)
         publish()

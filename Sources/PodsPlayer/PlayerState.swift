@@ -1,7 +1,5 @@
 import PodsChapters
-import PodsDBus
 import PodsPlayback
-import PodsProtocol
 
 /// MPRIS's `Playback_Status`.
 public enum PlaybackStatus: String, Sendable {
@@ -13,7 +11,7 @@ public enum PlaybackStatus: String, Sendable {
 /// The loaded track, as the player describes it.
 public struct TrackInfo: Sendable, Equatable {
     /// Unique per load, so clients see every track change.
-    public var trackID: DBusObjectPath
+    public var trackID: TrackID
     public var source: MediaSource
     public var tags: MediaTags
     public var duration: Duration?
@@ -46,13 +44,8 @@ public struct EpisodeMetadata: Sendable, Equatable {
         self.artworkURL = artworkURL
     }
 
-    /// `mpris:trackid`: `/org/pods/episode/<id>`, stable across restarts.
-    public var trackID: DBusObjectPath { Self.trackID(episodeID: episodeID) }
-
-    /// The trackid of library episode `episodeID`.
-    public static func trackID(episodeID: Int64) -> DBusObjectPath {
-        MPRIS.episodePathPrefix.appending(escaping: String(episodeID))
-    }
+    /// The same for every load of the episode (MPRIS: `/org/pods/episode/<id>`, stable across restarts).
+    public var trackID: TrackID { .episode(episodeID) }
 }
 
 /// One consistent view of the player: what MPRIS and the CLI show.

@@ -4,6 +4,7 @@ import PodsDBus
 import PodsHTTP
 import PodsLibrary
 import PodsPlayback
+import PodsPlayer
 import PodsProtocol
 import PodsSettings
 
@@ -75,7 +76,7 @@ extension LibraryPlayer {
         guard let current = loaded else { return }
         let next = (try? library.nextEpisode(after: current.id)) != nil
         let previous = ((try? previousEpisodeID()) ?? nil) != nil
-        await controller.setNeighbours(next: next, previous: previous, for: EpisodeMetadata.trackID(episodeID: current.id))
+        await controller.setNeighbours(next: next, previous: previous, for: TrackID.episode(current.id))
     }
 
     // MARK: - Chapters
@@ -102,7 +103,7 @@ extension LibraryPlayer {
     func loadChapters(_ episode: LibraryEpisode, media: (any RandomAccessMedia)?, token: UInt64) async {
         var chapters = await chapterLoader.chapters(for: episode, media: media)
         guard token == loadToken, !chapters.isEmpty else { return }
-        let trackID = EpisodeMetadata.trackID(episodeID: episode.id)
+        let trackID = TrackID.episode(episode.id)
         await controller.setChapters(chapters, for: trackID)
         guard let artwork else { return }
         var changed = false

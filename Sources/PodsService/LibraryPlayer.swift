@@ -7,6 +7,7 @@ import PodsFeeds
 import PodsHTTP
 import PodsLibrary
 import PodsPlayback
+import PodsPlayer
 import PodsProtocol
 import Synchronization
 

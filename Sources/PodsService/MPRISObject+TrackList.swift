@@ -1,6 +1,7 @@
 import PodsDBus
 import PodsLibrary
 import PodsPlayback
+import PodsPlayer
 import PodsProtocol
 
 // MARK: - org.mpris.MediaPlayer2.TrackList
@@ -29,7 +30,7 @@ extension MPRISObject {
                         throw DBusError.invalidArgs("RemoveTrack takes a track id, not NoTrack")
                     }
                     // The playing track stays (Stop or Next move on from it); an unknown id changes nothing.
-                    let playing = await controller.currentState().track?.trackID
+                    let playing = await controller.currentState().track?.trackID.objectPath
                     guard let library = player?.library, path != playing, list.snapshot.contains(path),
                           let id = MPRIS.id(in: path, under: MPRIS.episodePathPrefix) else { return [] }
                     try await LibraryWork.run { () throws(LibraryError) in try library.dequeue(id) }
@@ -40,7 +41,7 @@ extension MPRISObject {
                     guard let path = arguments[0].objectPathValue, list.snapshot.contains(path) else {
                         throw DBusError.invalidArgs("\(arguments[0].objectPathValue?.rawValue ?? "that") is not in the track list")
                     }
-                    if path == (await controller.currentState()).track?.trackID { return [] }
+                    if path == (await controller.currentState()).track?.trackID.objectPath { return [] }
                     guard let player, let id = MPRIS.id(in: path, under: MPRIS.episodePathPrefix) else { return [] }
                     try await player.play(episodeID: id)
                     signals?.queueChanged()
@@ -95,7 +96,7 @@ extension MPRISObject {
             try await player.play(episodeID: episodeID)
         } else {
             let library = player.library
-            let playing = await controller.currentState().track?.trackID
+            let playing = await controller.currentState().track?.trackID.objectPath
             let queued = list.snapshot.filter { $0 != playing }
             let queueIndex: Int? = if after == MPRIS.noTrack || after == playing {
                 0

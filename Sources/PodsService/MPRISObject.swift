@@ -1,6 +1,7 @@
 import PodsConcurrency
 import PodsDBus
 import PodsPlayback
+import PodsPlayer
 import PodsProtocol
 
 /// `/org/mpris/MediaPlayer2`: the `org.mpris.MediaPlayer2` and
@@ -83,7 +84,9 @@ enum MPRISObject {
                     return []
                 },
                 DBusMethod("SetPosition", inputs: [DBusArgument("TrackId", .objectPath), DBusArgument("Position", .int64)]) { arguments in
-                    guard let trackID = arguments[0].objectPathValue, let position = arguments[1].int64Value else { return [] }
+                    // A path no track has (NoTrack, a stale one) is ignored, as the spec asks.
+                    guard let path = arguments[0].objectPathValue, let trackID = TrackID(objectPath: path),
+                          let position = arguments[1].int64Value else { return [] }
                     await controller.setPosition(trackID: trackID, .microseconds(position))
                     return []
                 },

@@ -1,5 +1,6 @@
 import PodsDBus
 import PodsPlayback
+import PodsPlayer
 import PodsProtocol
 
 /// The values of MPRIS properties that announce their changes, computed
@@ -37,7 +38,7 @@ enum MPRISProperties {
     static func metadata(_ track: TrackInfo?, chapter: PlayingChapter? = nil, chapterImage: String? = nil) -> DBusValue {
         guard let track else { return .variantDictionary([:]) }
         var entries: [String: DBusValue] = [
-            MPRIS.Metadata.trackID: .objectPath(track.trackID),
+            MPRIS.Metadata.trackID: .objectPath(track.trackID.objectPath),
             MPRIS.Metadata.title: .string(track.title),
             MPRIS.Metadata.url: .string(track.source.uri),
         ]

@@ -1,5 +1,6 @@
 import PodsDBus
 import PodsPlayback
+import PodsPlayer
 import PodsProtocol
 import Synchronization
 

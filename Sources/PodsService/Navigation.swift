@@ -1,4 +1,5 @@
 import PodsDBus
+import PodsPlayer
 
 /// MPRIS `Next` and `Previous`: chapters within the loaded track first
 /// (the controller), then episodes (the library). With nowhere to go they

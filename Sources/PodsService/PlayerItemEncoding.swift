@@ -1,5 +1,6 @@
 import PodsChapters
 import PodsDBus
+import PodsPlayer
 import PodsSettings
 
 /// `org.pods.Player1`'s items (keys in `PlayerItems`).

@@ -2,6 +2,7 @@ import PodsChapters
 import PodsDBus
 import PodsLibrary
 import PodsPlayback
+import PodsPlayer
 import PodsProtocol
 import PodsSettings
 
@@ -33,7 +34,8 @@ enum PlayerObject {
                     }.list]
                 },
                 method(.goToChapter) { arguments throws(DBusError) in
-                    try await controller.goToChapter(try chapterTarget(arguments[0].stringValue ?? ""))
+                    let target = try chapterTarget(arguments[0].stringValue ?? "")
+                    do throws(PlayerError) { try await controller.goToChapter(target) } catch { throw DBusError(error) }
                     return []
                 },
 
@@ -59,7 +61,7 @@ enum PlayerObject {
                     do throws(SleepRequest.Invalid) { request = try SleepRequest(arguments[0].stringValue ?? "") } catch {
                         throw DBusError.invalidArgs(error.description)
                     }
-                    try await controller.setSleepTimer(request)
+                    do throws(PlayerError) { try await controller.setSleepTimer(request) } catch { throw DBusError(error) }
                     return []
                 },
 

@@ -1,6 +1,7 @@
 import PodsCache
 import PodsDBus
 import PodsLibrary
+import PodsPlayer
 import PodsProtocol
 import Synchronization
 

@@ -5,6 +5,7 @@ import PodsDBus
 import PodsHTTP
 import PodsLibrary
 import PodsPlayback
+import PodsPlayer
 import PodsProtocol
 import PodsSettings
 import ServiceLifecycle

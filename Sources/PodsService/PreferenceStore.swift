@@ -1,5 +1,6 @@
 import Logging
 import PodsLibrary
+import PodsPlayer
 import PodsSettings
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Logging
 import PodsLibrary
+import PodsPlayer
 import Synchronization
 
 /// Saves speed and volume to the library when they change, on a task of

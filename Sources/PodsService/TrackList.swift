@@ -3,6 +3,7 @@ import PodsCache
 import PodsDBus
 import PodsLibrary
 import PodsPlayback
+import PodsPlayer
 import PodsProtocol
 import Synchronization
 
@@ -52,13 +53,13 @@ final class TrackList: Sendable {
 
     private func update() async {
         let state = await controller.currentState()
-        let currentID = state.track?.trackID
+        let currentID = state.track?.trackID.objectPath
         var ids = currentID.map { [$0] } ?? []
         if let library = player?.library {
             let queued = (try? await LibraryWork.lane.run { () throws(LibraryError) in
                 try library.queue(offset: 0, limit: Self.maximumTracks)
             }) ?? []
-            ids += queued.map { EpisodeMetadata.trackID(episodeID: $0.id) }.filter { $0 != currentID }
+            ids += queued.map { TrackID.episode($0.id).objectPath }.filter { $0 != currentID }
         }
         ids = Array(ids.prefix(Self.maximumTracks))
         let old = tracks.withLock { tracks in
@@ -126,8 +127,8 @@ final class TrackList: Sendable {
         if known == nil { known = await controller.currentState() }
         guard let state = known else { return [] }
         var result: [DBusValue] = []
-        for id in ids.prefix(Self.maximumTracks * 2) where listed.contains(id) || id == state.track?.trackID {
-            if id == state.track?.trackID {
+        for id in ids.prefix(Self.maximumTracks * 2) where listed.contains(id) || id == state.track?.trackID.objectPath {
+            if id == state.track?.trackID.objectPath {
                 result.append(MPRISProperties.metadata(state.track))
             } else if let episodeID = MPRIS.id(in: id, under: MPRIS.episodePathPrefix), let value = await episodeMetadata(episodeID) {
                 result.append(value)
@@ -142,7 +143,7 @@ final class TrackList: Sendable {
         let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
         let art = if let remoteArt, let artwork = player?.artwork { await artwork.cachedURI(for: remoteArt) } else { String?.none }
         var entries: [String: DBusValue] = [
-            MPRIS.Metadata.trackID: .objectPath(EpisodeMetadata.trackID(episodeID: episodeID)),
+            MPRIS.Metadata.trackID: .objectPath(TrackID.episode(episodeID).objectPath),
             MPRIS.Metadata.title: .string(episode.episode.title),
             MPRIS.Metadata.album: .string(episode.podcastTitle),
             MPRIS.Metadata.episodeID: .int64(episodeID),
