@@ -249,13 +249,13 @@ public struct PodsService: Service {
         let entry = preferences.entry(.audioSink, podcast: nil)
         let sink = entry.value.textValue.flatMap { $0.isEmpty ? nil : $0 }
         do {
-            return try PlayerController(audioSink: sink)
+            return try PlayerController(audioSink: sink, explainNetworkFailure: NetworkFailureProbe.explain)
         } catch {
             guard entry.source == "config", configuration.settingOverrides[.audioSink] == nil else {
                 throw StartError(description: error.message)
             }
             logger.error("config.toml audio-sink: \(error.message); playing through the desktop's default")
-            do { return try PlayerController(audioSink: nil) } catch { throw StartError(description: error.message) }
+            do { return try PlayerController(audioSink: nil, explainNetworkFailure: NetworkFailureProbe.explain) } catch { throw StartError(description: error.message) }
         }
     }
 
