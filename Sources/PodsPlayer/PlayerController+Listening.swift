@@ -42,11 +42,17 @@ extension PlayerController {
     }
 
     public func setTrackPreferences(_ preferences: TrackPreferences) {
-        guard preferences != self.preferences else { return }
+        guard adopt(preferences) else { return }
+        publish()
+    }
+
+    /// Takes `preferences` without publishing; false when they are the ones in use.
+    func adopt(_ preferences: TrackPreferences) -> Bool {
+        guard preferences != self.preferences else { return false }
         self.preferences = preferences
         engine?.setSilenceDetection(preferences.trimSilence)
         if !preferences.trimSilence { endSilenceBoost() }
-        publish()
+        return true
     }
 
     // MARK: - Trimmed silence

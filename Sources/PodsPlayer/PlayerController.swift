@@ -158,8 +158,14 @@ public actor PlayerController {
     /// without playing (resume on launch).
     /// `announced` is the id `announceLoad()` gave for this load: what
     /// transport calls said while it was being prepared applies to it.
+    ///
+    /// A load is one change: the track's own `rate` and `preferences` (a
+    /// podcast's speed, its outro) are taken with it, so the first state
+    /// published for the new track (one `PropertiesChanged`) already
+    /// describes it whole, never the old track at the new rate.
     public func open(_ source: MediaSource, episode: EpisodeMetadata? = nil, startingAt start: Duration = .zero,
-                     paused: Bool = false, announced: Int? = nil) async throws(PlaybackError) {
+                     paused: Bool = false, announced: Int? = nil, rate: Double? = nil,
+                     preferences: TrackPreferences? = nil) async throws(PlaybackError) {
         // A load announced before another that has been announced since gives way to it: the last asked for wins.
         if let announced, announced < announcements { throw PlaybackError(.other, "replaced by another track") }
         var paused = paused
@@ -170,6 +176,11 @@ public actor PlayerController {
         let load = announced ?? { announcements += 1; return announcements }()
         let engine = try loadedEngine()
         reportProgress()
+        if let rate, rate.isFinite, rate > 0 {
+            state.rate = PlaybackEngine.clampedRate(rate)
+            engine.setRate(state.rate)
+        }
+        if let preferences { _ = adopt(preferences) }
         loadCount += 1
         let trackID = episode?.trackID ?? .other(load: loadCount)
         let previousTrackID = state.track?.trackID

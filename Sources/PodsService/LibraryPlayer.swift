@@ -187,8 +187,6 @@ actor LibraryPlayer {
             artworkURL: localArt ?? remoteArt)
         if localArt == nil, let remoteArt { fetchArtwork(remoteArt, for: episode.id) }
         playing = preferences.playback(for: episode.podcastId)
-        if let speed = playing.speed { try? await controller.setRate(speed) }
-        await controller.setTrackPreferences(Self.trackPreferences(playing))
         // A fresh episode starts past its intro (unless the intro is the whole of it).
         var start = position ?? .seconds(episode.position)
         if start == .zero, playing.skipIntro > 0, episode.episode.duration.map({ playing.skipIntro < $0 }) ?? true {
@@ -196,7 +194,8 @@ actor LibraryPlayer {
         }
         loadMarker.begin(episode.id)
         do throws(PlaybackError) {
-            try await controller.open(source, episode: metadata, startingAt: start, paused: paused, announced: announced)
+            try await controller.open(source, episode: metadata, startingAt: start, paused: paused, announced: announced,
+                                      rate: playing.speed, preferences: Self.trackPreferences(playing))
         } catch {
             if token == loadToken { loadMarker.end() }
             throw DBusError(name: LibraryNames.Error.failed, message: "could not play \(url): \(error.message)")

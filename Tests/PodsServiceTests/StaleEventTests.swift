@@ -73,3 +73,35 @@ import Testing
         #expect(try await again.client.status().state == "Paused")
     }
 }
+
+/// A load is one change: a podcast with a speed of its own starts at it,
+/// and no `PropertiesChanged` on the way shows the track before at that speed.
+@Suite struct LoadTransactionTests {
+    @Test func theFirstChangeOfANewEpisodeDescribesItWhole() async throws {
+        let fixture = try await EpisodeServer(seconds: 20)
+        defer { fixture.server.stop() }
+        let podsd = try await PodsdProcess.start()
+        let episode = try #require(try await fixture.subscribe(podsd)[.ogg])
+        #expect(await podsd.pods("config", "--podcast", "Noise", "speed", "1.5").status == 0)
+        try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)  // another track, at 1.0
+        let signals = try await podsd.connection.signals(matching: DBusSignalMatch(
+            sender: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        try await LibraryClient(podsd.client).play(episode: episode)
+        var seen: [String: DBusValue] = [
+            "Rate": try await podsd.client.property("Rate"),
+            "Metadata": .variantDictionary([:]),
+        ]
+        var trackIDs: [String] = []
+        for await signal in signals {
+            for (key, value) in signal.arguments.dropFirst().first?.stringKeyedDictionary ?? [:] { seen[key] = value.unwrapped }
+            let trackID = seen["Metadata"]?.stringKeyedDictionary?[MPRIS.Metadata.trackID]?.objectPathValue?.rawValue ?? ""
+            trackIDs.append(trackID)
+            if seen["Rate"] == .double(1.5) {
+                #expect(trackID.hasSuffix("/episode/\(episode)"), "a change showed \(trackID) at the episode's speed")
+                break
+            }
+        }
+        #expect(try await podsd.client.status().episodeId == episode)
+        #expect(try await podsd.client.property("Rate") == .double(1.5))
+    }
+}
