@@ -62,6 +62,10 @@ actor LibraryPlayer {
     /// The token of the load that put `loaded` in place: while it is
     /// `loadToken`, no other load has begun since.
     private var loadedToken: UInt64 = 0
+    /// Plays under way, and how many have begun: an event handled while one
+    /// is starting (this actor runs others while a play waits) is older than it.
+    private var playsUnderWay = 0
+    private var playsBegun = 0
     /// Episodes played before the loaded one in this run, newest last, for `Previous`.
     var history: [Int64] = []
     /// The most episodes `history` keeps.
@@ -107,6 +111,9 @@ actor LibraryPlayer {
     /// `remember` puts the episode it replaces in the history `Previous` goes back through.
     /// `announced`: the controller's id for this load (`announceLoad`), when the caller announced it.
     func play(episodeID: Int64, remember: Bool = true, paused: Bool = false, announced: Int? = nil) async throws(DBusError) {
+        playsUnderWay += 1
+        playsBegun += 1
+        defer { playsUnderWay -= 1 }
         let before = loaded?.id
         // The player hears of the load before the library does: another track's event handled from
         // here on (this actor runs others while it waits) is older than this play.
@@ -331,7 +338,7 @@ actor LibraryPlayer {
                 try library.markCompleted(id, true)
                 signals.statusChanged(id)
                 // An end that comes after another play began (a PlayEpisode as the episode ended) starts nothing.
-                guard loaded?.id == id, loadedToken == loadToken else { return }
+                guard loaded?.id == id, loadedToken == loadToken, playsUnderWay == 0 else { return }
                 guard preferences.playback(for: nil).autoNext, let next = try library.nextEpisode(after: id) else {
                     await refreshNeighbours()
                     return
@@ -346,14 +353,19 @@ actor LibraryPlayer {
         case .stoppedPlaying(let id):
             await stoppedPlaying(id)
         case .otherTrack(let load):
-            guard await controller.isLatestLoad(load) else { return }  // a load announced after it owns the player
+            // A load announced after it, or a play begun meanwhile, owns the player.
+            let begun = playsBegun
+            guard playsUnderWay == 0, await controller.isLatestLoad(load), playsBegun == begun, playsUnderWay == 0 else { return }
+            // All of it in this turn, before anything waits: a play begun while this waited would be undone.
             loadToken &+= 1  // an episode load still under way gives way to it
             loaded = nil
             playing = preferences.playback(for: nil)
-            await controller.setTrackPreferences(Self.trackPreferences(playing))
-            if let playingCache { await mediaCache?.release(playingCache) }
+            let released = playingCache
             playingCache = nil
             do { try library.clearCurrentEpisode() } catch { logger.error("\(error)") }
+            if let released { await mediaCache?.release(released) }
+            guard playsBegun == begun else { return }  // the play's own preferences stand
+            await controller.setTrackPreferences(Self.trackPreferences(playing))
         }
     }
 

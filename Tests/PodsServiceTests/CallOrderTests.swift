@@ -123,17 +123,23 @@ import Testing
 /// the parallel suite's other podsd processes would be timed with it.
 @Suite struct SlowCallTests {
     /// A slow `Next` (the next episode's first bytes held by its server)
-    /// never holds up the `Pause` its sender sends after it: the Pause is
-    /// answered at once, and applies to the next episode, which loads paused.
+    /// and a `Refresh` waiting on a feed its server holds never hold up the
+    /// `Pause` their sender sends after them: the Pause is answered at once,
+    /// and applies to the next episode, which loads paused.
     @Test func aPauseBehindASlowNextIsAnsweredAtOnceAndTheNextEpisodeLoadsPaused() async throws {
         let (podsd, fixture, next) = try await CallOrderTests.playingWithTheNextHeld()
         defer { fixture.server.stop() }
+        fixture.server.hold("/feed.xml")
+        defer { fixture.server.release("/feed.xml") }
+        try podsd.connection.send(destination: PodsBus.name, path: LibraryNames.objectPath, interface: LibraryNames.interface,
+                                  member: LibraryMethod.refresh.name, arguments: [.string("")])
+        try await waitFor(timeout: .seconds(20)) { fixture.server.requests(for: "/feed.xml") > 1 }  // the refresh is waiting
         try podsd.connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Next")
         try await waitFor(timeout: .seconds(20)) { fixture.server.requests(for: EpisodeServer.path(.ogg)) > 0 }  // Next is waiting
         let start = ContinuousClock.now
         try await podsd.client.pause()
         let answered = ContinuousClock.now - start
-        print("Pause behind a Next waiting for its bytes: answered in \(answered)")
+        print("Pause behind a Refresh and a Next waiting for their bytes: answered in \(answered)")
         #expect(answered < .milliseconds(500), "the Pause waited \(answered) behind the Next")
         fixture.server.release(EpisodeServer.path(.ogg))
         try await waitFor(timeout: .seconds(20)) { (try? await podsd.client.status().episodeId) == next }
