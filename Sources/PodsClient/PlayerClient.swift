@@ -35,38 +35,38 @@ public struct PlayerClient: Sendable {
 
     // MARK: - Transport
 
-    public func play() async throws(Failure) { try await player("Play") }
-    public func pause() async throws(Failure) { try await player("Pause") }
-    public func playPause() async throws(Failure) { try await player("PlayPause") }
-    public func stop() async throws(Failure) { try await player("Stop") }
+    public func play() async throws(Failure) { try await player(.play) }
+    public func pause() async throws(Failure) { try await player(.pause) }
+    public func playPause() async throws(Failure) { try await player(.playPause) }
+    public func stop() async throws(Failure) { try await player(.stop) }
     /// The next chapter, else the next episode; stops with nothing next.
-    public func next() async throws(Failure) { try await player("Next", timeout: .seconds(20)) }
+    public func next() async throws(Failure) { try await player(.next) }
     /// Back to the start of the chapter or episode, else the one before.
-    public func previous() async throws(Failure) { try await player("Previous", timeout: .seconds(20)) }
+    public func previous() async throws(Failure) { try await player(.previous) }
 
     /// Plays `uri`; waits until it plays or fails.
     public func open(uri: String) async throws(Failure) {
-        try await player("OpenUri", [.string(uri)], timeout: .seconds(20))
+        try await player(.openUri, [.string(uri)])
     }
 
     // MARK: - Position, rate, volume
 
     /// Moves by `offset` (negative goes back).
     public func seek(by offset: Duration) async throws(Failure) {
-        try await player("Seek", [.int64(offset.microsecondsSaturating)])
+        try await player(.seek, [.int64(offset.microsecondsSaturating)])
     }
 
     /// Moves to `position` in the current track.
     public func setPosition(_ position: Duration) async throws(Failure) {
-        let metadata = try await property("Metadata").stringKeyedDictionary ?? [:]
+        let metadata = try await property(MPRIS.PlayerProperty.metadata.name).stringKeyedDictionary ?? [:]
         guard let trackID = metadata[MPRIS.Metadata.trackID]?.objectPathValue else {
             throw Failure("nothing is loaded")
         }
-        try await player("SetPosition", [.objectPath(trackID), .int64(position.microsecondsSaturating)])
+        try await player(.setPosition, [.objectPath(trackID), .int64(position.microsecondsSaturating)])
     }
 
-    public func setRate(_ rate: Double) async throws(Failure) { try await setProperty("Rate", .double(rate)) }
-    public func setVolume(_ volume: Double) async throws(Failure) { try await setProperty("Volume", .double(volume)) }
+    public func setRate(_ rate: Double) async throws(Failure) { try await setProperty(MPRIS.PlayerProperty.rate.name, .double(rate)) }
+    public func setVolume(_ volume: Double) async throws(Failure) { try await setProperty(MPRIS.PlayerProperty.volume.name, .double(volume)) }
 
     // MARK: - Status
 
@@ -74,16 +74,16 @@ public struct PlayerClient: Sendable {
         let all = try await call(interface: "org.freedesktop.DBus.Properties", member: "GetAll",
                                  [.string(MPRIS.playerInterface)])
         let properties = all.first?.stringKeyedDictionary ?? [:]
-        let metadata = properties["Metadata"]?.stringKeyedDictionary ?? [:]
+        let metadata = properties[MPRIS.PlayerProperty.metadata.name]?.stringKeyedDictionary ?? [:]
         var status = PlayerStatus(
-            state: properties["PlaybackStatus"]?.stringValue ?? "Stopped",
+            state: properties[MPRIS.PlayerProperty.playbackStatus.name]?.stringValue ?? "Stopped",
             // While a chapter plays `xesam:title` is the chapter's; the episode's title stays in `pods:episodeTitle`.
             title: (metadata[MPRIS.Metadata.episodeTitle] ?? metadata[MPRIS.Metadata.title])?.stringValue,
             url: metadata[MPRIS.Metadata.url]?.stringValue,
-            position: Double(properties["Position"]?.int64Value ?? 0) / 1_000_000,
+            position: Double(properties[MPRIS.PlayerProperty.position.name]?.int64Value ?? 0) / 1_000_000,
             duration: metadata[MPRIS.Metadata.length]?.int64Value.map { Double($0) / 1_000_000 },
-            rate: properties["Rate"]?.doubleValue ?? 1,
-            volume: properties["Volume"]?.doubleValue ?? 1)
+            rate: properties[MPRIS.PlayerProperty.rate.name]?.doubleValue ?? 1,
+            volume: properties[MPRIS.PlayerProperty.volume.name]?.doubleValue ?? 1)
         if let trackID = metadata[MPRIS.Metadata.trackID]?.objectPathValue?.rawValue,
            trackID.hasPrefix(MPRIS.episodePathPrefix.rawValue + "/") {
             status.episodeId = metadata[MPRIS.Metadata.episodeID]?.int64Value
@@ -102,8 +102,8 @@ public struct PlayerClient: Sendable {
 
     // MARK: - Calls
 
-    private func player(_ member: String, _ arguments: [DBusValue] = [], timeout: Duration? = nil) async throws(Failure) {
-        _ = try await call(interface: MPRIS.playerInterface, member: member, arguments, timeout: timeout)
+    private func player(_ method: MPRISPlayerMethod, _ arguments: [DBusValue] = []) async throws(Failure) {
+        _ = try await call(interface: MPRIS.playerInterface, member: method.name, arguments, timeout: method.timeout)
     }
 
     private func setProperty(_ name: String, _ value: DBusValue) async throws(Failure) {

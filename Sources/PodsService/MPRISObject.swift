@@ -61,11 +61,12 @@ enum MPRISObject {
     // MARK: - org.mpris.MediaPlayer2.Player
 
     private static func player(_ controller: PlayerController, _ navigation: Navigation, _ publisher: MPRISPublisher) -> DBusInterface {
-        func stateProperty(_ name: String, _ type: DBusType, set: DBusProperty.Setter? = nil) -> DBusProperty {
-            DBusProperty(name, type, get: { publisher.playerProperties()[name] ?? .bool(false) }, set: set)
+        typealias Property = MPRIS.PlayerProperty
+        func stateProperty(_ property: MPRISProperty, set: DBusProperty.Setter? = nil) -> DBusProperty {
+            DBusProperty(property.name, property.type, get: { publisher.playerProperties()[property.name] ?? .bool(false) }, set: set)
         }
-        func action(_ name: String, _ body: @escaping @Sendable () async throws -> Void) -> DBusMethod {
-            DBusMethod(name) { _ in
+        func action(_ method: MPRISPlayerMethod, _ body: @escaping @Sendable () async throws -> Void) -> DBusMethod {
+            method.exported { _ in
                 try await body()
                 return []
             }
@@ -73,24 +74,24 @@ enum MPRISObject {
         return DBusInterface(
             name: MPRIS.playerInterface,
             methods: [
-                action("Next") { try await navigation.next() },
-                action("Previous") { try await navigation.previous() },
-                action("Pause") { await controller.pause() },
-                action("PlayPause") { try await controller.playPause() },
-                action("Stop") { await controller.stop() },
-                action("Play") { await controller.play() },
-                DBusMethod("Seek", inputs: [DBusArgument("Offset", .int64)]) { arguments in
+                action(.next) { try await navigation.next() },
+                action(.previous) { try await navigation.previous() },
+                action(.pause) { await controller.pause() },
+                action(.playPause) { try await controller.playPause() },
+                action(.stop) { await controller.stop() },
+                action(.play) { await controller.play() },
+                MPRISPlayerMethod.seek.exported { arguments in
                     await controller.seek(by: .microseconds(arguments[0].int64Value ?? 0))
                     return []
                 },
-                DBusMethod("SetPosition", inputs: [DBusArgument("TrackId", .objectPath), DBusArgument("Position", .int64)]) { arguments in
+                MPRISPlayerMethod.setPosition.exported { arguments in
                     // A path no track has (NoTrack, a stale one) is ignored, as the spec asks.
                     guard let path = arguments[0].objectPathValue, let trackID = TrackID(objectPath: path),
                           let position = arguments[1].int64Value else { return [] }
                     await controller.setPosition(trackID: trackID, .microseconds(position))
                     return []
                 },
-                DBusMethod("OpenUri", inputs: [DBusArgument("Uri", .string)]) { arguments in
+                MPRISPlayerMethod.openUri.exported { arguments in
                     let source: MediaSource
                     do throws(PlaybackError) {
                         source = try MediaSource(uri: arguments[0].stringValue ?? "")
@@ -110,21 +111,21 @@ enum MPRISObject {
                 },
             ],
             properties: [
-                stateProperty("PlaybackStatus", .string),
-                stateProperty("Rate", .double, set: { value in try await controller.setRate(value.doubleValue ?? .nan) }),
-                stateProperty("Metadata", .dictionary(key: .string, value: .variant)),
-                stateProperty("Volume", .double, set: { value in try await controller.setVolume(value.doubleValue ?? .nan) }),
-                DBusProperty("Position", .int64, changeSignal: .none, get: {
-                    publisher.playerProperties()["Position"] ?? .int64(0)
+                stateProperty(Property.playbackStatus),
+                stateProperty(Property.rate, set: { value in try await controller.setRate(value.doubleValue ?? .nan) }),
+                stateProperty(Property.metadata),
+                stateProperty(Property.volume, set: { value in try await controller.setVolume(value.doubleValue ?? .nan) }),
+                DBusProperty(Property.position.name, Property.position.type, changeSignal: .none, get: {
+                    publisher.playerProperties()[Property.position.name] ?? .int64(0)
                 }),
-                stateProperty("MinimumRate", .double),
-                stateProperty("MaximumRate", .double),
-                stateProperty("CanGoNext", .bool),
-                stateProperty("CanGoPrevious", .bool),
-                stateProperty("CanPlay", .bool),
-                stateProperty("CanPause", .bool),
-                stateProperty("CanSeek", .bool),
-                DBusProperty("CanControl", .bool, changeSignal: .none, get: { .bool(true) }),
+                stateProperty(Property.minimumRate),
+                stateProperty(Property.maximumRate),
+                stateProperty(Property.canGoNext),
+                stateProperty(Property.canGoPrevious),
+                stateProperty(Property.canPlay),
+                stateProperty(Property.canPause),
+                stateProperty(Property.canSeek),
+                DBusProperty(Property.canControl.name, Property.canControl.type, changeSignal: .none, get: { .bool(true) }),
             ],
             signals: [DBusSignalDescription("Seeked", arguments: [DBusArgument("Position", .int64)])],
             snapshot: { publisher.playerProperties() })
