@@ -148,6 +148,7 @@ let package = Package(
             name: "PodsLibraryTests",
             dependencies: ["PodsLibrary", "PodsTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
+        .testTarget(name: "PodsPlayerTests", dependencies: ["PodsPlayback", "PodsPlayer", "PodsTestSupport"]),
         .testTarget(
             name: "PodsServiceTests",
             dependencies: [

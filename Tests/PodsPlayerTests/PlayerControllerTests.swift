@@ -1,0 +1,60 @@
+import Foundation
+import PodsPlayback
+import PodsPlayer
+import PodsTestSupport
+import Testing
+
+/// The player's rules, in process: no bus, no podsd, a real pipeline.
+@Suite struct PlayerControllerTests {
+    private static func controller() async throws -> (PlayerController, Task<Void, Never>) {
+        let controller = try PlayerController(audioSink: "fakesink sync=true")
+        let events = Task { await controller.run() }
+        return (controller, events)
+    }
+
+    /// A transport call that comes while an announced load is being
+    /// prepared applies to it: announced, paused, opened → paused on it.
+    @Test func aPauseWhileALoadIsPreparedLeavesItPaused() async throws {
+        let (controller, events) = try await Self.controller()
+        defer { events.cancel() }
+        let announced = await controller.announceLoad()
+        await controller.pause()
+        try await controller.open(MediaSource(uri: Fixtures.sampleMP3.absoluteString), announced: announced)
+        let state = await controller.currentState()
+        #expect(state.status == .paused && state.track?.load == announced)
+        // A load announced is one that will play (Next, PlayEpisode): PlayPause while it is
+        // prepared turns that round, so it opens paused; the track's own rate comes with it.
+        let next = await controller.announceLoad()
+        try await controller.playPause()
+        try await controller.open(MediaSource(uri: Fixtures.sampleOgg.absoluteString), announced: next, rate: 1.5)
+        let after = await controller.currentState()
+        #expect(after.status == .paused && after.rate == 1.5 && after.track?.load == next)
+        await controller.shutdown()
+    }
+
+    /// Of two loads, the last announced wins: the older one's open gives
+    /// way, and an event about it is no longer the latest.
+    @Test func theLastLoadAnnouncedWins() async throws {
+        let (controller, events) = try await Self.controller()
+        defer { events.cancel() }
+        let older = await controller.announceLoad()
+        let newer = await controller.announceLoad()
+        await #expect(throws: PlaybackError.self) {
+            try await controller.open(MediaSource(uri: Fixtures.sampleMP3.absoluteString), announced: older)
+        }
+        #expect(await controller.currentState().track == nil)
+        let (newerIsLatest, olderIsLatest) = (await controller.isLatestLoad(newer), await controller.isLatestLoad(older))
+        #expect(newerIsLatest && !olderIsLatest)
+        try await controller.open(MediaSource(uri: Fixtures.sampleMP3.absoluteString), announced: newer)
+        #expect(await controller.currentState().track?.load == newer)
+        await controller.shutdown()
+    }
+
+    @Test func withNothingLoadedPlayPauseSaysSoAndRatesAreChecked() async throws {
+        let (controller, events) = try await Self.controller()
+        defer { events.cancel() }
+        await #expect(throws: PlayerError(.notSupported, "No track is loaded")) { try await controller.playPause() }
+        await #expect(throws: PlayerError.self) { try await controller.setRate(.nan) }
+        await controller.shutdown()
+    }
+}
