@@ -9,7 +9,6 @@ import PodsPlayer
 import PodsProtocol
 import PodsSettings
 import ServiceLifecycle
-import Synchronization
 
 /// The `podsd` service: owns `org.mpris.MediaPlayer2.pods` and plays.
 ///
@@ -108,44 +107,17 @@ public struct PodsService: Service {
         let playlists = player.map { Playlists(connection: connection, controller: controller, player: $0) }
         signals.followers.onQueueChanged { trackList.refresh() }
         signals.followers.onEpisodesChanged { trackList.refresh() }
-        let lastTrack = Mutex<TrackInfo?>(nil)
-        let lastPlaying = Mutex<Int64?>(nil)
         signals.followers.onPodcastsChanged {
             playlists?.refresh()
             scheduler?.poke()
         }
+        let rules = ListeningRules(player: player, recorder: recorder, sync: sync, preferences: preferences)
         await controller.observe { change in
             publisher.publish(change)
-            switch change {
-            case .state(let state):
-                recorder.observe(state)
-                let (newTrack, trackChanged) = lastTrack.withLock { last in
-                    defer { last = state.track }
-                    return (last?.trackID != state.track?.trackID, last != state.track)
-                }
-                if newTrack, let track = state.track, track.episode == nil { player?.send(.otherTrack(load: track.load)) }
-                // Listening is recorded for the sync when it stops, and a sync follows a few seconds later.
-                let playing = state.status == .playing ? state.track?.episode?.episodeID : nil
-                let before = lastPlaying.withLock { last in
-                    defer { last = playing }
-                    return last
-                }
-                if before != playing {
-                    if let before {
-                        player?.send(.stoppedPlaying(episodeID: before))
-                        let delay = preferences.value(.syncDelay, podcast: nil).numberValue ?? 5
-                        if delay > 0 { sync?.schedule(after: .milliseconds(Int64(delay * 1000))) }
-                    }
-                    if let playing { player?.send(.startedPlaying(episodeID: playing)) }
-                }
-                if newTrack { playlists?.refresh() }
-                // The track list follows a new track, and the loaded one's length or artwork arriving.
-                if trackChanged { trackList.refresh() }
-            case .progress(let id, let position, let duration):
-                player?.send(.progress(episodeID: id, position: position, duration: duration))
-            case .ended(let id, let continues): player?.send(.ended(episodeID: id, continues: continues))
-            case .seeked, .position: break
-            }
+            let track = rules.observe(change)
+            if track.newTrack { playlists?.refresh() }
+            // The track list follows a new track, and the loaded one's length or artwork arriving.
+            if track.changed { trackList.refresh() }
         }
         connection.export(MPRISObject.make(
             controller: controller, navigation: Navigation(controller: controller, player: player), publisher: publisher,
