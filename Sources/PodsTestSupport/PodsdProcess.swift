@@ -32,7 +32,7 @@ public final class PodsdProcess: Sendable {
     /// `audioSink` nil starts podsd without `--audio-sink` (the config file's, else the default).
     public static func start(extraArguments: [String] = [], bus existing: PrivateBus? = nil,
                              directory given: URL? = nil, audioSink: String? = "fakesink sync=true",
-                             environment: [String: String] = [:]) async throws -> PodsdProcess {
+                             environment: [String: String] = [:], refreshAsConfigured: Bool = false) async throws -> PodsdProcess {
         let bus: PrivateBus
         if let existing { bus = existing } else { bus = try await PrivateBus.start() }
         let directory = try given ?? Fixtures.temporaryDirectory()
@@ -43,7 +43,8 @@ public final class PodsdProcess: Sendable {
                              "--cache-dir", directory.appendingPathComponent("cache").path,
                              "--config", directory.appendingPathComponent("config.toml").path]
             // No background refresh unless a test asks for one (its feeds are the tests' own).
-            + (extraArguments.contains("--refresh-interval") ? [] : ["--refresh-interval", "0"]) + extraArguments
+            // (`refreshAsConfigured`: config.toml's refresh-interval, which a flag would override).
+            + (extraArguments.contains("--refresh-interval") || refreshAsConfigured ? [] : ["--refresh-interval", "0"]) + extraArguments
         process.environment = ProcessInfo.processInfo.environment.merging(bus.environment) { $1 }.merging(environment) { $1 }
         let stderrPipe = Pipe()
         process.standardError = stderrPipe

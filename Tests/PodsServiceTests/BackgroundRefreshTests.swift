@@ -27,6 +27,27 @@ import Testing
         #expect(podcast["lastError"] is NSNull || podcast["lastError"] == nil, "\(podcast)")
     }
 
+    /// A settings change during a refresh round is not lost: the round's
+    /// end looks at the schedule as it is now, not as it was at the start.
+    @Test func anIntervalChangedDuringARoundTakesEffectAfterIt() async throws {
+        let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
+        defer { server.stop() }
+        server.setFile("/slow.xml", sampleFeed([("s1", "Slow one", 1, server.url("/a.mp3"))], title: "Slow Show"))
+        let directory = try Fixtures.temporaryDirectory()
+        try "refresh-interval = \"2s\"\n".write(to: directory.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let podsd = try await PodsdProcess.start(directory: directory, refreshAsConfigured: true)
+        #expect(await podsd.pods("subscribe", server.url("/slow.xml")).status == 0)
+        server.hold("/slow.xml")
+        defer { server.release("/slow.xml") }
+        try await waitFor(timeout: .seconds(10)) { server.requests(for: "/slow.xml") >= 2 }  // a round waits on it
+        #expect(await podsd.pods("config", "refresh-interval", "1h").status == 0)
+        try await Task.sleep(for: .milliseconds(300))
+        server.release("/slow.xml")
+        let after = server.requests(for: "/slow.xml")
+        try await Task.sleep(for: .seconds(5))  // with the round's 2 s schedule it would have come again
+        #expect(server.requests(for: "/slow.xml") == after, "fetched \(server.requests(for: "/slow.xml") - after) more times")
+    }
+
     @Test func refreshesOnTimeAndBacksOffAFailingFeed() async throws {
         let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
         defer { server.stop() }
