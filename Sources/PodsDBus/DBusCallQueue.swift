@@ -74,14 +74,33 @@ private final class CallerLeft: Sendable {
 }
 
 /// What a method's handler may tell the call queue it runs in.
+///
+/// The handler's task is looked up in a table rather than told through a
+/// task-local value: `TaskLocal.withValue` in a task with an executor
+/// preference crashed the release build (`swift_task_localValuePush`,
+/// Swift 6.3.1 with the static standard library), while debug builds and
+/// the tests ran fine.
 public enum DBusCall {
-    @TaskLocal static var release: (@Sendable () -> Void)?
+    /// The gate of each handler's task while it runs (keyed by the task).
+    private static let gates = Mutex<[Int: CallGate]>([:])
+
+    /// Runs `body` (a handler's work) with `gate` as what `letLaterCallsStart` opens.
+    static func running<T: Sendable>(with gate: CallGate, _ body: () async throws -> T) async rethrows -> T {
+        let key = withUnsafeCurrentTask { $0?.hashValue }
+        if let key { gates.withLock { $0[key] = gate } }
+        defer { if let key { _ = gates.withLock { $0.removeValue(forKey: key) } } }
+        return try await body()
+    }
 
     /// Lets the same sender's later calls start while this one goes on: call
     /// it once what this call changes is in place (a load announced to the
     /// player), so a slow call never holds up a quick one behind it, and
-    /// the quick one still applies after it. Outside a call, it does nothing.
-    public static func letLaterCallsStart() { release?() }
+    /// the quick one still applies after it. Call it from the handler's own
+    /// task; elsewhere (outside a call) it does nothing.
+    public static func letLaterCallsStart() {
+        guard let key = withUnsafeCurrentTask(body: { $0?.hashValue }) else { return }
+        gates.withLock { $0[key] }?.open()
+    }
 }
 
 /// Opens once; `wait()` returns once it is open.

@@ -234,8 +234,7 @@ final class DBusRouter {
             guard remaining > .zero else { return finish(.failure(DBusRouter.timedOut(member, timeout))) }
             let gate = CallGate()
             let running = Task(executorPreference: executor) {
-                let release: @Sendable () -> Void = { gate.open() }
-                let result = await DBusCall.$release.withValue(release) { await answer(within: remaining) }
+                let result = await answer(within: remaining, gate: gate)
                 finish(result)
                 gate.open()
             }
@@ -245,9 +244,9 @@ final class DBusRouter {
         }
 
         /// The reply: `work`'s answer in `emptyReply` (or a return written from its body), or the error it threw.
-        private func answer(within remaining: Duration) async -> Result<MessageHandoff?, DBusError> {
+        private func answer(within remaining: Duration, gate: CallGate) async -> Result<MessageHandoff?, DBusError> {
             do {
-                switch try await DBusRouter.run(work, within: remaining, timeout: timeout, member: member) {
+                switch try await DBusRouter.run(work, within: remaining, timeout: timeout, member: member, gate: gate) {
                 case .values(let values):
                     try emptyReply?.message.append(values)
                     return .success(emptyReply)
@@ -270,9 +269,9 @@ final class DBusRouter {
     /// stopped waiting. A handler that ignores cancellation still runs to its
     /// end, but its answer is the timeout.
     fileprivate static func run(_ work: @escaping @Sendable () async throws -> Answer, within remaining: Duration,
-                            timeout: Duration, member: String) async throws -> Answer {
+                                timeout: Duration, member: String, gate: CallGate) async throws -> Answer {
         try await withThrowingTaskGroup(of: Answer?.self) { group in
-            group.addTask { try await work() }
+            group.addTask { try await DBusCall.running(with: gate) { try await work() } }
             group.addTask {
                 try await Task.sleep(for: remaining)
                 return nil
