@@ -355,7 +355,7 @@ actor LibraryPlayer {
         case .otherTrack(let load):
             // A load announced after it, or a play begun meanwhile, owns the player.
             let begun = playsBegun
-            guard playsUnderWay == 0, await controller.isLatestLoad(load), playsBegun == begun, playsUnderWay == 0 else { return }
+            guard playsUnderWay == 0, await controller.isLatestLoad(load), playsBegun == begun else { return }
             // All of it in this turn, before anything waits: a play begun while this waited would be undone.
             loadToken &+= 1  // an episode load still under way gives way to it
             loaded = nil

@@ -81,8 +81,8 @@ public struct ConfigFile: Sendable {
 
     /// Whether `line` is `key = …` (not commented out).
     /// The first line that is not a comment, a blank or a `key = value`
-    /// with one plain value (a string on one line, a number, a boolean, a
-    /// date), with why; nil when every line is one of those.
+    /// with one plain value (text on one line, a number, a boolean), with
+    /// why; nil when every line is one of those.
     ///
     /// Every setting is such a line (tables, arrays and multi-line strings
     /// hold none), and only such lines reach TOMLKit: the toml++ 3.4 inside

@@ -23,25 +23,7 @@ public final class PrivateBus: Sendable {
         process.executableURL = URL(fileURLWithPath: Subprocess.resolve("dbus-daemon"))
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let reader = output.fileHandleForReading
-        let line = await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
-            let thread = Thread {
-                var line = Data()
-                while !line.contains(UInt8(ascii: "\n")) {
-                    let chunk = reader.availableData
-                    if chunk.isEmpty { break }
-                    line.append(chunk)
-                }
-                continuation.resume(returning: line)
-            }
-            thread.name = "pods.test.bus"
-            thread.start()
-        }
-        let address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let address = try await Subprocess.firstLine(startingThe: process, threadName: "pods.test.bus")
         guard !address.isEmpty else {
             kill(process.processIdentifier, SIGKILL)
             throw TestSupportError("dbus-daemon printed no address")

@@ -42,25 +42,8 @@ public final class SelfSignedTLSServer: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", script, certificate, key]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let reader = output.fileHandleForReading
-        let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            let thread = Thread {
-                var line = Data()
-                while !line.contains(UInt8(ascii: "\n")) {
-                    let chunk = reader.availableData
-                    if chunk.isEmpty { break }
-                    line.append(chunk)
-                }
-                continuation.resume(returning: String(decoding: line, as: UTF8.self))
-            }
-            thread.name = "pods.test.tls"
-            thread.start()
-        }
-        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        let line = try await Subprocess.firstLine(startingThe: process, threadName: "pods.test.tls")
+        guard let port = Int(line) else {
             kill(process.processIdentifier, SIGKILL)
             throw TestSupportError("the TLS server did not start")
         }

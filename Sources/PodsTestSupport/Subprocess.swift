@@ -85,6 +85,34 @@ public enum Subprocess {
         }
     }
 
+    /// Starts `process` (its standard error discarded) and returns the first
+    /// line it prints on standard output, trimmed (empty when it exits or
+    /// closes its output first): a daemon's address, a server's port. The
+    /// wait is on a thread of its own, not the cooperative pool (two threads
+    /// on two cores), where a suite starting dozens at once would stall
+    /// every other test.
+    public static func firstLine(startingThe process: Process, threadName: String) async throws -> String {
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let reader = output.fileHandleForReading
+        let line = await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
+            let thread = Thread {
+                var line = Data()
+                while !line.contains(UInt8(ascii: "\n")) {
+                    let chunk = reader.availableData
+                    if chunk.isEmpty { break }
+                    line.append(chunk)
+                }
+                continuation.resume(returning: line)
+            }
+            thread.name = threadName
+            thread.start()
+        }
+        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The full path of `name` from PATH (or `name` itself if it has a slash).
     public static func resolve(_ name: String) -> String {
         guard !name.contains("/") else { return name }
