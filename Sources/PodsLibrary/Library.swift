@@ -20,6 +20,9 @@ public final class Library: Sendable {
         try self.init(directory: directory, migratingUpTo: nil)
     }
 
+    /// How long a connection waits for another one's lock before it fails.
+    static let busyTimeout: TimeInterval = 10
+
     /// Migrates only up to `last` (nil: all); tests make older libraries with it.
     init(directory: URL, migratingUpTo last: String?) throws(LibraryError) {
         let path = directory.appendingPathComponent(Self.fileName).path
@@ -29,6 +32,11 @@ public final class Library: Sendable {
             let folder = LogFolder(path: path)
             self.folder = folder
             var configuration = Configuration()
+            // Another connection may hold the file for a moment: the last one to close a large
+            // log folds it whole under an exclusive lock (LogFolder's, the test tools'), and a
+            // podsd started with --replace meets the old one's last writes. Wait for it rather
+            // than fail (GRDB's default): a podsd that cannot open its library runs without one.
+            configuration.busyMode = .timeout(Library.busyTimeout)
             configuration.prepareDatabase { db in
                 // A new file gets 16 KB pages: an episode's detail row (a 2 KB
                 // description) packs seven to a page instead of one to a 4 KB

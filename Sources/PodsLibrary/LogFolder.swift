@@ -57,7 +57,10 @@ final class LogFolder: Sendable {
     /// the next time).
     func fold() {
         // Opening would make an empty database where the library was removed.
-        guard FileManager.default.fileExists(atPath: path), let checkpointer = try? DatabaseQueue(path: path) else { return }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Library.busyTimeout)
+        guard FileManager.default.fileExists(atPath: path),
+              let checkpointer = try? DatabaseQueue(path: path, configuration: configuration) else { return }
         _ = try? checkpointer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
         try? checkpointer.close()
     }

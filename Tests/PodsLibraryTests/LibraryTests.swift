@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PodsFeedParser
 import PodsLibrary
 import PodsTestSupport
@@ -44,6 +45,37 @@ import Testing
         #expect(size("-wal") <= 4 << 20, "the log is \(size("-wal")) bytes after the fold")
         #expect(try library.integrityCheck() == "ok")
         #expect(try library.episodes(podcastId: 1).count == 10_000)
+    }
+
+    /// Another connection holding the file for a moment as podsd opens it
+    /// (the last one to close a large log folds it whole, under an exclusive
+    /// lock; a podsd started with `--replace` meets the old one's last
+    /// writes) is waited for: podsd keeps its library instead of running a
+    /// whole session without one.
+    @Test func aLibraryHeldByAnotherConnectionForAMomentIsWaitedFor() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do { try Library(directory: directory).save(PlaybackSettings(rate: 1.5, volume: 0.5)) }
+        var unsafe = Configuration()
+        unsafe.allowsUnsafeTransactions = true  // the lock stays held between the two accesses
+        let holder = try DatabaseQueue(path: directory.appendingPathComponent(Library.fileName).path, configuration: unsafe)
+        try await holder.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+            try db.execute(sql: "BEGIN EXCLUSIVE")
+        }
+        let release = Task {
+            try await Task.sleep(for: .milliseconds(700))
+            try await holder.writeWithoutTransaction { db in
+                try db.execute(sql: "COMMIT")
+                try db.execute(sql: "PRAGMA locking_mode = NORMAL")
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")  // NORMAL takes effect at the next access
+            }
+        }
+        let started = ContinuousClock.now
+        let library = try await onOwnThread { try Library(directory: directory) }
+        #expect(ContinuousClock.now - started >= .milliseconds(500), "the open did not meet the lock")
+        #expect(try library.playbackSettings() == PlaybackSettings(rate: 1.5, volume: 0.5))
+        try await release.value
     }
 
     @Test func settingsDefaultThenSurviveReopening() throws {
