@@ -70,11 +70,28 @@ let package = Package(
             "PodsChapters", "PodsFeedParser", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
+        // The listening session: the library joined to the player, and its services. No D-Bus.
+        .target(
+            name: "PodsSession",
+            dependencies: [
+                "PodsCache", "PodsChapters", "PodsConcurrency", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
+                "PodsDirectory", "PodsPlayback", "PodsPlayer", "PodsSettings", "PodsSync", "PodsTranscripts",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The only service code that speaks D-Bus: MPRIS, org.pods.*, and the bus clients the session needs.
+        .target(
+            name: "PodsInterfaces",
+            dependencies: [
+                "PodsCache", "PodsChapters", "PodsConcurrency", "PodsDBus", "PodsDirectory", "PodsFeedParser", "PodsFeeds",
+                "PodsHTTP", "PodsLibrary", "PodsPlayback", "PodsPlayer", "PodsProtocol", "PodsSession", "PodsSettings",
+                "PodsTranscripts", .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The composition root: makes the parts, connects them, runs them.
         .target(
             name: "PodsService",
             dependencies: [
-                "PodsCache", "PodsChapters", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
-                "PodsDirectory", "PodsPlayback", "PodsPlayer", "PodsProtocol", "PodsSettings", "PodsSync", "PodsTranscripts",
+                "PodsCache", "PodsDBus", "PodsHTTP", "PodsInterfaces", "PodsLibrary", "PodsPlayer", "PodsProtocol",
+                "PodsSession", "PodsSettings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -149,6 +166,12 @@ let package = Package(
             dependencies: ["PodsLibrary", "PodsTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
         .testTarget(name: "PodsPlayerTests", dependencies: ["PodsPlayback", "PodsPlayer", "PodsTestSupport"]),
+        .testTarget(
+            name: "PodsSessionTests",
+            dependencies: [
+                "PodsFeedParser", "PodsFeeds", "PodsLibrary", "PodsPlayer", "PodsSession", "PodsTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "PodsServiceTests",
             dependencies: [

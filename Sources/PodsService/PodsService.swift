@@ -3,10 +3,12 @@ import Logging
 import PodsCache
 import PodsDBus
 import PodsHTTP
+import PodsInterfaces
 import PodsLibrary
 import PodsPlayback
 import PodsPlayer
 import PodsProtocol
+import PodsSession
 import PodsSettings
 import ServiceLifecycle
 
@@ -73,21 +75,16 @@ public struct PodsService: Service {
         let recorder = SettingsRecorder(initial: saved)
         let (stopRequests, requestStop) = AsyncStream<String>.makeStream()
         let publisher = MPRISPublisher(connection: connection, initial: await controller.currentState())
-        let signals = LibrarySignals(connection: podsConnection)
+        let signals = LibrarySignals(sink: LibrarySignalEmitter(connection: podsConnection))
         let cacheDirectory = configuration.cacheDirectory
         let credentials = if let dataDirectory = configuration.dataDirectory {
-            await CredentialStore.open(connection: podsConnection, file: dataDirectory.appendingPathComponent("credentials.json"), logger: logger)
+            await CredentialStore.open(secrets: await SecretService.find(on: podsConnection, logger: logger), file: dataDirectory.appendingPathComponent("credentials.json"), logger: logger)
         } else { CredentialStore?.none }
-        var mediaHTTP = HTTPClient()
-        mediaHTTP.options.credentials = credentials?.provider
-        let player = library.map { library in
-            LibraryPlayer(library: library, controller: controller, signals: signals, logger: logger, preferences: preferences,
-                          mediaCache: cacheDirectory.map { MediaCache(directory: $0, library: library, http: mediaHTTP, logger: logger) },
-                          artwork: cacheDirectory.map { ArtworkCache(directory: $0, library: library) }, credentials: credentials)
+        let session = library.map { library in
+            LibrarySession(library: library, controller: controller, preferences: preferences, signals: signals,
+                           credentials: credentials, cacheDirectory: cacheDirectory, podsConnection: podsConnection, logger: logger)
         }
-        let notifier = player.map { EpisodeNotifier(connection: podsConnection, player: $0, logger: logger) }
-        let sync = player.map { SyncService(player: $0, logger: logger) }
-        let scheduler = player.map { RefreshScheduler(player: $0, signals: signals, logger: logger, notifier: notifier, sync: sync) }
+        let player = session?.player, sync = session?.sync, scheduler = session?.scheduler, notifier = session?.notifier
         let settingsChanged: @Sendable () -> Void = {
             scheduler?.poke()
             Task { await player?.applyPreferences() }
@@ -103,8 +100,10 @@ public struct PodsService: Service {
         do throws(SettingsError) { try watcher?.start() } catch {
             logger.warning("\(error.message); config.toml changes will apply when podsd restarts")
         }
-        let trackList = TrackList(connection: connection, controller: controller, player: player)
-        let playlists = player.map { Playlists(connection: connection, controller: controller, player: $0) }
+        let trackList = TrackList(connection: connection, controller: controller, library: library, artwork: session?.artwork)
+        let playlists = session.map {
+            Playlists(connection: connection, controller: controller, player: $0.player, library: $0.library, artwork: $0.artwork)
+        }
         signals.followers.onQueueChanged { trackList.refresh() }
         signals.followers.onEpisodesChanged { trackList.refresh() }
         signals.followers.onPodcastsChanged {
@@ -121,17 +120,19 @@ public struct PodsService: Service {
         }
         connection.export(MPRISObject.make(
             controller: controller, navigation: Navigation(controller: controller, player: player), publisher: publisher,
-            trackList: trackList, playlists: playlists, player: player, signals: player == nil ? nil : signals,
+            trackList: trackList, playlists: playlists, player: player, library: library, signals: player == nil ? nil : signals,
             supportedMimeTypes: SupportedFormats.mimeTypes(), quit: { requestStop.yield("Quit called") }))
-        podsConnection.export(PlayerObject.make(controller: controller, player: player, preferences: preferences,
+        podsConnection.export(PlayerObject.make(controller: controller, player: player, library: library, preferences: preferences,
                                             settingsChanged: settingsChanged))
         // The library is served on a third connection too, for long listings: a page there never
         // queues ahead of an org.pods.Player1 answer in the socket of the second.
         let listing = player == nil ? nil : await openListingConnection()
-        if let player, let sync {
+        if let session {
             // One object on both: one read-ahead of pages, whichever connection a client pages on.
-            let libraryObject = LibraryObject.make(player, signals: signals, notifier: notifier, sync: sync,
-                                                   listingPeer: listing?.uniqueName ?? podsConnection.uniqueName)
+            let libraryObject = LibraryObject.make(
+                session.player, library: session.library, preferences: preferences, refresher: session.refresher, signals: signals,
+                notifier: session.notifier, sync: session.sync, listingPeer: listing?.uniqueName ?? podsConnection.uniqueName,
+                logger: logger)
             podsConnection.export(libraryObject)
             listing?.export(libraryObject)
         }
@@ -163,13 +164,13 @@ public struct PodsService: Service {
                     group.addTask { await player.run() }
                     group.addTask { await player.followCache() }
                     group.addTask {
-                        await player.mediaCache?.sweep()
+                        await session?.mediaCache?.sweep()
                         await player.resume()
                         await player.applyPreferences()  // config.toml's cache budget, kept for the cache
                         sync?.schedule(after: .zero)  // a sync at start, when one is set up
                         if let library { await LibraryWork.settle(library) }
                     }
-                    if let mediaCache = player.mediaCache {
+                    if let mediaCache = session?.mediaCache {
                         group.addTask { await mediaCache.run() }
                     }
                 }

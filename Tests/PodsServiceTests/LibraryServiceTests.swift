@@ -198,19 +198,6 @@ func json(_ text: String) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
 }
 
-/// Polls `condition` every 50 ms until it holds; fails the test after `timeout`.
-/// The default is long because the parallel suite can starve a real-time player
-/// for seconds (CI once saw 2 s of playback take over 5); a condition that holds
-/// returns at once, so only a failing run waits it out.
-func waitFor(timeout: Duration = .seconds(20), _ condition: () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    Issue.record("condition not met within \(timeout)")
-}
-
 @Suite struct LibraryFeedFaultTests {
     @Test func permanentRedirectsMoveTheFeedServerErrorsAreStoredAndChangesAreSignalled() async throws {
         let server = try LoopbackHTTPServer(files: [:], redirects: [

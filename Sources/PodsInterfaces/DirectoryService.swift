@@ -1,0 +1,58 @@
+import PodsDBus
+import PodsDirectory
+import PodsHTTP
+import PodsProtocol
+import PodsSession
+import PodsSettings
+
+/// `pods search` and Apple podcast links, with the directories the
+/// settings name: iTunes always, Podcast Index when a key and secret are set.
+package struct DirectoryService: Sendable {
+    package let preferences: PreferenceStore
+    private let http: HTTPClient
+
+    package init(preferences: PreferenceStore) {
+        self.preferences = preferences
+        self.http = HTTPClient(maximumBytes: 4 << 20, deadline: .seconds(20))
+    }
+
+    private var iTunes: ITunesDirectory {
+        ITunesDirectory(baseURL: preferences.value(.searchITunesURL, podcast: nil).textValue ?? "", http: http)
+    }
+
+    /// Both directories at once, merged; one failing leaves the other's
+    /// results, both failing is one error naming both.
+    package func search(_ term: String, limit: Int) async throws(DBusError) -> [DirectoryResult] {
+        let trimmed = term.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 200 else { throw DBusError.invalidArgs("Search for 1 to 200 characters") }
+        let key = preferences.value(.podcastIndexKey, podcast: nil).textValue ?? ""
+        let secret = preferences.value(.podcastIndexSecret, podcast: nil).textValue ?? ""
+        let index = key.isEmpty || secret.isEmpty ? nil : PodcastIndexDirectory(
+            baseURL: preferences.value(.searchPodcastIndexURL, podcast: nil).textValue ?? "", key: key, secret: secret, http: http)
+        let iTunes = iTunes
+        async let fromITunes = Self.outcome { () throws(DirectoryError) in try await iTunes.search(trimmed, limit: limit) }
+        async let fromIndex = Self.outcome { () throws(DirectoryError) in try await index?.search(trimmed, limit: limit) ?? [] }
+        let outcomes = index == nil ? [await fromITunes] : [await fromITunes, await fromIndex]
+        let lists = outcomes.compactMap { try? $0.get() }
+        guard !lists.isEmpty else {
+            throw DBusError.failed(outcomes.compactMap { outcome -> String? in
+                if case .failure(let error) = outcome { error.message } else { nil }
+            }.joined(separator: "; "))
+        }
+        return DirectorySearch.merge(lists, limit: limit)
+    }
+
+    /// The feed of an Apple podcast link (`podcasts.apple.com/…/id123`); nil
+    /// for a URL that is no such link.
+    package func feedURL(ofAppleLink link: String) async throws(DBusError) -> String? {
+        guard let id = ITunesDirectory.podcastID(inLink: link) else { return nil }
+        let feed: String?
+        do throws(DirectoryError) { feed = try await iTunes.feedURL(ofPodcast: id) } catch { throw DBusError.failed(error.message) }
+        guard let feed else { throw DBusError.failed("Apple lists no feed for this podcast (id \(id)), so Pods cannot subscribe to it") }
+        return feed
+    }
+
+    private static func outcome(_ body: () async throws(DirectoryError) -> [DirectoryResult]) async -> Result<[DirectoryResult], DirectoryError> {
+        do throws(DirectoryError) { return .success(try await body()) } catch { return .failure(error) }
+    }
+}

@@ -1,0 +1,113 @@
+import PodsDBus
+import PodsLibrary
+import PodsPlayback
+import PodsPlayer
+import PodsProtocol
+import PodsSession
+
+// MARK: - org.mpris.MediaPlayer2.TrackList
+
+extension MPRISObject {
+    package static func trackList(_ list: TrackList, controller: PlayerController, player: LibraryPlayer?, library: Library?,
+                                  signals: LibrarySignals?) -> DBusInterface {
+        let trackIDs = DBusType.array(.objectPath)
+        return DBusInterface(
+            name: MPRIS.trackListInterface,
+            methods: [
+                DBusMethod("GetTracksMetadata", inputs: [DBusArgument("TrackIds", trackIDs)],
+                           outputs: [DBusArgument("Metadata", .array(.dictionary(key: .string, value: .variant)))]) { arguments in
+                    let ids = arguments[0].arrayValue?.compactMap(\.objectPathValue) ?? []
+                    return [.array(.dictionary(key: .string, value: .variant), await list.metadata(for: ids))]
+                },
+                DBusMethod("AddTrack", inputs: [DBusArgument("Uri", .string), DBusArgument("AfterTrack", .objectPath),
+                                                DBusArgument("SetAsCurrent", .bool)]) { arguments in
+                    try await addTrack(uri: arguments[0].stringValue ?? "", after: arguments[1].objectPathValue ?? MPRIS.noTrack,
+                                       setAsCurrent: arguments[2].boolValue ?? false, list: list, controller: controller,
+                                       player: player, library: library, signals: signals)
+                    return []
+                },
+                DBusMethod("RemoveTrack", inputs: [DBusArgument("TrackId", .objectPath)]) { arguments in
+                    guard let path = arguments[0].objectPathValue, path != MPRIS.noTrack else {
+                        throw DBusError.invalidArgs("RemoveTrack takes a track id, not NoTrack")
+                    }
+                    // The playing track stays (Stop or Next move on from it); an unknown id changes nothing.
+                    let playing = await controller.currentState().track?.trackID.objectPath
+                    guard let library, path != playing, list.snapshot.contains(path),
+                          let id = MPRIS.id(in: path, under: MPRIS.episodePathPrefix) else { return [] }
+                    try await LibraryCall.run { () throws(LibraryError) in try library.dequeue(id) }
+                    signals?.queueChanged()
+                    return []
+                },
+                DBusMethod("GoTo", inputs: [DBusArgument("TrackId", .objectPath)]) { arguments in
+                    guard let path = arguments[0].objectPathValue, list.snapshot.contains(path) else {
+                        throw DBusError.invalidArgs("\(arguments[0].objectPathValue?.rawValue ?? "that") is not in the track list")
+                    }
+                    if path == (await controller.currentState()).track?.trackID.objectPath { return [] }
+                    guard let player, let id = MPRIS.id(in: path, under: MPRIS.episodePathPrefix) else { return [] }
+                    try await player.play(episodeID: id)
+                    signals?.queueChanged()
+                    return []
+                },
+            ],
+            properties: [
+                DBusProperty("Tracks", trackIDs, changeSignal: .invalidates, get: { .array(.objectPath, list.snapshot.map(DBusValue.objectPath)) }),
+                DBusProperty("CanEditTracks", .bool, get: { .bool(player != nil) }),
+            ],
+            signals: [
+                DBusSignalDescription("TrackListReplaced", arguments: [DBusArgument("Tracks", trackIDs), DBusArgument("CurrentTrack", .objectPath)]),
+                DBusSignalDescription("TrackAdded", arguments: [
+                    DBusArgument("Metadata", .dictionary(key: .string, value: .variant)), DBusArgument("AfterTrack", .objectPath),
+                ]),
+                DBusSignalDescription("TrackRemoved", arguments: [DBusArgument("TrackId", .objectPath)]),
+                DBusSignalDescription("TrackMetadataChanged", arguments: [
+                    DBusArgument("TrackId", .objectPath), DBusArgument("Metadata", .dictionary(key: .string, value: .variant)),
+                ]),
+            ],
+            snapshot: { ["Tracks": .array(.objectPath, list.snapshot.map(DBusValue.objectPath)), "CanEditTracks": .bool(player != nil)] })
+    }
+
+    /// `AddTrack`: a library episode (`pods:episode/<id>`, or its audio's
+    /// URL) joins the queue after `after` (at its head for NoTrack or the
+    /// playing track); with `setAsCurrent` it plays now. Any other playable
+    /// URI plays now; the queue holds library episodes only.
+    private static func addTrack(uri: String, after: DBusObjectPath, setAsCurrent: Bool, list: TrackList,
+                                 controller: PlayerController, player: LibraryPlayer?, library: Library?,
+                                 signals: LibrarySignals?) async throws {
+        var episodeID: Int64?
+        if let library {
+            if uri.hasPrefix("pods:episode/") {
+                guard let id = Int64(uri.dropFirst("pods:episode/".count)) else { throw DBusError.invalidArgs("'\(uri.prefix(80))' names no episode") }
+                _ = try await LibraryCall.run { () throws(LibraryError) in try library.episode(id) }
+                episodeID = id
+            } else {
+                episodeID = try await LibraryCall.run { () throws(LibraryError) in try library.episodeID(enclosureURL: uri) }
+            }
+        }
+        guard let episodeID, let player, let library else {
+            let source: MediaSource
+            do throws(PlaybackError) { source = try MediaSource(uri: uri) } catch { throw DBusError.invalidArgs(error.message) }
+            guard setAsCurrent else {
+                throw DBusError.notSupported("Pods queues library episodes; '\(uri.prefix(80))' is none (SetAsCurrent plays it now)")
+            }
+            do throws(PlaybackError) { try await controller.open(source) } catch {
+                throw DBusError.failed("Could not play \(uri.prefix(200)): \(error.message)")
+            }
+            return
+        }
+        if setAsCurrent {
+            try await player.play(episodeID: episodeID)
+        } else {
+            let playing = await controller.currentState().track?.trackID.objectPath
+            let queued = list.snapshot.filter { $0 != playing }
+            let queueIndex: Int? = if after == MPRIS.noTrack || after == playing {
+                0
+            } else if let position = queued.firstIndex(of: after) {
+                position + 1
+            } else {
+                nil  // an unknown AfterTrack: the end, as VLC does
+            }
+            try await LibraryCall.run { () throws(LibraryError) in try library.enqueue([episodeID], at: queueIndex) }
+        }
+        signals?.queueChanged()
+    }
+}

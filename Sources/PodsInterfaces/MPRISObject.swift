@@ -1,0 +1,135 @@
+import PodsConcurrency
+import PodsDBus
+import PodsLibrary
+import PodsPlayback
+import PodsPlayer
+import PodsProtocol
+import PodsSession
+
+/// `/org/mpris/MediaPlayer2`: the `org.mpris.MediaPlayer2` and
+/// `org.mpris.MediaPlayer2.Player` interfaces over a `PlayerController`.
+package enum MPRISObject {
+    /// Properties are read from `publisher`'s snapshot (on the bus thread,
+    /// without a hop to the controller); methods and setters go to `controller`.
+    package static func make(controller: PlayerController, navigation: Navigation, publisher: MPRISPublisher,
+                     trackList: TrackList, playlists: Playlists?, player libraryPlayer: LibraryPlayer?, library: Library?, signals: LibrarySignals?,
+                     supportedMimeTypes: [String], quit: @escaping @Sendable () -> Void) -> DBusExportedObject {
+        DBusExportedObject(path: MPRIS.objectPath, interfaces: [
+            root(supportedMimeTypes: supportedMimeTypes, quit: quit),
+            player(controller, navigation, publisher),
+            self.trackList(trackList, controller: controller, player: libraryPlayer, library: library, signals: signals),
+        ] + (playlists.map { [self.playlists($0)] } ?? []), executor: callThread)
+    }
+
+    /// MPRIS calls (and `org.pods.Player1`'s) run on a thread of their own,
+    /// so media keys and applets are answered at once even while a refresh
+    /// or a listing keeps every other thread busy.
+    package static let callThread = BlockingLane("pods.mpris", width: 1)
+
+    // MARK: - org.mpris.MediaPlayer2
+
+    private static func root(supportedMimeTypes: [String], quit: @escaping @Sendable () -> Void) -> DBusInterface {
+        let values: [String: DBusValue] = [
+            "CanQuit": .bool(true),
+            "CanRaise": .bool(false),
+            "CanSetFullscreen": .bool(false),
+            "Fullscreen": .bool(false),
+            "HasTrackList": .bool(true),
+            "Identity": .string(MPRIS.identity),
+            "DesktopEntry": .string(MPRIS.desktopEntry),
+            "SupportedUriSchemes": .stringArray(MediaSource.supportedSchemes),
+            "SupportedMimeTypes": .stringArray(supportedMimeTypes),
+        ]
+        let properties = values.keys.sorted().map { name in
+            let value = values[name] ?? .bool(false)
+            guard name == "Fullscreen" else { return DBusProperty(name, value.type, get: { value }) }
+            return DBusProperty(name, .bool, get: { .bool(false) }, set: { value in
+                if value.boolValue == true { throw DBusError.notSupported("Pods has no window to make fullscreen") }
+            })
+        }
+        return DBusInterface(
+            name: MPRIS.rootInterface,
+            methods: [
+                DBusMethod("Raise") { _ in [] },  // no window to raise: CanRaise is false
+                DBusMethod("Quit") { _ in
+                    quit()
+                    return []
+                },
+            ],
+            properties: properties,
+            snapshot: { values })
+    }
+
+    // MARK: - org.mpris.MediaPlayer2.Player
+
+    private static func player(_ controller: PlayerController, _ navigation: Navigation, _ publisher: MPRISPublisher) -> DBusInterface {
+        typealias Property = MPRIS.PlayerProperty
+        func stateProperty(_ property: MPRISProperty, set: DBusProperty.Setter? = nil) -> DBusProperty {
+            DBusProperty(property.name, property.type, get: { publisher.playerProperties()[property.name] ?? .bool(false) }, set: set)
+        }
+        func action(_ method: MPRISPlayerMethod, _ body: @escaping @Sendable () async throws -> Void) -> DBusMethod {
+            method.exported { _ in
+                try await body()
+                return []
+            }
+        }
+        return DBusInterface(
+            name: MPRIS.playerInterface,
+            methods: [
+                action(.next) { try await navigation.next(whenAnnounced: DBusCall.letLaterCallsStart) },
+                action(.previous) { try await navigation.previous(whenAnnounced: DBusCall.letLaterCallsStart) },
+                action(.pause) { await controller.pause() },
+                action(.playPause) { try await controller.playPause() },
+                action(.stop) { await controller.stop() },
+                action(.play) { await controller.play() },
+                MPRISPlayerMethod.seek.exported { arguments in
+                    await controller.seek(by: .microseconds(arguments[0].int64Value ?? 0))
+                    return []
+                },
+                MPRISPlayerMethod.setPosition.exported { arguments in
+                    // A path no track has (NoTrack, a stale one) is ignored, as the spec asks.
+                    guard let path = arguments[0].objectPathValue, let trackID = TrackID(objectPath: path),
+                          let position = arguments[1].int64Value else { return [] }
+                    await controller.setPosition(trackID: trackID, .microseconds(position))
+                    return []
+                },
+                MPRISPlayerMethod.openUri.exported { arguments in
+                    let source: MediaSource
+                    do throws(PlaybackError) {
+                        source = try MediaSource(uri: arguments[0].stringValue ?? "")
+                    } catch {
+                        throw DBusError.notSupported(error.message)
+                    }
+                    // A stream can take seconds to start: its place is taken first, and the caller's later calls go ahead.
+                    let announced = await controller.announceLoad()
+                    DBusCall.letLaterCallsStart()
+                    do throws(PlaybackError) {
+                        try await controller.open(source, announced: announced)
+                    } catch {
+                        await controller.withdrawLoad(announced)
+                        throw DBusError.failed("Could not play \(source.uri): \(error.message)")
+                    }
+                    return []
+                },
+            ],
+            properties: [
+                stateProperty(Property.playbackStatus),
+                stateProperty(Property.rate, set: { value in try await controller.setRate(value.doubleValue ?? .nan) }),
+                stateProperty(Property.metadata),
+                stateProperty(Property.volume, set: { value in try await controller.setVolume(value.doubleValue ?? .nan) }),
+                DBusProperty(Property.position.name, Property.position.type, changeSignal: .none, get: {
+                    publisher.playerProperties()[Property.position.name] ?? .int64(0)
+                }),
+                stateProperty(Property.minimumRate),
+                stateProperty(Property.maximumRate),
+                stateProperty(Property.canGoNext),
+                stateProperty(Property.canGoPrevious),
+                stateProperty(Property.canPlay),
+                stateProperty(Property.canPause),
+                stateProperty(Property.canSeek),
+                DBusProperty(Property.canControl.name, Property.canControl.type, changeSignal: .none, get: { .bool(true) }),
+            ],
+            signals: [DBusSignalDescription("Seeked", arguments: [DBusArgument("Position", .int64)])],
+            snapshot: { publisher.playerProperties() })
+    }
+}

@@ -1,0 +1,63 @@
+import PodsDBus
+import PodsPlayback
+import PodsPlayer
+import PodsProtocol
+import PodsSession
+
+/// The values of MPRIS properties that announce their changes, computed
+/// from one `PlayerState`, so what `Get` answers and what
+/// `PropertiesChanged` carries come from the same code.
+package enum MPRISProperties {
+    /// `org.mpris.MediaPlayer2.Player`'s properties, except `Position`
+    /// (never signalled) and `CanControl` (constant).
+    package static func player(_ state: PlayerState) -> [String: DBusValue] {
+        let hasTrack = state.track != nil
+        return [
+            "PlaybackStatus": .string(state.status.rawValue),
+            "Rate": .double(state.rate),
+            "Volume": .double(state.volume),
+            "Metadata": metadata(state.track, chapter: state.chapter, chapterImage: state.chapterImage),
+            "MinimumRate": .double(PlaybackEngine.rateRange.lowerBound),
+            "MaximumRate": .double(PlaybackEngine.rateRange.upperBound),
+            "CanGoNext": .bool(state.canGoNext),
+            "CanGoPrevious": .bool(state.canGoPrevious),
+            "CanPlay": .bool(hasTrack),
+            "CanPause": .bool(hasTrack),
+            "CanSeek": .bool(hasTrack && state.canSeek),
+        ]
+    }
+
+    /// `Metadata`: empty when nothing is loaded; otherwise it always has an
+    /// `o` trackid and `x` length in microseconds.
+    ///
+    /// While a chapter plays, the episode reads as an album and the chapter
+    /// as its track: `xesam:title` is the chapter's title (the line every
+    /// applet shows largest), `xesam:album` the episode's, `xesam:trackNumber`
+    /// the chapter's number, and `mpris:artUrl` the chapter's image when it
+    /// has one. The trackid stays the episode's, so `SetPosition` and the
+    /// applets' idea of "the same track" hold across chapters.
+    package static func metadata(_ track: TrackInfo?, chapter: PlayingChapter? = nil, chapterImage: String? = nil) -> DBusValue {
+        guard let track else { return .variantDictionary([:]) }
+        var entries: [String: DBusValue] = [
+            MPRIS.Metadata.trackID: .objectPath(track.trackID.objectPath),
+            MPRIS.Metadata.title: .string(track.title),
+            MPRIS.Metadata.url: .string(track.source.uri),
+        ]
+        if let duration = track.duration { entries[MPRIS.Metadata.length] = .int64(duration.microsecondsSaturating) }
+        if let artist = track.episode?.author ?? track.tags.artist { entries[MPRIS.Metadata.artist] = .stringArray([artist]) }
+        if let album = track.episode?.podcastTitle ?? track.tags.album { entries[MPRIS.Metadata.album] = .string(album) }
+        if let art = chapterImage ?? track.episode?.artworkURL { entries[MPRIS.Metadata.artURL] = .string(art) }
+        if let episode = track.episode {  // Pods' own keys, in its own namespace
+            entries[MPRIS.Metadata.episodeID] = .int64(episode.episodeID)
+            entries[MPRIS.Metadata.podcastID] = .int64(episode.podcastID)
+        }
+        if let chapter, !chapter.title.isEmpty {
+            entries[MPRIS.Metadata.title] = .string(chapter.title)
+            entries[MPRIS.Metadata.album] = .string(track.title)
+            entries[MPRIS.Metadata.trackNumber] = .int32(Int32(clamping: chapter.index))
+            entries[MPRIS.Metadata.episodeTitle] = .string(track.title)
+            entries[MPRIS.Metadata.chapter] = .int32(Int32(clamping: chapter.index))
+        }
+        return .variantDictionary(entries)
+    }
+}

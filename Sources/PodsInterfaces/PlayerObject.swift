@@ -1,0 +1,137 @@
+import PodsChapters
+import PodsDBus
+import PodsLibrary
+import PodsPlayback
+import PodsPlayer
+import PodsProtocol
+import PodsSession
+import PodsSettings
+
+/// `/org/pods/Player`: the `org.pods.Player1` interface, what Pods' player
+/// does that MPRIS has no word for: chapters, skips, the sleep timer.
+package enum PlayerObject {
+    package static func make(controller: PlayerController, player: LibraryPlayer?, library: Library?, preferences: PreferenceStore,
+                     settingsChanged: @escaping @Sendable () -> Void) -> DBusExportedObject {
+        func method(_ description: PlayerMethod,
+                    _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
+            description.exported { arguments in try await body(arguments) }
+        }
+        return DBusExportedObject(path: PlayerNames.objectPath, interfaces: [DBusInterface(
+            name: PlayerNames.interface,
+            methods: [
+                // MARK: Chapters
+                method(.chapters) { arguments throws(DBusError) in
+                    let id = arguments[0].int64Value ?? 0
+                    let chapters: [EpisodeChapter]
+                    if let player {
+                        chapters = try await onBus { () throws(SessionError) in try await player.chapters(of: id) }
+                    } else {
+                        guard id == 0 else { throw DBusError(name: LibraryNames.Error.notFound, message: "podsd keeps no library") }
+                        chapters = await controller.chapters()
+                    }
+                    let jumps = chapters.filter(\.toc)
+                    return [ReplyPage.bounded(Array(jumps.enumerated())) { index, chapter in
+                        PlayerItemEncoding.chapter(chapter, index: index + 1)
+                    }.list]
+                },
+                method(.goToChapter) { arguments throws(DBusError) in
+                    let target = try chapterTarget(arguments[0].stringValue ?? "")
+                    do throws(PlayerError) { try await controller.goToChapter(target) } catch { throw DBusError(error) }
+                    return []
+                },
+
+                // MARK: Skips
+                method(.skip) { arguments throws(DBusError) in
+                    let direction = arguments[0].stringValue ?? ""
+                    let seconds = arguments[1].doubleValue ?? 0
+                    guard seconds.isFinite, seconds >= 0, seconds <= 24 * 3600 else {
+                        throw DBusError.invalidArgs("A skip is 0 (the configured interval) to 86400 seconds")
+                    }
+                    let intervals = await player?.skipIntervals() ?? preferences.playback(for: nil).skips
+                    switch direction {
+                    case "forward": await controller.seek(by: .seconds(seconds == 0 ? intervals.forward : seconds))
+                    case "back": await controller.seek(by: .seconds(-(seconds == 0 ? intervals.back : seconds)))
+                    default: throw DBusError.invalidArgs("Skip goes 'forward' or 'back', not '\(direction.prefix(40))'")
+                    }
+                    return []
+                },
+
+                // MARK: Sleep timer
+                method(.setSleepTimer) { arguments throws(DBusError) in
+                    let request: SleepRequest
+                    do throws(SleepRequest.Invalid) { request = try SleepRequest(arguments[0].stringValue ?? "") } catch {
+                        throw DBusError.invalidArgs(error.description)
+                    }
+                    do throws(PlayerError) { try await controller.setSleepTimer(request) } catch { throw DBusError(error) }
+                    return []
+                },
+
+                // MARK: Settings
+                method(.config) { arguments throws(DBusError) in
+                    let podcast = try await podcastID(arguments[0].stringValue ?? "", library)
+                    let name = arguments[1].stringValue ?? ""
+                    let entries = name.isEmpty ? preferences.entries(podcast: podcast)
+                        : [preferences.entry(try settingKey(name), podcast: podcast)]
+                    return [ReplyPage.bounded(entries, item: PlayerItemEncoding.setting).list]
+                },
+                method(.setConfig) { arguments throws(DBusError) in
+                    let podcast = try await podcastID(arguments[0].stringValue ?? "", library)
+                    let key = try settingKey(arguments[1].stringValue ?? "")
+                    let text = arguments[2].stringValue ?? ""
+                    if key == .audioSink, !text.isEmpty {  // one audio sink, by name, that GStreamer can make; checked before it is written
+                        do throws(PlaybackError) {
+                            try PlaybackEngine.checkBusAudioSink(text)
+                            try PlaybackEngine.checkAudioSink(text)
+                        } catch {
+                            throw DBusError.invalidArgs(error.message)
+                        }
+                    }
+                    do throws(SettingsError) {
+                        try preferences.set(key, try key.parse(text), podcast: podcast)
+                    } catch { throw DBusError.invalidArgs(error.message) }
+                    settingsChanged()
+                    return []
+                },
+                method(.unsetConfig) { arguments throws(DBusError) in
+                    let podcast = try await podcastID(arguments[0].stringValue ?? "", library)
+                    let key = try settingKey(arguments[1].stringValue ?? "")
+                    do throws(SettingsError) { try preferences.set(key, nil, podcast: podcast) } catch {
+                        throw DBusError.failed(error.message)
+                    }
+                    settingsChanged()
+                    return []
+                },
+
+                // MARK: Status
+                method(.extras) { _ throws(DBusError) in
+                    let state = await controller.currentState()
+                    return [PlayerItemEncoding.extras(state, sleep: await controller.sleepStatus(),
+                                                      silenceSkipped: await controller.silenceSkipped())]
+                },
+            ])], executor: MPRISObject.callThread)
+    }
+
+    private static func settingKey(_ name: String) throws(DBusError) -> SettingKey {
+        do throws(SettingsError) { return try SettingKey.named(name) } catch { throw DBusError.invalidArgs(error.message) }
+    }
+
+    /// A podcast by id or title prefix; nil for "" (the player's settings).
+    private static func podcastID(_ text: String, _ library: Library?) async throws(DBusError) -> Int64? {
+        guard !text.isEmpty else { return nil }
+        guard let library else { throw DBusError(name: LibraryNames.Error.notFound, message: "podsd keeps no library") }
+        return try await LibraryCall.run { () throws(LibraryError) in try library.podcast(matching: text).id }
+    }
+
+    /// `next`, `prev` (or `previous`), or a number from 1.
+    package static func chapterTarget(_ text: String) throws(DBusError) -> PlayerController.ChapterTarget {
+        switch text.lowercased() {
+        case "next": return .next
+        case "prev", "previous": return .previous
+        default:
+            guard let number = Int(text) else {
+                throw DBusError.invalidArgs("A chapter is 'next', 'prev' or its number, not '\(text.prefix(40))'")
+            }
+            return .number(number)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+import PodsCache
+import PodsChapters
+import PodsConcurrency
+import PodsHTTP
+import PodsLibrary
+import PodsPlayback
+
+/// Gathers an episode's chapters from every source and merges them
+/// (`ChapterMerge`): the feed's Podlove chapters, its `podcast:chapters`
+/// file (fetched once, kept in the library, fetched again when its URL
+/// changes), and the media file's own (read once through the range cache,
+/// so a streamed episode downloads only its tag's bytes).
+///
+/// A broken or missing chapters file is logged and kept as an error for a
+/// day, so it is not fetched at every play; the episode's other chapters
+/// still count.
+package struct ChapterLoader: Sendable {
+    package let library: Library
+    package let artwork: ArtworkCache?
+    package let logger: Logger
+    private let http: HTTPClient
+
+    /// Reading a media file's tags (which may wait for the network) runs
+    /// here, never on the cooperative pool.
+    package static let lane = BlockingLane("pods.chapters", width: 1)
+    /// How long a chapters file that failed is left before it is tried again.
+    package static let retryFailedAfter: TimeInterval = 24 * 3600
+    /// How long reading a streamed file's tags may wait for its bytes.
+    package static let mediaDeadline: Duration = .seconds(30)
+
+    package init(library: Library, artwork: ArtworkCache?, logger: Logger) {
+        self.library = library
+        self.artwork = artwork
+        self.logger = logger
+        self.http = HTTPClient(maximumBytes: 4 << 20, deadline: .seconds(30))
+    }
+
+    /// The episode's merged chapters (silent ones included); `media` is the
+    /// range cache the episode plays from, if any.
+    package func chapters(for episode: LibraryEpisode, media: (any RandomAccessMedia)?) async -> [EpisodeChapter] {
+        let feed = episode.episode.chapters.map {
+            EpisodeChapter(start: $0.start, title: $0.title, url: $0.url, image: $0.image, source: .psc)
+        }
+        async let json = jsonChapters(episode)
+        async let embedded = mediaChapters(episode, media: media)
+        return ChapterMerge.merge([await json, feed, await embedded], duration: episode.episode.duration)
+    }
+
+    // MARK: - podcast:chapters
+
+    private func jsonChapters(_ episode: LibraryEpisode) async -> [EpisodeChapter] {
+        guard let url = episode.episode.chaptersURL else { return [] }
+        let id = episode.id
+        let library = library
+        let stored = try? await Self.lane.run { () throws(LibraryError) in try library.chapterList(id, .json, url: url) }
+        if let stored, stored.error == nil || Date().timeIntervalSince(stored.fetchedAt) < Self.retryFailedAfter {
+            return stored.chapters
+        }
+        let list: StoredChapterList
+        do {
+            guard HTTPClient.isHTTP(url) else { throw ChapterError("it is not an http(s) URL") }
+            let response = try await http.get(url)
+            guard (200..<300).contains(response.status) else { throw ChapterError("the server answered \(response.status)") }
+            list = StoredChapterList(url: url, chapters: try JSONChapters.parse(response.body))
+        } catch {
+            logger.warning("episode \(id): chapters file \(url): \(error)")
+            list = StoredChapterList(url: url, chapters: [], error: String(describing: error))
+        }
+        try? await Self.lane.run { () throws(LibraryError) in try library.saveChapterList(id, .json, list) }
+        return list.chapters
+    }
+
+    // MARK: - The media file's own
+
+    private func mediaChapters(_ episode: LibraryEpisode, media: (any RandomAccessMedia)?) async -> [EpisodeChapter] {
+        guard let url = episode.episode.enclosures.first?.url else { return [] }
+        let id = episode.id
+        let (library, artwork, logger) = (library, artwork, logger)
+        let path = url.hasPrefix("file:") ? URL(string: url)?.path : nil
+        guard path != nil || media != nil else { return [] }
+        return await Self.lane.run {
+            if let stored = try? library.chapterList(id, .media, url: url) { return stored.chapters }
+            do throws(ChapterError) {
+                var chapters: [EpisodeChapter]
+                if let path {
+                    chapters = try EmbeddedChapters.read(from: try FileChapterBytes(path: path))
+                } else if let media {
+                    chapters = try EmbeddedChapters.read(from: MediaChapterBytes(media: media, deadline: .now + Self.mediaDeadline))
+                } else {
+                    return []
+                }
+                for index in chapters.indices {
+                    guard let image = chapters[index].embeddedImage else { continue }
+                    chapters[index].image = artwork?.storeEmbedded(image.bytes, key: "\(url)#chapter\(index)", fileExtension: image.fileExtension)
+                    chapters[index].embeddedImage = nil
+                }
+                try? library.saveChapterList(id, .media, StoredChapterList(url: url, chapters: chapters))
+                return chapters
+            } catch {
+                // Not kept: a file that did not arrive in time is read again next time.
+                logger.warning("episode \(id): could not read the chapters in \(url): \(error)")
+                return []
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import PodsCache
+import PodsHTTP
+import PodsLibrary
+import PodsSettings
+
+/// One line of `pods downloads`.
+package struct DownloadInfo: Sendable {
+    package var episodeId: Int64
+    package var podcastId: Int64
+    package var title: String
+    package var podcastTitle: String
+    /// `downloaded`, `downloading`, `queued` (waiting for a free download
+    /// slot), `partial` (streamed in part) or `failed`.
+    package var state: String
+    /// Bytes on disk, and the whole file's size.
+    package var bytes: Int64
+    package var size: Int64
+    /// Downloaded on purpose: kept until deleted.
+    package var pinned: Bool
+    package var path: String
+    package var error: String?
+}
+
+/// How much the cache holds, and its budget.
+package struct StorageInfo: Sendable {
+    package var bytes: Int64
+    package var downloadedBytes: Int64
+    package var budget: Int64
+    package var episodes: Int
+}
+
+extension LibraryPlayer {
+    // MARK: - Downloads
+
+    /// Starts downloading an episode (only its missing bytes); returns at once.
+    package func download(episodeID: Int64) async throws(SessionError) {
+        let mediaCache = try requireCache()
+        let episode = try SessionError.mapped { () throws(LibraryError) in try library.episode(episodeID) }
+        guard let url = episode.episode.enclosures.first?.url, HTTPClient.isHTTP(url) else {
+            throw SessionError.failed("episode \(episodeID) has no http(s) audio to download")
+        }
+        do throws(CacheError) {
+            try await mediaCache.download(episodeID: episodeID, url: url)
+        } catch {
+            throw SessionError.failed("could not download episode \(episodeID): \(error.message)")
+        }
+        recordDownload(episodeID, kept: true)
+    }
+
+    /// Every cached episode: downloads, downloads under way, and the partial
+    /// files streaming left.
+    package func downloads() async throws(SessionError) -> [DownloadInfo] {
+        let queued = await mediaCache?.queuedDownloadIDs() ?? []
+        let cached = try await cacheEntries().compactMap { entry -> DownloadInfo? in
+            guard let episode = try? library.episode(entry.media.episodeId) else { return nil }
+            return DownloadInfo(
+                episodeId: episode.id, podcastId: episode.podcastId, title: episode.episode.title,
+                podcastTitle: episode.podcastTitle, state: queued.contains(episode.id) ? "queued" : entry.state,
+                bytes: entry.media.cachedBytes, size: entry.media.length, pinned: entry.media.pinned, path: entry.path,
+                error: entry.error)
+        }
+        let listed = Set(cached.map(\.episodeId))
+        let waiting = queued.filter { !listed.contains($0) }.compactMap { id -> DownloadInfo? in
+            guard let episode = try? library.episode(id) else { return nil }
+            return DownloadInfo(
+                episodeId: episode.id, podcastId: episode.podcastId, title: episode.episode.title,
+                podcastTitle: episode.podcastTitle, state: "queued", bytes: 0, size: 0, pinned: true, path: "", error: nil)
+        }
+        return cached + waiting
+    }
+
+    package func deleteDownload(episodeID: Int64) async throws(SessionError) {
+        let mediaCache = try requireCache()
+        _ = try SessionError.mapped { () throws(LibraryError) in try library.episode(episodeID) }
+        do throws(CacheError) { try await mediaCache.delete(episodeID: episodeID) } catch {
+            throw SessionError.failed(error.message)
+        }
+        recordDownload(episodeID, kept: false)
+    }
+
+    /// Downloads the newest episodes of every podcast that asks for them.
+    /// (The reads run on the library's lane, as the interface's do: after a
+    /// refresh they would otherwise hold a thread of the task pool.)
+    package func autoDownload() async {
+        guard mediaCache != nil else { return }
+        let library = library
+        let wanted = (try? await LibraryWork.lane.run { () throws(LibraryError) -> [Int64] in
+            var ids: [Int64] = []
+            for target in try library.autoDownloadTargets() {
+                ids += try library.episodes(podcastId: target.podcastId, unplayedOnly: true, limit: target.count).map(\.id)
+            }
+            return ids
+        }) ?? []
+        for episodeID in wanted {
+            do throws(SessionError) { try await download(episodeID: episodeID) } catch {
+                logger.error("auto-download of episode \(episodeID): \(error.message)")
+            }
+        }
+    }
+
+    /// Fetches the artwork of every podcast that has none cached yet.
+    package func prefetchArtwork() async {
+        guard let artwork else { return }
+        let library = library
+        let urls = (try? await LibraryWork.lane.run { () throws(LibraryError) in try library.podcastArtworkURLs() }) ?? []
+        for url in urls { _ = await artwork.localURI(for: url) }
+    }
+
+    /// What follows a refresh, `pods refresh`'s or the background one's: the
+    /// library settles first (its log folded, caches and freed memory given
+    /// back), then the auto-downloads, the artwork, the notifications of new
+    /// episodes and a sync.
+    package func followRefresh(_ summaries: [RefreshSummary], signals: LibrarySignals, notifier: (any NewEpisodeAnnouncer)?,
+                       sync: SyncService?) async {
+        await LibraryWork.settle(library)
+        await autoDownload()
+        await prefetchArtwork()
+        signals.artworkChanged()
+        await notifier?.announce(summaries)
+        sync?.schedule(after: .zero)
+    }
+
+    // MARK: - Storage
+
+    package func storage() async throws(SessionError) -> StorageInfo {
+        let entries = try await cacheEntries()
+        let budget = try SessionError.mapped { () throws(LibraryError) in try library.cacheBudget() } ?? MediaCache.defaultBudget
+        return StorageInfo(
+            bytes: entries.reduce(0) { $0 + $1.media.cachedBytes },
+            downloadedBytes: entries.filter(\.media.complete).reduce(0) { $0 + $1.media.cachedBytes },
+            budget: budget, episodes: entries.count)
+    }
+
+    package func setCacheBudget(_ bytes: Int64) async throws(SessionError) {
+        let mediaCache = try requireCache()
+        guard bytes >= 0 else { throw SessionError.invalidArgument("The budget must be 0 or more bytes") }
+        // The config file holds it (cache-budget); the library keeps the copy the cache reads.
+        do throws(SettingsError) { try preferences.set(.cacheBudget, .number(Double(bytes)), podcast: nil) } catch {
+            logger.warning("cache-budget is not kept in config.toml: \(error.message)")
+        }
+        try SessionError.mapped { () throws(LibraryError) in try library.setCacheBudget(bytes) }
+        await mediaCache.enforceBudget()
+    }
+
+    private func cacheEntries() async throws(SessionError) -> [CacheEntry] {
+        let mediaCache = try requireCache()
+        do throws(CacheError) { return try await mediaCache.entries() } catch {
+            throw SessionError.failed(error.message)
+        }
+    }
+
+    private func requireCache() throws(SessionError) -> MediaCache {
+        guard let mediaCache else {
+            throw SessionError.failed("podsd runs without a cache directory")
+        }
+        return mediaCache
+    }
+}

@@ -1,0 +1,118 @@
+import PodsCache
+import PodsChapters
+import PodsHTTP
+import PodsLibrary
+import PodsPlayback
+import PodsPlayer
+import PodsSettings
+
+/// The listening session's library side: the loaded podcast's settings,
+/// `Next` and `Previous` across episodes, and the loaded episode's chapters.
+extension LibraryPlayer {
+    // MARK: - Settings
+
+    /// Applies changed settings: the player-wide ones, then the loaded episode's at once.
+    package func applyPreferences() async {
+        let sink = preferences.value(.audioSink, podcast: nil).textValue.flatMap { $0.isEmpty ? nil : $0 }
+        do throws(PlaybackError) { try await controller.setAudioSink(sink) } catch {
+            logger.error("audio-sink: \(error.message); playing through the sink before")
+        }
+        if let mediaCache, preferences.entry(.cacheBudget, podcast: nil).source != "default",
+           let budget = preferences.value(.cacheBudget, podcast: nil).numberValue.map(Int64.init),
+           (try? library.cacheBudget()) != budget {
+            try? library.setCacheBudget(budget)
+            await mediaCache.enforceBudget()
+        }
+        guard let loaded else { return }
+        playing = preferences.playback(for: loaded.podcastId)
+        if let speed = playing.speed { try? await controller.setRate(speed) }
+        await controller.setTrackPreferences(Self.trackPreferences(playing))
+    }
+
+    /// The loaded podcast's skip intervals.
+    package func skipIntervals() -> SkipIntervals { playing.skips }
+
+    /// The loaded episode's podcast, if any.
+    package func loadedPodcastID() -> Int64? { loaded?.podcastId }
+
+    package static func trackPreferences(_ preferences: PlaybackPreferences) -> PlayerController.TrackPreferences {
+        PlayerController.TrackPreferences(nextAction: preferences.nextAction, skipOutro: .milliseconds(Int64(preferences.skipOutro * 1000)),
+                                          trimSilence: preferences.trimSilence)
+    }
+
+    // MARK: - Next and Previous
+
+    /// `Next` past the loaded episode: the queue's head, else the next newer
+    /// unplayed episode of its podcast. False when there is none.
+    package func playNextEpisode(announced: Int? = nil) async throws(SessionError) -> Bool {
+        guard let current = loaded?.id,
+              let next = try SessionError.mapped({ () throws(LibraryError) in try library.nextEpisode(after: current) }) else { return false }
+        try await play(episodeID: next.id, announced: announced)
+        signals.queueChanged()
+        return true
+    }
+
+    /// `Previous` past the loaded episode's start: the episode played
+    /// before it. False when there is none.
+    package func playPreviousEpisode(announced: Int? = nil) async throws(SessionError) -> Bool {
+        guard let target = try previousEpisodeID() else { return false }
+        if history.last == target { history.removeLast() }
+        try await play(episodeID: target, remember: false, announced: announced)
+        return true
+    }
+
+    private func previousEpisodeID() throws(SessionError) -> Int64? {
+        guard let current = loaded?.id else { return nil }
+        while let last = history.last, last == current { history.removeLast() }
+        if let last = history.last { return last }
+        return try SessionError.mapped { () throws(LibraryError) in try library.previouslyPlayedEpisode(before: current)?.id }
+    }
+
+    /// Tells the controller whether `Next` and `Previous` have an episode to
+    /// go to (after each load, and when the queue or a played mark changes).
+    package func refreshNeighbours() async {
+        guard let current = loaded else { return }
+        let next = (try? library.nextEpisode(after: current.id)) != nil
+        let previous = ((try? previousEpisodeID()) ?? nil) != nil
+        await controller.setNeighbours(next: next, previous: previous, for: TrackID.episode(current.id))
+    }
+
+    // MARK: - Chapters
+
+    /// The merged chapters of `episodeID`: the loaded episode's as playing,
+    /// another's read through its range cache (only the tag's bytes).
+    package func chapters(of episodeID: Int64) async throws(SessionError) -> [EpisodeChapter] {
+        if episodeID == loaded?.id || episodeID == 0 {
+            guard loaded != nil else { throw SessionError.notFound("no episode is loaded") }
+            return await controller.chapters()
+        }
+        let episode = try SessionError.mapped { () throws(LibraryError) in try library.episode(episodeID) }
+        guard let url = episode.episode.enclosures.first?.url, let mediaCache, HTTPClient.isHTTP(url) else {
+            return await chapterLoader.chapters(for: episode, media: nil)
+        }
+        let cache = try? await mediaCache.open(episodeID: episodeID, url: url, forPlayback: false)
+        let chapters = await chapterLoader.chapters(for: episode, media: cache)
+        if let cache { await mediaCache.release(cache) }
+        return chapters
+    }
+
+    /// Reads the loaded episode's chapters and hands them to the controller,
+    /// then its chapters' images as local files.
+    package func loadChapters(_ episode: LibraryEpisode, media: (any RandomAccessMedia)?, token: UInt64) async {
+        var chapters = await chapterLoader.chapters(for: episode, media: media)
+        guard token == loadToken, !chapters.isEmpty else { return }
+        let trackID = TrackID.episode(episode.id)
+        await controller.setChapters(chapters, for: trackID)
+        guard let artwork else { return }
+        var changed = false
+        for index in chapters.indices.prefix(200) {
+            guard let image = chapters[index].image, HTTPClient.isHTTP(image) else { continue }
+            if let local = await artwork.localURI(for: image) {
+                chapters[index].image = local
+                changed = true
+            }
+            guard token == loadToken else { return }
+        }
+        if changed { await controller.setChapters(chapters, for: trackID) }
+    }
+}

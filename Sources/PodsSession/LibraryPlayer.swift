@@ -1,0 +1,411 @@
+import Foundation
+import Logging
+import PodsCache
+import PodsChapters
+import PodsFeeds
+import PodsHTTP
+import PodsLibrary
+import PodsPlayback
+import PodsPlayer
+import Synchronization
+
+/// Joins the library to the player: plays episodes with their metadata,
+/// saves progress as it comes, resumes the last episode on launch (paused),
+/// marks finished episodes completed and goes on to the next one.
+///
+/// Progress and end-of-episode events arrive in order on one stream and
+/// are handled one at a time, so a write never overtakes another.
+package actor LibraryPlayer {
+    // State the session's extension (LibraryPlayer+Session) shares is
+    // internal; nothing outside the player's files touches it.
+    /// What the controller reports that concerns the library.
+    package enum Event: Sendable {
+        case progress(episodeID: Int64, position: Duration, duration: Duration?)
+        /// `continues` false: the sleep timer waited for this end, so the
+        /// next episode loads paused.
+        case ended(episodeID: Int64, continues: Bool)
+        /// Something that is not a library episode was loaded, by the
+        /// controller's load `load` (`TrackInfo.load`).
+        case otherTrack(load: Int)
+        /// The episode began playing (from paused, stopped or another track).
+        case startedPlaying(episodeID: Int64)
+        /// The episode stopped playing: paused, stopped, ended or replaced.
+        case stoppedPlaying(episodeID: Int64)
+    }
+
+    let library: Library
+    let refresher: FeedRefresher
+    /// Private feeds' user names and passwords.
+    let credentials: CredentialStore?
+    /// Range caches and downloads; nil streams every episode plainly.
+    let mediaCache: MediaCache?
+    let artwork: ArtworkCache?
+    let controller: PlayerController
+    let logger: Logger
+    let signals: LibrarySignals
+    private let events: AsyncStream<Event>
+    private let eventSink: AsyncStream<Event>.Continuation
+    /// The settings: config.toml's, with each podcast's own over them.
+    let preferences: PreferenceStore
+    /// The loaded episode's podcast's settings, as it loaded (or as changed since).
+    package var playing = PlaybackPreferences()
+    /// The cache the loaded episode plays from.
+    private var playingCache: EpisodeCache?
+    /// The episode loaded, for reloading it when its cache cannot go on.
+    package var loaded: LibraryEpisode?
+    /// Bumped by every load. A load that finds it changed after one of its
+    /// awaits was overtaken by a newer one: it lets go of what it opened and
+    /// gives way, so the last load wins and no cache is left open.
+    package var loadToken: UInt64 = 0
+    /// The token of the load that put `loaded` in place: while it is
+    /// `loadToken`, no other load has begun since.
+    private var loadedToken: UInt64 = 0
+    /// Plays under way, and how many have begun: an event handled while one
+    /// is starting (this actor runs others while a play waits) is older than it.
+    private var playsUnderWay = 0
+    private var playsBegun = 0
+    /// Episodes played before the loaded one in this run, newest last, for `Previous`.
+    package var history: [Int64] = []
+    /// The most episodes `history` keeps.
+    package static let historyLength = 100
+    let chapterLoader: ChapterLoader
+    /// The episode being loaded, on disk, so a crash while loading it is not repeated at every start.
+    let loadMarker: LoadMarker
+    /// Where the episode playing began this stretch, for the sync's play action.
+    package var playStart: (episodeID: Int64, position: Int)?
+
+    package init(library: Library, refresher: FeedRefresher, controller: PlayerController, signals: LibrarySignals,
+                 logger: Logger, preferences: PreferenceStore, mediaCache: MediaCache?, artwork: ArtworkCache?,
+                 credentials: CredentialStore?) {
+        self.mediaCache = mediaCache
+        self.artwork = artwork
+        self.preferences = preferences
+        self.library = library
+        self.credentials = credentials
+        self.refresher = refresher
+        self.controller = controller
+        self.signals = signals
+        self.logger = logger
+        self.chapterLoader = ChapterLoader(library: library, artwork: artwork, logger: logger)
+        self.loadMarker = LoadMarker(directory: library.directory)
+        (events, eventSink) = AsyncStream.makeStream()
+    }
+
+    /// Called synchronously from the controller's observer.
+    package nonisolated func send(_ event: Event) { eventSink.yield(event) }
+
+    /// Handles events until `finish()`; the last progress is written before it returns.
+    package func run() async {
+        for await event in events { await handle(event) }
+    }
+
+    package nonisolated func finish() { eventSink.finish() }
+
+    // MARK: - Playing episodes
+
+    /// Plays an episode from where the listener stopped (from 0 if completed).
+    /// `remember` puts the episode it replaces in the history `Previous` goes back through.
+    /// `announced`: the controller's id for this load (`announceLoad`), when the caller announced it.
+    package func play(episodeID: Int64, remember: Bool = true, paused: Bool = false, announced: Int? = nil) async throws(SessionError) {
+        playsUnderWay += 1
+        playsBegun += 1
+        defer { playsUnderWay -= 1 }
+        let before = loaded?.id
+        // The player hears of the load before the library does: another track's event handled from
+        // here on (this actor runs others while it waits) is older than this play.
+        let announced = if let announced { announced } else { await controller.announceLoad() }
+        let episode = try SessionError.mapped { () throws(LibraryError) in try library.startPlaying(episodeID) }
+        signals.statusChanged(episodeID)
+        if remember, let before, before != episodeID {
+            history.append(before)
+            if history.count > Self.historyLength { history.removeFirst() }
+        }
+        var token: UInt64 = 0  // the token `load` takes
+        do throws(SessionError) { try await load(episode, paused: paused, announced: announced, token: &token) } catch {
+            // A play that failed (not one a newer play overtook) leaves the library on the
+            // episode that played before, so the next start resumes that one.
+            if token != 0, token == loadToken, before != episodeID {
+                do throws(LibraryError) { try library.makeCurrent(before) } catch { logger.error("\(error)") }
+                signals.statusChanged(episodeID)
+            }
+            throw error
+        }
+    }
+
+    /// Loads the currently-playing episode paused at its saved position.
+    package func resume() async {
+        do {
+            guard let episode = try library.currentEpisode() else { return }
+            if let died = loadMarker.leftOver(), died.episodeID == episode.id {
+                guard died.attempts < LoadMarker.attemptsAllowed else {
+                    skipAfterCrash(episode)
+                    return
+                }
+                loadMarker.write(episode.id, attempts: died.attempts + 1)
+            }
+            try await load(episode, paused: true)
+            logger.info("resumed episode \(episode.id) paused at \(Int(episode.position)) s")
+            // Listening a kill cut short of its record is recorded now, for the sync.
+            try library.recordUnrecordedListening(episode.id)
+        } catch {
+            logger.error("could not resume the last episode: \(error)")
+        }
+    }
+
+    private func load(_ episode: LibraryEpisode, paused: Bool, at position: Duration? = nil,
+                      streaming: Bool = false, announced: Int? = nil) async throws(SessionError) {
+        var token: UInt64 = 0
+        try await load(episode, paused: paused, at: position, streaming: streaming, announced: announced, token: &token)
+    }
+
+    /// `token` is set to the load's token once it has one (0 before).
+    private func load(_ episode: LibraryEpisode, paused: Bool, at position: Duration? = nil, streaming: Bool = false,
+                      announced: Int? = nil, token taken: inout UInt64) async throws(SessionError) {
+        // The player hears of the load first; only then does it take its token, so another
+        // track's event handled meanwhile (this actor runs others while it waits) is older than it.
+        let announced = if let announced { announced } else { await controller.announceLoad() }
+        loadToken &+= 1
+        let token = loadToken
+        taken = token
+        guard let url = episode.episode.enclosures.first?.url else {
+            throw SessionError.failed("episode \(episode.id) has no audio to play")
+        }
+        let (source, cache) = try await source(for: episode.id, url: url, duration: episode.episode.duration, streaming: streaming)
+        guard token == loadToken else {
+            if let cache { await mediaCache?.release(cache) }
+            throw Self.overtaken(episode.id)
+        }
+        // The cache of what played before goes once this one takes its place.
+        let previous = playingCache
+        playingCache = cache
+        loaded = episode
+        loadedToken = token
+        if let previous { Task { [mediaCache] in await mediaCache?.release(previous) } }
+        let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
+        let localArt = if let remoteArt, let artwork { await artwork.cachedURI(for: remoteArt) } else { String?.none }
+        guard token == loadToken else { throw Self.overtaken(episode.id) }  // the newer load owns the cache now
+        let metadata = EpisodeMetadata(
+            episodeID: episode.id, podcastID: episode.podcastId, title: episode.episode.title,
+            podcastTitle: episode.podcastTitle, author: episode.episode.author ?? episode.podcastAuthor,
+            artworkURL: localArt ?? remoteArt)
+        if localArt == nil, let remoteArt { fetchArtwork(remoteArt, for: episode.id) }
+        playing = preferences.playback(for: episode.podcastId)
+        // A fresh episode starts past its intro (unless the intro is the whole of it).
+        var start = position ?? .seconds(episode.position)
+        if start == .zero, playing.skipIntro > 0, episode.episode.duration.map({ playing.skipIntro < $0 }) ?? true {
+            start = .seconds(playing.skipIntro)
+        }
+        loadMarker.begin(episode.id)
+        do throws(PlaybackError) {
+            try await controller.open(source, episode: metadata, startingAt: start, paused: paused, announced: announced,
+                                      rate: playing.speed, preferences: Self.trackPreferences(playing))
+        } catch {
+            if token == loadToken { loadMarker.end() }
+            throw SessionError.failed("could not play \(url): \(error.message)")
+        }
+        guard token == loadToken else { return }
+        await refreshNeighbours()
+        Task {
+            await loadChapters(episode, media: cache, token: token)
+            if token == loadToken { loadMarker.end() }
+        }
+    }
+
+    /// podsd died loading `episode` (its audio or its chapters) in each of
+    /// its last runs: it is not loaded at start, and its audio file's own chapters
+    /// are not read again; said once, in the log. The listener's place in
+    /// it is kept, and `pods play` plays it when asked.
+    private func skipAfterCrash(_ episode: LibraryEpisode) {
+        loadMarker.end()
+        let url = episode.episode.enclosures.first?.url ?? ""
+        logger.error("podsd stopped while loading episode \(episode.id) (\(url)) \(LoadMarker.attemptsAllowed) times; not loading it at start, and not reading its chapter tags again")
+        do {
+            try library.clearCurrentEpisode()
+            try library.saveChapterList(episode.id, .media, StoredChapterList(
+                url: url, chapters: [], error: "podsd stopped while loading this file"))
+        } catch {
+            logger.error("\(error)")
+        }
+    }
+
+    private static func overtaken(_ episodeID: Int64) -> SessionError {
+        SessionError.failed("episode \(episodeID) did not play: a newer play took its place")
+    }
+
+    /// The episode's audio: through its range cache (which the caller then
+    /// owns) for http(s), plainly when the cache cannot serve it (unknown
+    /// length, full disk).
+    private func source(for episodeID: Int64, url: String, duration: Double?,
+                        streaming: Bool) async throws(SessionError) -> (MediaSource, EpisodeCache?) {
+        let plain: MediaSource
+        do throws(PlaybackError) { plain = try MediaSource(uri: url) } catch {
+            throw SessionError.failed(error.message)
+        }
+        guard !streaming, let mediaCache, HTTPClient.isHTTP(url) else { return (plain, nil) }
+        do throws(CacheError) {
+            let cache = try await mediaCache.open(episodeID: episodeID, url: url, duration: duration)
+            return (MediaSource(uri: url, media: cache), cache)
+        } catch where error.code == .unknownLength || error.code == .diskFull || error.code == .file {
+            logger.warning("episode \(episodeID) streams without the cache: \(error)")
+            return (plain, nil)
+        } catch {
+            throw SessionError.failed("could not play \(url): \(error.message)")
+        }
+    }
+
+    /// Fetches artwork that is not cached yet, then shows the local copy.
+    private func fetchArtwork(_ url: String, for episodeID: Int64) {
+        guard let artwork else { return }
+        Task { [controller] in
+            guard let local = await artwork.localURI(for: url) else { return }
+            await controller.setArtwork(local, forEpisode: episodeID)
+        }
+    }
+
+    /// What `pods status` adds: whether playback waits for bytes, and how
+    /// much of the loaded episode is on disk.
+    package func cacheStatus() -> (episodeID: Int64?, buffering: Bool, cached: Double?) {
+        guard let loaded else { return (nil, false, nil) }
+        guard let playingCache else {
+            let local = loaded.episode.enclosures.first?.url.hasPrefix("file:") == true
+            return (loaded.id, false, local ? 1 : nil)
+        }
+        return (loaded.id, playingCache.isBuffering, playingCache.cachedFraction)
+    }
+
+    // MARK: - The cache's news
+
+    /// Follows the media cache: reloads the episode whose file changed on
+    /// the server (at the same position), streams plainly when the disk is
+    /// full, and announces download changes.
+    package func followCache() async {
+        guard let mediaCache else { return }
+        for await update in mediaCache.updates {
+            switch update {
+            case .downloadsChanged(let id):
+                signals.downloadsChanged(id)
+            case .changed(let id):
+                logger.info("episode \(id) changed on the server; its cache starts over")
+                await reload(id, streaming: false)
+            case .failed(let id, let error) where error.code == .diskFull:
+                logger.error("episode \(id): \(error); streaming it without the cache")
+                await reload(id, streaming: true)
+                signals.downloadsChanged(id)
+            case .failed(let id, let error):
+                logger.error("episode \(id): \(error)")
+                signals.downloadsChanged(id)
+            }
+        }
+    }
+
+    private func reload(_ episodeID: Int64, streaming: Bool) async {
+        guard let episode = loaded, episode.id == episodeID else { return }
+        let state = await controller.currentState()
+        guard state.track?.episode?.episodeID == episodeID else { return }
+        let position = await controller.position()
+        do {
+            try await load(episode, paused: state.status != .playing, at: position, streaming: streaming)
+        } catch {
+            logger.error("could not reload episode \(episodeID): \(error.message)")
+        }
+    }
+
+    /// Lets go of the playing cache and waits for every download to save.
+    package func closeCaches() async {
+        if let playingCache { await mediaCache?.release(playingCache) }
+        playingCache = nil
+        await mediaCache?.shutdown()
+    }
+
+    // MARK: - Events
+
+    private func handle(_ event: Event) async {
+        switch event {
+        case .progress(let id, let position, let duration):
+            let stretch = playing.completionStretch(duration: duration)
+            let nearEnd = duration.map { stretch > .zero && $0 - position <= stretch } ?? false
+            do {
+                try library.saveProgress(id, position: position / .seconds(1), completed: nearEnd ? true : nil)
+            } catch {
+                logger.error("could not save progress: \(error)")
+            }
+        case .ended(let id, let continues):
+            do {
+                try library.markCompleted(id, true)
+                signals.statusChanged(id)
+                // An end that comes after another play began (a PlayEpisode as the episode ended) starts nothing.
+                guard loaded?.id == id, loadedToken == loadToken, playsUnderWay == 0 else { return }
+                guard preferences.playback(for: nil).autoNext, let next = try library.nextEpisode(after: id) else {
+                    await refreshNeighbours()
+                    return
+                }
+                try await play(episodeID: next.id, paused: !continues)
+                signals.queueChanged()
+            } catch {
+                logger.error("after episode \(id) ended: \(error)")
+            }
+        case .startedPlaying(let id):
+            playStart = (id, Int((await controller.position() / .seconds(1)).rounded(.down)))
+        case .stoppedPlaying(let id):
+            await stoppedPlaying(id)
+        case .otherTrack(let load):
+            // A load announced after it, or a play begun meanwhile, owns the player.
+            let begun = playsBegun
+            guard playsUnderWay == 0, await controller.isLatestLoad(load), playsBegun == begun else { return }
+            // All of it in this turn, before anything waits: a play begun while this waited would be undone.
+            loadToken &+= 1  // an episode load still under way gives way to it
+            loaded = nil
+            playing = preferences.playback(for: nil)
+            let released = playingCache
+            playingCache = nil
+            do { try library.clearCurrentEpisode() } catch { logger.error("\(error)") }
+            if let released { await mediaCache?.release(released) }
+            guard playsBegun == begun else { return }  // the play's own preferences stand
+            await controller.setTrackPreferences(Self.trackPreferences(playing))
+        }
+    }
+}
+
+/// Tells clients (through `sink`, the library interface's signals) and
+/// what in podsd follows the queue and the podcasts (MPRIS TrackList and
+/// Playlists) of changes, so no one polls.
+public struct LibrarySignals: Sendable {
+    package let sink: any LibraryEventSink
+    public let followers = Followers()
+
+    public init(sink: any LibraryEventSink) { self.sink = sink }
+
+    /// Who else hears of queue and podcast changes.
+    public final class Followers: Sendable {
+        private let queue = Mutex<[@Sendable () -> Void]>([])
+        private let podcasts = Mutex<[@Sendable () -> Void]>([])
+        private let episodes = Mutex<[@Sendable () -> Void]>([])
+
+        public func onQueueChanged(_ follower: @escaping @Sendable () -> Void) { queue.withLock { $0.append(follower) } }
+        public func onPodcastsChanged(_ follower: @escaping @Sendable () -> Void) { podcasts.withLock { $0.append(follower) } }
+        public func onEpisodesChanged(_ follower: @escaping @Sendable () -> Void) { episodes.withLock { $0.append(follower) } }
+
+        fileprivate func queueChanged() { for follower in queue.withLock({ $0 }) { follower() } }
+        fileprivate func podcastsChanged() { for follower in podcasts.withLock({ $0 }) { follower() } }
+        fileprivate func episodesChanged() { for follower in episodes.withLock({ $0 }) { follower() } }
+    }
+
+    package func podcastsChanged() {
+        sink.podcastsChanged()
+        followers.podcastsChanged()
+    }
+
+    /// Cached artwork arrived: playlist icons may have changed (clients are not told).
+    package func artworkChanged() { followers.podcastsChanged() }
+    package func episodesChanged(_ podcastID: Int64) {
+        sink.episodesChanged(podcastID)
+        followers.episodesChanged()
+    }
+    package func statusChanged(_ episodeID: Int64) { sink.statusChanged(episodeID) }
+    package func queueChanged() {
+        sink.queueChanged()
+        followers.queueChanged()
+    }
+    package func downloadsChanged(_ episodeID: Int64) { sink.downloadsChanged(episodeID) }
+    package func refreshProgress(_ done: Int, _ total: Int) { sink.refreshProgress(done, total) }
+}

@@ -1,0 +1,138 @@
+import Logging
+import PodsLibrary
+import PodsPlayer
+import PodsSettings
+import Synchronization
+
+/// What the player does for one podcast's episodes: the config file's
+/// values with the podcast's own over them.
+package struct PlaybackPreferences: Sendable, Equatable {
+    /// Set only when the file or the podcast names a speed; otherwise the
+    /// speed in use (kept across restarts) stays.
+    package var speed: Double?
+    package var skips = SkipIntervals()
+    package var skipIntro = 0.0
+    package var skipOutro = 0.0
+    package var trimSilence = false
+    package var nextAction = NextAction.chapter
+    /// Seconds, or a share of the episode.
+    package var completeWithin = SettingValue.number(0)
+    package var autoNext = true
+
+    /// How much of an episode of `duration` may be left for it to count as played.
+    package func completionStretch(duration: Duration?) -> Duration {
+        switch completeWithin {
+        case .percent(let share): duration.map { $0 * (share / 100) } ?? .zero
+        case .number(let seconds): .milliseconds(Int64(seconds * 1000))
+        case .bool, .text: .zero
+        }
+    }
+}
+
+/// How far `pods forward` and `pods back` go by default, in seconds.
+package struct SkipIntervals: Sendable, Equatable {
+    package var forward = 30.0
+    package var back = 10.0
+}
+
+/// One setting as `pods config` lists it.
+package struct SettingEntry: Sendable, Equatable {
+    package var key: SettingKey
+    package var value: SettingValue
+    /// `default`, `config` (the file, or a podsd flag) or `podcast`.
+    package var source: String
+}
+
+/// The settings in force: `config.toml` (read at start; `pods config`
+/// writes it through here), podsd's flags over it, and each podcast's own
+/// values (in the library) over those.
+package final class PreferenceStore: Sendable {
+    private let file: ConfigFile?
+    private let library: Library?
+    /// Values podsd's command line gave; they win over the file.
+    private let overrides: [SettingKey: SettingValue]
+    private let settings: Mutex<Settings>
+    private let logger: Logger
+
+    package init(file: ConfigFile?, library: Library?, overrides: [SettingKey: SettingValue], logger: Logger) {
+        self.file = file
+        self.library = library
+        self.overrides = overrides
+        self.logger = logger
+        var loaded = Settings()
+        if let file {
+            do { loaded = try file.load() } catch {
+                logger.error("\(error.message); using the defaults until it is fixed")
+            }
+        }
+        settings = Mutex(loaded)
+    }
+
+    /// Reads the file again (it changed on disk); true when the settings
+    /// changed. A broken file is one log line naming the line and key, and
+    /// the last good settings stay.
+    package func reload() -> Bool {
+        guard let file else { return false }
+        do {
+            let loaded = try file.load()
+            return settings.withLock { settings in
+                defer { settings = loaded }
+                return settings != loaded
+            }
+        } catch {
+            logger.error("\(error.message); keeping the settings read before")
+            return false
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The value of `key` for `podcast`'s episodes (nil: the global value).
+    package func value(_ key: SettingKey, podcast: Int64?) -> SettingValue { entry(key, podcast: podcast).value }
+
+    package func entry(_ key: SettingKey, podcast: Int64?) -> SettingEntry {
+        if key.perPodcast, let podcast, let text = try? library?.podcastSettings(podcast)[key.name],
+           let value = try? key.parse(text) {
+            return SettingEntry(key: key, value: value, source: "podcast")
+        }
+        if let value = overrides[key] ?? settings.withLock({ $0.values[key] }) {
+            return SettingEntry(key: key, value: value, source: "config")
+        }
+        return SettingEntry(key: key, value: key.defaultValue, source: "default")
+    }
+
+    package func entries(podcast: Int64?) -> [SettingEntry] {
+        SettingKey.all.filter { podcast == nil || $0.perPodcast }.map { entry($0, podcast: podcast) }
+    }
+
+    package func playback(for podcast: Int64?) -> PlaybackPreferences {
+        func number(_ key: SettingKey) -> Double { value(key, podcast: podcast).numberValue ?? key.defaultValue.numberValue ?? 0 }
+        var preferences = PlaybackPreferences()
+        if entry(.speed, podcast: podcast).source != "default" { preferences.speed = number(.speed) }
+        preferences.skips = SkipIntervals(forward: number(.skipForward), back: number(.skipBack))
+        preferences.skipIntro = number(.skipIntro)
+        preferences.skipOutro = number(.skipOutro)
+        preferences.trimSilence = value(.trimSilence, podcast: podcast).boolValue ?? false
+        preferences.nextAction = value(.nextAction, podcast: podcast).textValue.flatMap(NextAction.init) ?? .chapter
+        preferences.completeWithin = value(.completeWithin, podcast: podcast)
+        preferences.autoNext = value(.autoNext, podcast: nil).boolValue ?? true
+        return preferences
+    }
+
+    // MARK: - Writing
+
+    /// Sets `key` (nil: back to the default) in the file, or for `podcast`.
+    package func set(_ key: SettingKey, _ value: SettingValue?, podcast: Int64?) throws(SettingsError) {
+        if let podcast {
+            guard key.perPodcast else { throw SettingsError("\(key.name) is set for the whole player, not per podcast") }
+            guard let library else { throw SettingsError("podsd keeps no library, so no podcast settings") }
+            do { try library.setPodcastSetting(podcast, key.name, value?.text) } catch {
+                throw SettingsError(error.message)
+            }
+            return
+        }
+        guard let file else { throw SettingsError("podsd has no config file") }
+        try file.set(key, value)
+        settings.withLock { settings in settings.values[key] = value }
+    }
+}

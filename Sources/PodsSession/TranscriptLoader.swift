@@ -1,0 +1,60 @@
+import Foundation
+import PodsConcurrency
+import PodsHTTP
+import PodsLibrary
+import PodsTranscripts
+
+/// An episode's `podcast:transcript`: fetched once, read into cues (SRT,
+/// WebVTT, JSON, HTML or plain text) and kept in the library.
+package struct TranscriptLoader: Sendable {
+    package let library: Library
+    private let http: HTTPClient
+
+    package init(library: Library) {
+        self.library = library
+        self.http = HTTPClient(maximumBytes: 16 << 20, deadline: .seconds(60))
+    }
+
+    /// The cues; an error (one line) when the episode has none, it cannot be
+    /// fetched, or it is in a format Pods cannot read.
+    package func cues(of episodeID: Int64) async throws(SessionError) -> [TranscriptCue] {
+        let library = library
+        let episode = try await LibraryWork.run { () throws(LibraryError) in try library.episode(episodeID) }
+        guard let url = episode.episode.transcriptURL else {
+            throw SessionError.notFound("episode \(episodeID) has no transcript")
+        }
+        if let stored = try await LibraryWork.run({ () throws(LibraryError) in try library.transcript(episodeID, url: url) }),
+           let cues = try? JSONDecoder().decode([TranscriptCue].self, from: Data(stored.cuesJSON.utf8)) {
+            return cues
+        }
+        let data = try await fetch(url)
+        let parsed: (format: Transcript.Format, cues: [TranscriptCue])
+        do throws(TranscriptError) { parsed = try Transcript.parse(data) } catch {
+            throw SessionError.failed("the transcript \(url) cannot be read: \(error.message)")
+        }
+        let json = (try? JSONEncoder().encode(parsed.cues)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        try await LibraryWork.run { () throws(LibraryError) in
+            try library.saveTranscript(episodeID, url: url, format: parsed.format.rawValue, cuesJSON: json)
+        }
+        return parsed.cues
+    }
+
+    private func fetch(_ url: String) async throws(SessionError) -> Data {
+        if url.hasPrefix("file:"), let path = URL(string: url)?.path {
+            guard let data = FileManager.default.contents(atPath: path) else { throw SessionError.failed("cannot read the transcript \(path)") }
+            return data
+        }
+        guard HTTPClient.isHTTP(url) else { throw SessionError.failed("the transcript's URL is not http(s): \(url)") }
+        do {
+            let response = try await http.get(url)
+            guard (200..<300).contains(response.status) else {
+                throw SessionError.failed("the transcript \(url) could not be fetched: the server answered \(response.status)")
+            }
+            return response.body
+        } catch let error as SessionError {
+            throw error
+        } catch {
+            throw SessionError.failed("the transcript \(url) could not be fetched: \(error)")
+        }
+    }
+}

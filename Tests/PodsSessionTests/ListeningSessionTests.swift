@@ -1,0 +1,177 @@
+import Foundation
+import Logging
+import PodsFeedParser
+import PodsFeeds
+import PodsLibrary
+import PodsPlayer
+import PodsSession
+import PodsTestSupport
+import Synchronization
+import Testing
+
+/// The listening session's rules, in process: a real library file, a real
+/// pipeline (`fakesink sync=true`) and episodes over loopback HTTP, wired
+/// as podsd wires them, but no bus and no podsd.
+@Suite struct ListeningSessionTests {
+    /// An episode that plays to its end is marked played, clients are told,
+    /// and the queue's next episode plays.
+    @Test func anEpisodeThatEndsIsMarkedPlayedAndTheQueuesNextPlays() async throws {
+        let session = try await ListeningSession(seconds: 2)
+        defer { session.stop() }
+        let (first, second) = (session.episodes[0], session.episodes[1])
+        try session.library.enqueue([second])
+        try await session.player.play(episodeID: first)
+        try await waitFor(timeout: .seconds(15)) { (try? session.library.currentEpisode()?.id) == second }
+        #expect(try session.library.episode(first).completed)
+        #expect(session.events.told.contains("status \(first)"))
+        #expect(session.events.told.contains("queue"))
+        try await waitFor(timeout: .seconds(5)) { await session.controller.currentState().track?.episode?.episodeID == second }
+    }
+
+    /// A play that fails (the server has no such file) is an error, and the
+    /// library stays on the episode that played before.
+    @Test func aFailedPlayLeavesTheLibraryOnTheEpisodeBefore() async throws {
+        let session = try await ListeningSession(seconds: 20, missing: 1)
+        defer { session.stop() }
+        let (good, gone) = (session.episodes[0], session.episodes[1])
+        try await session.player.play(episodeID: good)
+        do {
+            try await session.player.play(episodeID: gone)
+            Issue.record("episode \(gone) has no file, yet it played")
+        } catch {
+            #expect(error.kind == .failed, "\(error.message)")
+        }
+        #expect(try session.library.currentEpisode()?.id == good)
+    }
+
+    /// An episode ending as a play of another is asked for: the end's
+    /// auto-next never takes the place of the episode asked for.
+    @Test func anEndDuringAPlayNeverStartsTheNextInstead() async throws {
+        let session = try await ListeningSession(seconds: 20)
+        defer { session.stop() }
+        let (ending, asked) = (session.episodes[0], session.episodes[2])
+        for round in 0..<6 {
+            try await session.player.play(episodeID: ending)
+            await session.controller.setPosition(trackID: .episode(ending), .seconds(20) - .milliseconds(150))
+            try await Task.sleep(for: .milliseconds(100 + 20 * round))
+            try await session.player.play(episodeID: asked)
+            try await Task.sleep(for: .milliseconds(300))
+            let playing = await session.controller.currentState().track?.episode?.episodeID
+            let current = try session.library.currentEpisode()?.id
+            #expect(playing == asked && current == asked, "round \(round): \(String(describing: playing))")
+        }
+    }
+
+    /// Progress reaches the library while an episode plays, and `resume`
+    /// (as podsd starts) loads the last episode where it was, paused.
+    @Test func progressIsKeptAndResumeLoadsTheEpisodePaused() async throws {
+        let session = try await ListeningSession(seconds: 20)
+        defer { session.stop() }
+        let episode = session.episodes[1]
+        try await session.player.play(episodeID: episode)
+        await session.controller.setPosition(trackID: .episode(episode), .seconds(8))
+        try await waitFor(timeout: .seconds(10)) { ((try? session.library.episode(episode).position) ?? 0) >= 8 }
+        await session.controller.stop()
+        let again = try await ListeningSession(reopening: session)
+        defer { again.stop() }
+        await again.player.resume()
+        let state = await again.controller.currentState()
+        #expect(state.status == .paused && state.track?.episode?.episodeID == episode)
+        #expect(await again.controller.position() >= .seconds(7))
+    }
+}
+
+/// What the session told clients, in order (`LibraryEventSink`).
+final class RecordedEvents: LibraryEventSink {
+    private let list = Mutex<[String]>([])
+    var told: [String] { list.withLock { $0 } }
+    private func record(_ event: String) { list.withLock { $0.append(event) } }
+
+    func podcastsChanged() { record("podcasts") }
+    func episodesChanged(_ podcastID: Int64) { record("episodes \(podcastID)") }
+    func statusChanged(_ episodeID: Int64) { record("status \(episodeID)") }
+    func queueChanged() { record("queue") }
+    func downloadsChanged(_ episodeID: Int64) { record("downloads \(episodeID)") }
+    func refreshProgress(_ done: Int, _ total: Int) { record("refresh \(done)/\(total)") }
+}
+
+/// A library player wired as podsd wires it (controller → listening rules
+/// → library player), over three episodes served on loopback.
+struct ListeningSession: Sendable {
+    let directory: URL
+    let server: LoopbackHTTPServer
+    let library: Library
+    let controller: PlayerController
+    let player: LibraryPlayer
+    let events = RecordedEvents()
+    let episodes: [Int64]
+    private let tasks: [Task<Void, Never>]
+
+    /// Three episodes of `seconds` each (newest first in `episodes`); the
+    /// server lacks the file of the one at index `missing`.
+    init(seconds: Int, missing: Int? = nil) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let audio = try await AudioFixtures.make(.mp3, seconds: seconds, in: directory)
+        var files: [String: URL] = [:]
+        for index in 0..<3 where index != missing { files["/\(index).mp3"] = audio }
+        let server = try LoopbackHTTPServer(files: files)
+        let library = try Library(directory: directory.appendingPathComponent("data"))
+        var feed = Feed()
+        feed.title = "Session"
+        feed.episodes = (0..<3).map { index in
+            var episode = Episode()
+            episode.guid = "e\(index)"
+            episode.title = "Episode \(index)"
+            episode.published = Date(timeIntervalSince1970: 1_800_000_000 - Double(index) * 86400)
+            episode.enclosures = [Enclosure(url: server.url("/\(index).mp3"), type: "audio/mpeg", length: nil)]
+            return episode
+        }
+        let podcast = try library.subscribe(feedURL: server.url("/feed.xml"), feed: feed, etag: nil, lastModified: nil)
+        let ids = try library.episodes(podcastId: podcast.id).sorted { $0.episode.guid < $1.episode.guid }.map(\.id)
+        try self.init(directory: directory, server: server, library: library, episodes: ids)
+    }
+
+    /// A new session on the same library, as a restarted podsd.
+    init(reopening other: ListeningSession) async throws {
+        try self.init(directory: other.directory, server: other.server, library: try Library(directory: other.library.directory),
+                      episodes: other.episodes, ownsServer: false)
+    }
+
+    private init(directory: URL, server: LoopbackHTTPServer, library: Library, episodes: [Int64], ownsServer: Bool = true) throws {
+        self.directory = directory
+        self.server = server
+        self.library = library
+        self.episodes = episodes
+        let logger = Logger(label: "test")
+        let controller = try PlayerController(audioSink: "fakesink sync=true")
+        let preferences = PreferenceStore(file: nil, library: library, overrides: [:], logger: logger)
+        let refresher = FeedRefresher(library: library, http: FeedRefresher.spillingClient())
+        let player = LibraryPlayer(library: library, refresher: refresher, controller: controller,
+                                   signals: LibrarySignals(sink: events), logger: logger, preferences: preferences,
+                                   mediaCache: nil, artwork: nil, credentials: nil)
+        let rules = ListeningRules(player: player, recorder: SettingsRecorder(initial: PlaybackSettings()), sync: nil,
+                                   preferences: preferences)
+        self.controller = controller
+        self.player = player
+        tasks = [
+            Task {
+                await controller.observe { change in rules.observe(change) }
+                await controller.run()
+            },
+            Task { await player.run() },
+        ]
+        self.ownsServer = ownsServer
+    }
+
+    private let ownsServer: Bool
+
+    func stop() {
+        for task in tasks { task.cancel() }
+        player.finish()
+        Task { await controller.shutdown() }
+        if ownsServer {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+}
