@@ -75,8 +75,8 @@ extension MPRISObject {
                                  signals: LibrarySignals?) async throws {
         var episodeID: Int64?
         if let library {
-            if uri.hasPrefix("pods:episode/") {
-                guard let id = Int64(uri.dropFirst("pods:episode/".count)) else { throw DBusError.invalidArgs("'\(uri.prefix(80))' names no episode") }
+            if uri.hasPrefix(MPRIS.episodeScheme + ":episode/") {
+                guard let id = MPRIS.episodeID(inURI: uri) else { throw DBusError.invalidArgs("'\(uri.prefix(80))' names no episode") }
                 _ = try await LibraryCall.run { () throws(LibraryError) in try library.episode(id) }
                 episodeID = id
             } else {

@@ -16,7 +16,7 @@ package enum MPRISObject {
                      supportedMimeTypes: [String], quit: @escaping @Sendable () -> Void) -> DBusExportedObject {
         DBusExportedObject(path: MPRIS.objectPath, interfaces: [
             root(supportedMimeTypes: supportedMimeTypes, quit: quit),
-            player(controller, navigation, publisher),
+            player(controller, navigation, publisher, libraryPlayer),
             self.trackList(trackList, controller: controller, player: libraryPlayer, library: library, signals: signals),
         ] + (playlists.map { [self.playlists($0)] } ?? []), executor: callThread)
     }
@@ -37,7 +37,7 @@ package enum MPRISObject {
             "HasTrackList": .bool(true),
             "Identity": .string(MPRIS.identity),
             "DesktopEntry": .string(MPRIS.desktopEntry),
-            "SupportedUriSchemes": .stringArray(MediaSource.supportedSchemes),
+            "SupportedUriSchemes": .stringArray(MediaSource.supportedSchemes + [MPRIS.episodeScheme]),
             "SupportedMimeTypes": .stringArray(supportedMimeTypes),
         ]
         let properties = values.keys.sorted().map { name in
@@ -62,7 +62,8 @@ package enum MPRISObject {
 
     // MARK: - org.mpris.MediaPlayer2.Player
 
-    private static func player(_ controller: PlayerController, _ navigation: Navigation, _ publisher: MPRISPublisher) -> DBusInterface {
+    private static func player(_ controller: PlayerController, _ navigation: Navigation, _ publisher: MPRISPublisher,
+                               _ libraryPlayer: LibraryPlayer?) -> DBusInterface {
         typealias Property = MPRIS.PlayerProperty
         func stateProperty(_ property: MPRISProperty, set: DBusProperty.Setter? = nil) -> DBusProperty {
             DBusProperty(property.name, property.type, get: { publisher.playerProperties()[property.name] ?? .bool(false) }, set: set)
@@ -94,9 +95,23 @@ package enum MPRISObject {
                     return []
                 },
                 MPRISPlayerMethod.openUri.exported { arguments in
+                    let uri = arguments[0].stringValue ?? ""
+                    if let episode = MPRIS.episodeID(inURI: uri) {
+                        // A library episode, as org.pods.Library2's PlayEpisode plays it (from where the
+                        // listener stopped, at its podcast's speed): on this name, so a client's later
+                        // calls here (a Pause) keep their order after it, which no call to another name can.
+                        guard let libraryPlayer else { throw DBusError.notSupported("podsd keeps no library") }
+                        let announced = await controller.announceLoad()
+                        DBusCall.letLaterCallsStart()
+                        do throws(SessionError) { try await libraryPlayer.play(episodeID: episode, announced: announced) } catch {
+                            await controller.withdrawLoad(announced)
+                            throw DBusError(error)
+                        }
+                        return []
+                    }
                     let source: MediaSource
                     do throws(PlaybackError) {
-                        source = try MediaSource(uri: arguments[0].stringValue ?? "")
+                        source = try MediaSource(uri: uri)
                     } catch {
                         throw DBusError.notSupported(error.message)
                     }

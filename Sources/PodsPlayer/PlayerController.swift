@@ -211,7 +211,8 @@ public actor PlayerController {
         }
         let result = await waitForLoad()
         try result.get()
-        await awaitDuration()
+        // A caller that stopped waiting (its D-Bus call timed out) leaves the load going on.
+        if !Task.isCancelled { await awaitDuration() }
     }
 
     /// Some formats (MP3 without a Xing header) know their duration only
@@ -527,6 +528,8 @@ public actor PlayerController {
 
     // MARK: - Waiting for a load
 
+    /// Waits for the load to play or fail, at most `openTimeout`; a
+    /// cancelled caller stops waiting at once (the load goes on).
     private func waitForLoad() async -> Result<Void, PlaybackError> {
         nextWaiterID += 1
         let id = nextWaiterID
@@ -535,8 +538,13 @@ public actor PlayerController {
             await self?.finishLoadWaiter(id, .success(()))
         }
         defer { timeout.cancel() }
-        return await withCheckedContinuation { continuation in
-            loadWaiters[id] = continuation
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled { return continuation.resume(returning: .success(())) }
+                loadWaiters[id] = continuation
+            }
+        } onCancel: {
+            Task { [weak self] in await self?.finishLoadWaiter(id, .success(())) }
         }
     }
 

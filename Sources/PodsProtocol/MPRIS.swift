@@ -28,6 +28,16 @@ public enum MPRIS {
         return Int64(path.rawValue.dropFirst(prefix.rawValue.count + 1))
     }
 
+    /// The URI scheme of a library episode, `pods:episode/<id>`: what
+    /// `OpenUri` and `AddTrack` take besides files and http(s).
+    public static let episodeScheme = "pods"
+
+    /// The episode id a `pods:episode/<id>` URI names; nil for any other URI.
+    public static func episodeID(inURI uri: String) -> Int64? {
+        guard uri.hasPrefix(episodeScheme + ":episode/") else { return nil }
+        return Int64(uri.dropFirst(episodeScheme.count + ":episode/".count)).flatMap { $0 > 0 ? $0 : nil }
+    }
+
     /// The `Metadata` keys podsd writes and `pods` reads.
     public enum Metadata {
         public static let trackID = "mpris:trackid"

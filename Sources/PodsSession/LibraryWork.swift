@@ -1,5 +1,6 @@
 import PodsConcurrency
 import PodsLibrary
+import Synchronization
 
 /// The library interface's thread: its calls run there (as their tasks'
 /// executor), and so does their SQLite work, one job at a time and at a
@@ -15,15 +16,34 @@ package enum LibraryWork {
     }
 
     /// `body`'s result; a `LibraryError` becomes the caller's own error.
+    /// A cancelled caller (its D-Bus call timed out while it waited for the
+    /// lane) does not start the work: it fails with `cancelled`.
     package static func run<T: Sendable, Failure: Error>(
         _ body: @escaping @Sendable () throws(LibraryError) -> T, errors: (LibraryError) -> Failure
     ) async throws(Failure) -> T {
         do throws(LibraryError) {
-            return try await lane.run(body)
+            // The lane's thread is no task's: the caller's cancellation is carried over to it.
+            let callerCancelled = Mutex(false)
+            let result: Result<T, LibraryError> = await withTaskCancellationHandler {
+                do throws(LibraryError) {
+                    return .success(try await lane.run { () throws(LibraryError) in
+                        guard !callerCancelled.withLock({ $0 }) else { throw cancelled }
+                        return try body()
+                    })
+                } catch {
+                    return .failure(error)
+                }
+            } onCancel: {
+                callerCancelled.withLock { $0 = true }
+            }
+            return try result.get()
         } catch {
             throw errors(error)
         }
     }
+
+    /// What a cancelled caller's work fails with.
+    package static let cancelled = LibraryError(.database, "the caller stopped waiting before its library work began")
 
     /// After a burst of library work, as podsd goes idle: the write-ahead
     /// log is folded into the file, and the readers' page caches, then what

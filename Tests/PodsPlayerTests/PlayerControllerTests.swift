@@ -58,3 +58,27 @@ import Testing
         await controller.shutdown()
     }
 }
+
+/// Cancellation reaches the pipeline's waits: an open whose caller gave up
+/// (its D-Bus call timed out) returns at once instead of after the
+/// server's first bytes or `openTimeout`; the load itself goes on.
+@Suite struct PlayerCancellationTests {
+    @Test func aCancelledOpenStopsWaitingForTheServerAndTheLoadGoesOn() async throws {
+        let server = try LoopbackHTTPServer(files: ["/held.mp3": Fixtures.sampleMP3])
+        defer { server.stop() }
+        server.hold("/held.mp3")
+        let controller = try PlayerController(audioSink: "fakesink sync=true")
+        let events = Task { await controller.run() }
+        defer { events.cancel() }
+        let opening = Task { try await controller.open(MediaSource(uri: server.url("/held.mp3"))) }
+        try await Task.sleep(for: .milliseconds(300))
+        let cancelled = ContinuousClock.now
+        opening.cancel()
+        _ = try? await opening.value
+        let waited = ContinuousClock.now - cancelled
+        #expect(waited < .milliseconds(500), "the open returned \(waited) after its caller gave up")
+        server.release("/held.mp3")
+        try await waitFor(timeout: .seconds(10)) { await controller.currentState().status == .playing }
+        await controller.shutdown()
+    }
+}

@@ -82,6 +82,35 @@ import Testing
         #expect(podsd.isRunning)
     }
 
+    /// A client that plays an episode and pauses without waiting between
+    /// them ends paused on that episode, however long it takes to start:
+    /// `OpenUri("pods:episode/<id>")` on the MPRIS name keeps its order
+    /// with the `Pause` after it (D-Bus orders one sender's messages to
+    /// one name, never across two, so `PlayEpisode` on `org.pods.Pods`
+    /// cannot promise it).
+    @Test func openingAnEpisodeThenPausingEndsPausedOnItHoweverSlowItStarts() async throws {
+        let (podsd, fixture, next) = try await Self.playingWithTheNextHeld()
+        defer { fixture.server.stop() }
+        let schemes = try await podsd.connection.call(
+            destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties", member: "Get",
+            arguments: [.string(MPRIS.rootInterface), .string("SupportedUriSchemes")])
+        #expect(schemes.first?.unwrapped.arrayValue?.compactMap(\.stringValue).contains("pods") == true)
+        try podsd.connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface,
+                                  member: "OpenUri", arguments: [.string("pods:episode/\(next)")])
+        try podsd.connection.send(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Pause")
+        try await waitFor(timeout: .seconds(20)) { fixture.server.requests(for: EpisodeServer.path(.ogg)) > 0 }
+        fixture.server.release(EpisodeServer.path(.ogg))
+        try await waitFor(timeout: .seconds(20)) { (try? await podsd.client.status().episodeId) == next }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await podsd.client.status().state == "Paused", "OpenUri then Pause left the episode playing")
+        let current = try await LibraryClient(podsd.client).currentEpisode()?.stringKeyedDictionary?["id"]?.int64Value
+        #expect(current == next)
+        await #expect(throws: DBusError.self) {
+            try await podsd.connection.call(destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface,
+                                            member: "OpenUri", arguments: [.string("pods:episode/999999")])
+        }
+    }
+
     @Test func playsFromTwoClientsAtOnceLeaveWhatTheLibrarySaysPlayingAndNothingOpen() async throws {
         let fixture = try await EpisodeServer(seconds: 20)
         let podsd = try await PodsdProcess.start()

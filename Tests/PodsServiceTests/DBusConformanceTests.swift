@@ -48,7 +48,7 @@ import Testing
             member: "GetAll", arguments: [.string(MPRIS.rootInterface)]).first?.stringKeyedDictionary ?? [:]
         #expect(root["Identity"] == .string("Pods"))
         #expect(root["DesktopEntry"] == .string("pods"))
-        #expect(root["SupportedUriSchemes"]?.stringArrayValue == ["file", "http", "https"])
+        #expect(root["SupportedUriSchemes"]?.stringArrayValue == ["file", "http", "https", "pods"])
         #expect(root["SupportedMimeTypes"]?.stringArrayValue?.contains("audio/mpeg") == true)
         let metadata = try await podsd.client.property("Metadata").stringKeyedDictionary ?? [:]
         #expect(metadata["mpris:trackid"]?.type == .objectPath)

@@ -24,7 +24,7 @@ import Testing
         try await waitFor(timeout: .seconds(15)) { (try? session.library.currentEpisode()?.id) == second }
         #expect(try session.library.episode(first).completed)
         #expect(session.events.told.contains("status \(first)"))
-        #expect(session.events.told.contains("queue"))
+        try await waitFor(timeout: .seconds(10)) { session.events.told.contains("queue") }
         try await waitFor(timeout: .seconds(5)) { await session.controller.currentState().track?.episode?.episodeID == second }
     }
 
@@ -173,5 +173,24 @@ struct ListeningSession: Sendable {
             server.stop()
             try? FileManager.default.removeItem(at: directory)
         }
+    }
+}
+
+/// Library work whose caller was cancelled while it waited for the
+/// library's lane never starts.
+@Suite struct LibraryWorkTests {
+    @Test func aCancelledCallersWorkDoesNotStart() async throws {
+        let ran = Mutex(0)
+        // The lane is one thread: hold it, so the next job waits for it.
+        let blocker = Task { try await LibraryWork.run { () throws(LibraryError) in Thread.sleep(forTimeInterval: 0.3) } }
+        try await Task.sleep(for: .milliseconds(50))
+        let waiting = Task { try await LibraryWork.run { () throws(LibraryError) in ran.withLock { $0 += 1 } } }
+        try await Task.sleep(for: .milliseconds(50))
+        waiting.cancel()
+        await #expect(throws: SessionError.self) { try await waiting.value }
+        try await blocker.value
+        #expect(ran.withLock { $0 } == 0)
+        try await LibraryWork.run { () throws(LibraryError) in ran.withLock { $0 += 1 } }
+        #expect(ran.withLock { $0 } == 1)
     }
 }
