@@ -45,6 +45,8 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
+        // No pkgConfig: ncursesw's .pc adds -D flags SwiftPM warns about; the header and library are in the default paths.
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
 
         // MARK: - Libraries
         .target(name: "PodsDBus", dependencies: ["CDBus"]),
@@ -58,6 +60,10 @@ let package = Package(
         .target(name: "PodsSettings", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "PodsConcurrency"),
         .target(name: "PodsClient", dependencies: ["PodsDBus", "PodsFeedParser", "PodsProtocol"]),
+        // The terminal through ncursesw: keys, colours and a screen drawn whole.
+        .target(name: "PodsTerminal", dependencies: ["CNcurses"]),
+        // `pods ui`: the library, show notes and player on one screen.
+        .target(name: "PodsUI", dependencies: ["PodsClient", "PodsDBus", "PodsFeedParser", "PodsProtocol", "PodsTerminal"]),
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
         .target(name: "PodsHTTP", dependencies: ["CCurl"]),
         .target(name: "PodsFeeds", dependencies: ["PodsConcurrency", "PodsFeedParser", "PodsHTTP", "PodsLibrary"]),
@@ -115,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "pods",
             dependencies: [
-                "PodsClient", "PodsDBus", "PodsFeedParser", "PodsHTTP", "PodsProtocol", "PodsSettings",
+                "PodsClient", "PodsDBus", "PodsFeedParser", "PodsHTTP", "PodsProtocol", "PodsSettings", "PodsTerminal", "PodsUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: compactLinking),
@@ -165,6 +171,7 @@ let package = Package(
             name: "PodsLibraryTests",
             dependencies: ["PodsLibrary", "PodsTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
+        .testTarget(name: "PodsUITests", dependencies: ["PodsClient", "PodsTerminal", "PodsUI"]),
         .testTarget(name: "PodsPlayerTests", dependencies: ["PodsPlayback", "PodsPlayer", "PodsTestSupport"]),
         .testTarget(
             name: "PodsSessionTests",
@@ -175,7 +182,8 @@ let package = Package(
         .testTarget(
             name: "PodsServiceTests",
             dependencies: [
-                "PodsClient", "PodsLibrary", "PodsProtocol", "PodsService", "PodsDBus", "PodsTestSupport", "podsd", "pods",
+                "PodsClient", "PodsLibrary", "PodsProtocol", "PodsService", "PodsDBus", "PodsTerminal", "PodsTestSupport", "podsd",
+                "pods",
             ]),
     ],
     swiftLanguageModes: [.v6]

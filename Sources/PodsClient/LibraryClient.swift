@@ -77,6 +77,23 @@ public struct LibraryClient: Sendable {
         }
     }
 
+    /// One page of episodes, newest first, from `cursor` (`LibraryPaging.start`
+    /// for the first): its items and the next page's cursor (`start` again
+    /// after the last). For a client that reads on only as its listener
+    /// scrolls (`pods ui`).
+    public func episodePage(podcast: Int64?, after cursor: String, count: Int) async throws(PlayerClient.Failure)
+        -> (items: [DBusValue], next: String) {
+        let filter = Self.episodeFilter(podcast.map(String.init), false)
+        let reply = try await player.call(
+            path: LibraryNames.objectPath, interface: LibraryNames.interface, member: LibraryMethod.listEpisodes.name,
+            [filter, .string(cursor), .uint32(UInt32(clamping: count))], timeout: LibraryMethod.listEpisodes.timeout,
+            at: await listingPeer())
+        guard reply.count == 2, let items = reply[0].arrayValue, let next = reply[1].stringValue else {
+            throw PlayerClient.Failure("podsd sent a malformed page of \(LibraryMethod.listEpisodes.name)")
+        }
+        return (items, next)
+    }
+
     /// The same pages as they came, for `--json` (`ItemJSON.items(_:)`).
     public func episodePages(podcast: String?, unplayedOnly: Bool, limit: Int?,
                              _ page: (ItemPage) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {

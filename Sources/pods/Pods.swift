@@ -9,6 +9,7 @@ struct Pods: AsyncParsableCommand {
         version: PodsVersion.current,
         groupedSubcommands: [
             CommandGroup(name: "Playback", subcommands: [
+                UI.self,
                 Play.self, Pause.self, Toggle.self, Stop.self, Next.self, Previous.self, Forward.self, Back.self, Seek.self,
                 Chapters.self, ChapterJump.self, Sleep.self, Speed.self, Volume.self, Status.self,
             ]),

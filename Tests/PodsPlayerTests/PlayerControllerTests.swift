@@ -71,7 +71,8 @@ import Testing
         let events = Task { await controller.run() }
         defer { events.cancel() }
         let opening = Task { try await controller.open(MediaSource(uri: server.url("/held.mp3"))) }
-        try await Task.sleep(for: .milliseconds(300))
+        try await waitFor(timeout: .seconds(20)) { server.requests(for: "/held.mp3") > 0 }  // the pipeline waits for the bytes
+        try await Task.sleep(for: .milliseconds(100))
         let cancelled = ContinuousClock.now
         opening.cancel()
         _ = try? await opening.value

@@ -181,12 +181,14 @@ struct ListeningSession: Sendable {
 @Suite struct LibraryWorkTests {
     @Test func aCancelledCallersWorkDoesNotStart() async throws {
         let ran = Mutex(0)
+        let (started, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         // The lane is one thread: hold it, so the next job waits for it.
-        let blocker = Task { try await LibraryWork.run { () throws(LibraryError) in Thread.sleep(forTimeInterval: 0.3) } }
-        try await Task.sleep(for: .milliseconds(50))
+        let blocker = Task { try await LibraryWork.run { () throws(LibraryError) in started.signal(); release.wait() } }
+        try await onOwnThread { started.wait() }
         let waiting = Task { try await LibraryWork.run { () throws(LibraryError) in ran.withLock { $0 += 1 } } }
-        try await Task.sleep(for: .milliseconds(50))
+        try await Task.sleep(for: .milliseconds(20))
         waiting.cancel()
+        release.signal()
         await #expect(throws: SessionError.self) { try await waiting.value }
         try await blocker.value
         #expect(ran.withLock { $0 } == 0)

@@ -1,0 +1,417 @@
+import Foundation
+import PodsClient
+import PodsDBus
+import PodsProtocol
+import PodsTerminal
+import Synchronization
+
+/// `pods ui`: one thread owns the terminal and the model; it reads keys,
+/// applies what came from the bus (`UIEvent`s, posted by tasks into an
+/// inbox) and draws. Nothing on it waits on the bus: every request is a
+/// task whose answer arrives as an event.
+public final class UIApp {
+    private let terminal: Terminal
+    private let keys: KeyMap
+    private var model = UIModel()
+    private let backend: UIBackend
+    private let inbox = UIInbox()
+    private var dirty = true
+    private var running = true
+    /// The episode whose page is wanted, and since when (pages are asked for once the selection rests).
+    private var wantedPage: (id: Int64, since: ContinuousClock.Instant)?
+    private var askedPage: Int64?
+    private var statusAsked = false
+    private var lastDraw = ContinuousClock.now
+    private var follower: Task<Void, Never>?
+    /// `G` on a list not read to its end: pages are read until it is, then the last row is selected.
+    private var readingToEnd = false
+
+    /// Takes over the terminal; `color` false is monochrome (`NO_COLOR`).
+    public init(player: PlayerClient, keys: KeyMap, color: Bool) throws(TerminalError) {
+        terminal = try Terminal(color: color)
+        self.keys = keys
+        let inbox = self.inbox
+        backend = UIBackend(player: player) { event in inbox.post(event) }
+    }
+
+    /// Runs until the listener quits; gives the terminal back whatever happens.
+    public func run() {
+        defer { terminal.stop(); follower?.cancel() }
+        let backend = backend
+        follower = Task { await backend.follow() }
+        Task {
+            let reached = await backend.reachPodsd()
+            backend.post(.connected(reached))
+        }
+        loadAll()
+        while running {
+            let now = ContinuousClock.now
+            if dirty || (model.status?.state == "Playing" && now - lastDraw >= .milliseconds(250)) { draw() }
+            let key = terminal.readKey(milliseconds: model.status?.state == "Playing" ? 100 : 200)
+            if let key { handle(key) }
+            drainInbox()
+            askForPageWhenSettled()
+            fetchAheadIfNeeded()
+        }
+    }
+
+    private func draw() {
+        let (rows, columns) = terminal.size
+        terminal.draw(Screen.render(model, rows: rows, columns: columns, keys: keys))
+        dirty = false
+        lastDraw = .now
+    }
+
+    private var listHeight: Int { Screen.listHeight(rows: terminal.size.rows) }
+    private var detailsWidth: Int { Screen.detailsWidth(model.layout, columns: terminal.size.columns) }
+
+    // MARK: - Loading
+
+    private func loadAll() {
+        backend.loadPodcasts()
+        backend.loadStatus()
+        statusAsked = true
+        loadLayout(reload: true)
+    }
+
+    /// What the layout shows, when it has not been read (or `reload`).
+    private func loadLayout(reload: Bool = false) {
+        switch model.layout {
+        case .podcasts:
+            if let podcast = model.selectedPodcast, reload || model.episodesOf != podcast.id { loadEpisodes(of: podcast.id) }
+        case .queue:
+            if reload || model.queue.rows.isEmpty { model.queue.loading = true; backend.loadQueue() }
+        case .downloads:
+            if reload || model.downloads.rows.isEmpty { model.downloads.loading = true; backend.loadDownloads() }
+        case .newest:
+            if reload || model.newest.rows.isEmpty { model.newest.loading = true; backend.loadEpisodes(.newest, podcast: nil, after: LibraryPaging.start) }
+        case .search:
+            break
+        }
+    }
+
+    private func loadEpisodes(of podcast: Int64) {
+        if model.episodesOf != podcast { model.episodes = ListState(); model.episodesOf = podcast }
+        model.episodes.loading = true
+        backend.loadEpisodes(.episodes, podcast: podcast, after: LibraryPaging.start)
+    }
+
+    /// A paged list whose selection nears the end of what is loaded reads its next page.
+    private func fetchAheadIfNeeded() {
+        func ahead(_ key: WritableKeyPath<UIModel, ListState<EpisodeRow>>, _ list: UIEvent.List, podcast: Int64?) {
+            let state = model[keyPath: key]
+            guard !state.complete, !state.loading, let next = state.next,
+                  readingToEnd || state.selected + 2 * listHeight >= state.rows.count || !state.filter.isEmpty else { return }
+            model[keyPath: key].loading = true
+            backend.loadEpisodes(list, podcast: podcast, after: next)
+        }
+        switch model.layout {
+        case .podcasts: if let podcast = model.episodesOf { ahead(\.episodes, .episodes, podcast: podcast) }
+        case .newest: ahead(\.newest, .newest, podcast: nil)
+        default: break
+        }
+    }
+
+    /// The details follow the selection once it rests for a moment (a
+    /// held arrow key does not ask for every page it passes).
+    private func askForPageWhenSettled() {
+        if model.layout == .search { return }
+        guard let episode = model.selectedEpisode else {
+            if model.page != nil { model.show(nil, width: detailsWidth); dirty = true }
+            return
+        }
+        if model.page?.episodeID == episode.id || askedPage == episode.id { return }
+        if wantedPage?.id != episode.id { wantedPage = (episode.id, .now); return }
+        guard let wanted = wantedPage, ContinuousClock.now - wanted.since >= .milliseconds(60) else { return }
+        askedPage = episode.id
+        backend.loadPage(episode.id)
+    }
+
+    // MARK: - Events
+
+    private func drainInbox() {
+        for event in inbox.take() { apply(event) }
+    }
+
+    private func apply(_ event: UIEvent) {
+        dirty = true
+        switch event {
+        case .podcasts(let rows):
+            model.podcasts.replace(rows, id: \.id)
+            model.podcasts.loading = false
+            if model.layout == .podcasts { loadLayout() }
+            model.podcastTitle = model.status?.podcastId.flatMap { id in model.podcasts.rows.first { $0.id == id }?.title }
+        case .episodes(let list, let podcast, let rows, let next, let first):
+            let key: WritableKeyPath<UIModel, ListState<EpisodeRow>> = list == .newest ? \.newest : \.episodes
+            if list == .episodes && podcast != model.episodesOf { return }
+            if first { model[keyPath: key].replace(rows, id: \.id) } else { model[keyPath: key].rows += rows }
+            model[keyPath: key].next = next == LibraryPaging.start ? nil : next
+            model[keyPath: key].complete = next == LibraryPaging.start
+            model[keyPath: key].loading = false
+            if readingToEnd && model[keyPath: key].complete {
+                readingToEnd = false
+                model.message = nil
+                model.move(.bottom, height: listHeight)
+            }
+        case .queue(let rows):
+            model.queue.replace(rows, id: \.id)
+            model.queue.loading = false
+        case .downloads(let rows):
+            model.downloads.replace(rows, id: \.id)
+            model.downloads.loading = false
+        case .page(let page):
+            askedPage = nil
+            if model.selectedEpisode?.id == page.episodeID { model.show(page, width: detailsWidth) }
+        case .status(let status):
+            statusAsked = false
+            model.status = status
+            model.statusAt = .now
+            model.podcastTitle = status.podcastId.flatMap { id in model.podcasts.rows.first { $0.id == id }?.title }
+        case .results(let term, let rows):
+            model.searchTerm = term
+            model.results.replace([], id: { _ in 0 })
+            model.results.rows = rows
+            model.results.loading = false
+            model.showResult(width: detailsWidth)
+            model.message = rows.isEmpty ? "nothing found for \(term)" : nil
+        case .message(let text):
+            model.message = text
+        case .connected(let connected):
+            let was = model.connected
+            model.connected = connected
+            if connected && !was {
+                model.message = nil
+                loadAll()
+            }
+        case .refreshProgress(let done, let total):
+            model.refreshing = done < total ? (done, total) : nil
+        case .failed(let list):
+            switch list {
+            case .episodes: model.episodes.loading = false
+            case .newest: model.newest.loading = false
+            case .queue: model.queue.loading = false
+            case .downloads: model.downloads.loading = false
+            case .podcasts: model.podcasts.loading = false
+            case .search: model.results.loading = false
+            }
+        case .changed(let change):
+            changed(change)
+        }
+    }
+
+    private func changed(_ change: UIEvent.Change) {
+        switch change {
+        case .player:
+            if !statusAsked { statusAsked = true; backend.loadStatus() }
+        case .podcasts:
+            backend.loadPodcasts()
+        case .queue:
+            if model.layout == .queue || !model.queue.rows.isEmpty { backend.loadQueue() }
+        case .downloads:
+            if model.layout == .downloads || !model.downloads.rows.isEmpty { backend.loadDownloads() }
+            if !statusAsked { statusAsked = true; backend.loadStatus() }
+        case .episodes(let podcast):
+            if model.episodesOf == podcast { backend.loadEpisodes(.episodes, podcast: podcast, after: LibraryPaging.start) }
+            if !model.newest.rows.isEmpty { backend.loadEpisodes(.newest, podcast: nil, after: LibraryPaging.start) }
+        case .episode(let id):
+            // Played, unplayed, or its place: the lists holding it read it again, and its page.
+            if model.episodes.rows.contains(where: { $0.id == id }), let podcast = model.episodesOf {
+                backend.loadEpisodes(.episodes, podcast: podcast, after: LibraryPaging.start)
+            }
+            if model.newest.rows.prefix(UIBackend.pageSize).contains(where: { $0.id == id }) {
+                backend.loadEpisodes(.newest, podcast: nil, after: LibraryPaging.start)
+            }
+            if model.queue.rows.contains(where: { $0.id == id }) { backend.loadQueue() }
+            if model.page?.episodeID == id { backend.loadPage(id) }
+        }
+    }
+
+    // MARK: - Keys
+
+    private func handle(_ key: Key) {
+        dirty = true
+        if key == .resize {
+            model.show(model.page, width: detailsWidth)
+            if model.layout == .search { model.showResult(width: detailsWidth) }
+            return
+        }
+        if model.showsHelp {
+            switch keys.action(for: key) {
+            case .down: model.helpTop += 1
+            case .up: model.helpTop = max(0, model.helpTop - 1)
+            case .pageDown: model.helpTop += max(1, terminal.size.rows - 6)
+            case .pageUp: model.helpTop = max(0, model.helpTop - max(1, terminal.size.rows - 6))
+            default: model.showsHelp = false
+            }
+            model.helpTop = min(model.helpTop, Screen.helpLines(keys: keys, width: min(terminal.size.columns - 4, 76)).count)
+            return
+        }
+        if model.prompt != nil { return typed(key) }
+        model.message = nil
+        guard let action = keys.action(for: key) else { return }
+        perform(action)
+    }
+
+    /// A key while the bottom line asks for something.
+    private func typed(_ key: Key) {
+        switch key {
+        case .escape:
+            if model.prompt == .filter { setFilter("") }
+            model.prompt = nil
+        case .enter:
+            let input = model.input.trimmingCharacters(in: .whitespaces)
+            switch model.prompt {
+            case .subscribe: if !input.isEmpty { backend.subscribe(input) }
+            case .search:
+                if !input.isEmpty { model.results.loading = true; model.message = "searching for \(input)…"; backend.search(input) }
+            case .filter, nil: break
+            }
+            model.prompt = nil
+        case .backspace:
+            if !model.input.isEmpty { model.input.removeLast() }
+            if model.prompt == .filter { setFilter(model.input) }
+        case .character(let character):
+            guard model.input.count < 500 else { return }
+            model.input.append(character)
+            if model.prompt == .filter { setFilter(model.input) }
+        default:
+            break
+        }
+    }
+
+    /// Filters the list with the keys as the listener types.
+    private func setFilter(_ text: String) {
+        switch (model.layout, model.focus) {
+        case (.podcasts, .list): model.podcasts.filter = text; model.podcasts.select(0, count: 1, height: listHeight)
+        case (.search, _): model.results.filter = text; model.results.selected = 0; model.results.top = 0
+        default:
+            guard let key = model.shownEpisodes else { return }
+            model[keyPath: key].filter = text
+            model[keyPath: key].selected = 0
+            model[keyPath: key].top = 0
+        }
+    }
+
+    private func perform(_ action: UIAction) {
+        let player = backend.player, library = backend.library, pods = backend.pods
+        switch action {
+        case .up, .down, .pageUp, .pageDown, .top, .bottom:
+            let podcastBefore = model.selectedPodcast?.id
+            model.move(action, height: model.focus == .details ? listHeight : listHeight)
+            if model.layout == .podcasts, model.focus == .list, let podcast = model.selectedPodcast, podcast.id != podcastBefore {
+                loadEpisodes(of: podcast.id)
+            }
+            if model.layout == .search { model.showResult(width: detailsWidth) }
+            if action == .bottom { fetchAll() }
+        case .focusLeft: model.moveFocus(by: -1)
+        case .focusRight: model.moveFocus(by: 1)
+        case .activate: activate()
+        case .playPause: backend.command { () throws(PlayerClient.Failure) in try await player.playPause() }
+        case .next: backend.command { () throws(PlayerClient.Failure) in try await player.next() }
+        case .previous: backend.command { () throws(PlayerClient.Failure) in try await player.previous() }
+        case .skipForward: backend.command { () throws(PlayerClient.Failure) in try await pods.skip("forward", seconds: nil) }
+        case .skipBack: backend.command { () throws(PlayerClient.Failure) in try await pods.skip("back", seconds: nil) }
+        case .faster, .slower:
+            let rate = ((model.status?.rate ?? 1) + (action == .faster ? 0.1 : -0.1)) * 10
+            let next = min(3, max(0.5, rate.rounded() / 10))
+            backend.command("speed \(next)×") { () throws(PlayerClient.Failure) in try await player.setRate(next) }
+        case .enqueue:
+            guard let episode = model.selectedEpisode else { return }
+            backend.command("queued: \(episode.title)") { () throws(PlayerClient.Failure) in try await library.enqueue([episode.id], at: nil) }
+        case .download:
+            guard let episode = model.selectedEpisode else { return }
+            backend.command("downloading: \(episode.title)") { () throws(PlayerClient.Failure) in try await library.download(episode.id) }
+        case .markPlayed:
+            guard let episode = model.selectedEpisode else { return }
+            let played = !episode.completed
+            backend.command(played ? "marked played" : "marked unplayed") { () throws(PlayerClient.Failure) in
+                try await library.mark(episode: episode.id, played: played)
+            }
+        case .subscribe:
+            model.prompt = model.layout == .search ? .search : .subscribe
+            model.input = ""
+        case .refresh:
+            let podcast = model.layout == .podcasts ? model.selectedPodcast.map { String($0.id) } : nil
+            model.message = "refreshing…"
+            backend.command("refreshed") { () throws(PlayerClient.Failure) in _ = try await library.refresh(podcast: podcast) }
+        case .filter:
+            model.prompt = .filter
+            model.input = ""
+            setFilter("")
+        case .help: model.showsHelp = true; model.helpTop = 0
+        case .quit: running = false
+        case .layoutPodcasts, .layoutQueue, .layoutDownloads, .layoutNewest, .layoutSearch:
+            let layout = UIModel.Layout(rawValue: (UIAction.allCases.firstIndex(of: action) ?? 0)
+                - (UIAction.allCases.firstIndex(of: .layoutPodcasts) ?? 0) + 1) ?? .podcasts
+            guard layout != model.layout else { return }
+            model.layout = layout
+            model.focus = .list
+            model.prompt = nil
+            wantedPage = nil
+            loadLayout()
+            if layout == .search {
+                model.showResult(width: detailsWidth)
+                if model.searchTerm.isEmpty { model.prompt = .search; model.input = "" }
+            } else {
+                model.page = nil
+                model.details = ListState()
+            }
+        }
+    }
+
+    /// Enter: in the details, the line's link, chapter or subscription; on a
+    /// podcast, its episodes; on an episode, play it; on a result, subscribe.
+    private func activate() {
+        let player = backend.player, library = backend.library, pods = backend.pods
+        if model.focus == .details {
+            guard model.details.rows.indices.contains(model.details.selected),
+                  let action = model.details.rows[model.details.selected].action else { return }
+            switch action {
+            case .open(let url): backend.open(url)
+            case .subscribe(let url): backend.subscribe(url)
+            case .chapter(let index):
+                guard let episode = model.page?.episodeID else { return }
+                let playing = model.status?.episodeId == episode
+                backend.command { () throws(PlayerClient.Failure) in
+                    if !playing { try await library.play(episode: episode) }
+                    try await pods.goToChapter(String(index))
+                }
+            }
+            return
+        }
+        switch model.layout {
+        case .podcasts where model.focus == .list:
+            model.moveFocus(by: 1)
+        case .search:
+            if let result = model.selectedResult { backend.subscribe(result.feedURL) }
+        default:
+            guard let episode = model.selectedEpisode else { return }
+            backend.command { () throws(PlayerClient.Failure) in
+                // On the MPRIS name, like a media key's later Pause: the two keep their order.
+                try await player.open(uri: "\(MPRIS.episodeScheme):episode/\(episode.id)")
+            }
+            _ = library
+        }
+    }
+
+    /// `G` on a paged list: the pages not read yet are read one after another.
+    private func fetchAll() {
+        guard let key = model.shownEpisodes, !model[keyPath: key].complete else { return }
+        readingToEnd = true
+        model.message = "reading the rest of the list…"
+    }
+}
+
+/// Events from the bus's tasks, waiting for the UI's thread.
+final class UIInbox: Sendable {
+    private let events = Mutex<[UIEvent]>([])
+
+    func post(_ event: UIEvent) { events.withLock { $0.append(event) } }
+
+    func take() -> [UIEvent] {
+        events.withLock { events in
+            defer { events.removeAll() }
+            return events
+        }
+    }
+}

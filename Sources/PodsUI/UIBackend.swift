@@ -1,0 +1,163 @@
+import Foundation
+import PodsClient
+import PodsDBus
+import PodsProtocol
+
+/// podsd as `pods ui` talks to it: the typed library API, `org.pods.Player1`
+/// and MPRIS, each answer posted to the UI's thread as a `UIEvent`.
+struct UIBackend: Sendable {
+    let player: PlayerClient
+    let post: @Sendable (UIEvent) -> Void
+    var library: LibraryClient { LibraryClient(player) }
+    var pods: PodsPlayerClient { PodsPlayerClient(player) }
+
+    /// Episodes asked for at a time: one screen of a tall terminal and more.
+    static let pageSize = 200
+
+    // MARK: - Reading
+
+    func loadPodcasts() {
+        run(.podcasts) { () throws(PlayerClient.Failure) in
+            var rows: [PodcastRow] = []
+            try await library.podcasts { page in rows += page.compactMap(Items.podcast) }
+            post(.podcasts(rows))
+        }
+    }
+
+    func loadEpisodes(_ list: UIEvent.List, podcast: Int64?, after cursor: String) {
+        run(list) { () throws(PlayerClient.Failure) in
+            let page = try await library.episodePage(podcast: podcast, after: cursor, count: Self.pageSize)
+            post(.episodes(list, podcast: podcast, rows: page.items.compactMap(Items.episode), next: page.next,
+                           first: cursor == LibraryPaging.start))
+        }
+    }
+
+    func loadQueue() {
+        run(.queue) { () throws(PlayerClient.Failure) in
+            var rows: [EpisodeRow] = []
+            try await library.queue { page in rows += page.compactMap(Items.episode) }
+            post(.queue(rows))
+        }
+    }
+
+    func loadDownloads() {
+        run(.downloads) { () throws(PlayerClient.Failure) in post(.downloads(try await library.downloads().compactMap(Items.download))) }
+    }
+
+    func loadPage(_ episode: Int64) {
+        run(nil) { () throws(PlayerClient.Failure) in
+            let item = try await library.episode(episode)
+            let chapters = (try? await pods.chapters(episode: episode)) ?? []
+            if let page = Items.page(item, chapters: chapters) { post(.page(page)) }
+        }
+    }
+
+    func loadStatus() {
+        run(nil, quiet: true) { () throws(PlayerClient.Failure) in
+            var status = try await player.status()
+            if let extras = try? await pods.extras() { status.add(extras: extras) }
+            post(.status(status))
+        }
+    }
+
+    func search(_ term: String) {
+        run(.search) { () throws(PlayerClient.Failure) in
+            post(.results(term: term, try await library.search(term, limit: 50).compactMap(Items.search)))
+        }
+    }
+
+    // MARK: - Doing
+
+    /// Runs a command; its failure is the message line.
+    func command(_ done: String? = nil, _ body: @escaping @Sendable () async throws(PlayerClient.Failure) -> Void) {
+        run(nil) { () throws(PlayerClient.Failure) in
+            try await body()
+            if let done { post(.message(done)) }
+        }
+    }
+
+    func subscribe(_ url: String) {
+        command { () throws(PlayerClient.Failure) in
+            post(.message("subscribing to \(url)…"))
+            let podcast = try await library.subscribe(url)
+            post(.message("subscribed to \(Items.fields(podcast)["title"]?.stringValue ?? url)"))
+        }
+    }
+
+    /// Opens a link in the desktop's browser (`xdg-open`, detached: it outlives the UI).
+    func open(_ url: String) {
+        guard let scheme = URL(string: url)?.scheme?.lowercased(), ["http", "https", "mailto"].contains(scheme) else {
+            return post(.message("! \(url.prefix(60)) is not a web link"))
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["xdg-open", url]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run(); post(.message("opening \(url)")) } catch { post(.message("! xdg-open: \(error.localizedDescription)")) }
+    }
+
+    // MARK: - Signals
+
+    /// Follows podsd's signals and its comings and goings until cancelled.
+    func follow() async {
+        let connection = player.connection
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                guard let changes = try? await connection.signals(matching: DBusSignalMatch(
+                    path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+                else { return }
+                for await _ in changes { post(.changed(.player)) }
+            }
+            group.addTask {
+                guard let seeks = try? await connection.signals(matching: DBusSignalMatch(
+                    path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Seeked")) else { return }
+                for await _ in seeks { post(.changed(.player)) }
+            }
+            group.addTask {
+                guard let signals = try? await connection.signals(matching: DBusSignalMatch(interface: LibraryNames.interface))
+                else { return }
+                for await signal in signals {
+                    let id = signal.arguments.first?.int64Value
+                    switch signal.member {
+                    case LibrarySignal.podcastsChanged.name: post(.changed(.podcasts))
+                    case LibrarySignal.episodesChanged.name: if let id { post(.changed(.episodes(podcast: id))) }
+                    case LibrarySignal.episodeStatusChanged.name: if let id { post(.changed(.episode(id))) }
+                    case LibrarySignal.queueChanged.name: post(.changed(.queue))
+                    case LibrarySignal.downloadsChanged.name: post(.changed(.downloads))
+                    case LibrarySignal.refreshProgress.name:
+                        let done = Int(signal.arguments.first?.int64Value ?? 0), total = Int(signal.arguments.last?.int64Value ?? 0)
+                        post(.refreshProgress(done: done, total: total))
+                    default: break
+                    }
+                }
+            }
+            group.addTask {
+                guard let owners = try? await connection.signals(matching: DBusSignalMatch(
+                    sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged")) else { return }
+                for await change in owners where change.arguments.first?.stringValue == MPRIS.busName {
+                    post(.connected(!(change.arguments.last?.stringValue ?? "").isEmpty))
+                }
+            }
+        }
+    }
+
+    /// Starts podsd if it is not running (D-Bus activation) and says whether it answers.
+    func reachPodsd() async -> Bool {
+        (try? await player.connection.call(destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Peer",
+                                          member: "Ping", timeout: .seconds(25))) != nil
+    }
+
+    // MARK: -
+
+    private func run(_ list: UIEvent.List?, quiet: Bool = false,
+                     _ body: @escaping @Sendable () async throws(PlayerClient.Failure) -> Void) {
+        Task {
+            do throws(PlayerClient.Failure) { try await body() } catch {
+                if let list { post(.failed(list)) }
+                if !quiet { post(.message("! " + error.description)) }
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import PodsClient
+
+/// What reaches the UI's thread from the bus: answers to its requests,
+/// and podsd's signals.
+enum UIEvent: Sendable {
+    case podcasts([PodcastRow])
+    /// A page of an episode list (`first`: it starts the list again).
+    case episodes(List, podcast: Int64?, rows: [EpisodeRow], next: String, first: Bool)
+    case queue([EpisodeRow])
+    case downloads([EpisodeRow])
+    case page(EpisodePage)
+    case status(PlayerStatus)
+    case results(term: String, [SearchRow])
+    /// One line for the listener; "!" first for an error.
+    case message(String)
+    case connected(Bool)
+    case refreshProgress(done: Int, total: Int)
+    /// Something the lists show changed: read it again.
+    case changed(Change)
+    /// A request failed; the list it was for stops waiting.
+    case failed(List)
+
+    enum List: Sendable { case episodes, newest, queue, downloads, podcasts, search }
+
+    enum Change: Sendable {
+        case podcasts, queue, downloads, player
+        case episodes(podcast: Int64)
+        case episode(Int64)
+    }
+}

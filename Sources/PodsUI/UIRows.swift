@@ -1,0 +1,192 @@
+import Foundation
+import PodsDBus
+import PodsFeedParser
+
+/// A podcast as the lists show it.
+public struct PodcastRow: Equatable, Sendable {
+    public var id: Int64
+    public var title: String
+    public var unplayed: Int
+    public var episodes: Int
+    public var lastError: String?
+
+    public init(id: Int64, title: String, unplayed: Int, episodes: Int, lastError: String?) {
+        (self.id, self.title, self.unplayed, self.episodes, self.lastError) = (id, title, unplayed, episodes, lastError)
+    }
+}
+
+/// An episode as the lists show it.
+public struct EpisodeRow: Equatable, Sendable {
+    public var id: Int64
+    public var podcastID: Int64
+    public var podcastTitle: String
+    public var title: String
+    public var published: Date?
+    /// Seconds.
+    public var duration: Double?
+    public var position: Double
+    public var completed: Bool
+    /// The share downloaded (the downloads list).
+    public var downloaded: Double?
+
+    public init(id: Int64, podcastID: Int64, podcastTitle: String, title: String, published: Date?, duration: Double?,
+                position: Double, completed: Bool, downloaded: Double?) {
+        (self.id, self.podcastID, self.podcastTitle, self.title, self.published) = (id, podcastID, podcastTitle, title, published)
+        (self.duration, self.position, self.completed, self.downloaded) = (duration, position, completed, downloaded)
+    }
+}
+
+/// A directory search result.
+public struct SearchRow: Equatable, Sendable {
+    public var title: String
+    public var author: String
+    public var feedURL: String
+    public var description: String
+}
+
+/// One line of the details pane; some lines do something on Enter.
+public struct DetailLine: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
+        /// Opens the link with `xdg-open`.
+        case open(String)
+        /// Jumps to the chapter (from 1) of the episode shown.
+        case chapter(Int)
+        /// Subscribes to the feed (a search result).
+        case subscribe(String)
+    }
+
+    public enum Kind: Equatable, Sendable { case title, heading, text, facts }
+
+    public var text: String
+    public var kind: Kind
+    public var action: Action?
+
+    public init(_ text: String, _ kind: Kind = .text, action: Action? = nil) {
+        self.text = text
+        self.kind = kind
+        self.action = action
+    }
+}
+
+/// An episode's page, as `pods show` prints it, before it is wrapped to a pane.
+public struct EpisodePage: Equatable, Sendable {
+    public var episodeID: Int64
+    public var title: String
+    public var facts: String
+    public var paragraphs: [String]
+    public var links: [(text: String, url: String)]
+    public var chapters: [(index: Int, start: Double, title: String)]
+    public var people: [String]
+
+    public static func == (lhs: EpisodePage, rhs: EpisodePage) -> Bool {
+        lhs.episodeID == rhs.episodeID && lhs.title == rhs.title && lhs.paragraphs == rhs.paragraphs
+            && lhs.links.map(\.url) == rhs.links.map(\.url) && lhs.chapters.map(\.start) == rhs.chapters.map(\.start)
+    }
+
+    /// The page as lines of at most `width` columns.
+    public func lines(width: Int) -> [DetailLine] {
+        var lines = DisplayWrap.lines(title, width: width).map { DetailLine($0, .title) }
+        lines += DisplayWrap.lines(facts, width: width).map { DetailLine($0, .facts) }
+        for paragraph in paragraphs where !paragraph.isEmpty {
+            lines.append(DetailLine(""))
+            lines += DisplayWrap.lines(paragraph, width: width).map { DetailLine($0) }
+        }
+        if !chapters.isEmpty {
+            lines += [DetailLine(""), DetailLine("Chapters", .heading)]
+            for chapter in chapters {
+                let text = "\(chapter.index). \(Clock.text(chapter.start))  \(chapter.title)"
+                lines += DisplayWrap.lines(text, width: width, indent: 2).map { DetailLine($0, action: .chapter(chapter.index)) }
+            }
+        }
+        if !links.isEmpty {
+            lines += [DetailLine(""), DetailLine("Links", .heading)]
+            for (index, link) in links.enumerated() {
+                let text = "[\(index + 1)] " + (link.text.isEmpty || link.text == link.url ? link.url : "\(link.text) \(link.url)")
+                lines += DisplayWrap.lines(text, width: width, indent: 2).map { DetailLine($0, action: .open(link.url)) }
+            }
+        }
+        if !people.isEmpty {
+            lines += [DetailLine(""), DetailLine("People", .heading)]
+            for person in people { lines += DisplayWrap.lines(person, width: width, indent: 2).map { DetailLine($0) } }
+        }
+        return lines
+    }
+}
+
+/// Reading the library's items (`a{sv}`, keys as docs/dbus.md lists them).
+enum Items {
+    static func fields(_ value: DBusValue) -> [String: DBusValue] { value.unwrapped.stringKeyedDictionary ?? [:] }
+
+    static func podcast(_ value: DBusValue) -> PodcastRow? {
+        let item = fields(value)
+        guard let id = item["id"]?.int64Value else { return nil }
+        return PodcastRow(id: id, title: item["title"]?.stringValue ?? "", unplayed: Int(item["unplayedCount"]?.int64Value ?? 0),
+                          episodes: Int(item["episodeCount"]?.int64Value ?? 0),
+                          lastError: item["lastError"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    static func episode(_ value: DBusValue) -> EpisodeRow? {
+        let item = fields(value)
+        guard let id = item["id"]?.int64Value else { return nil }
+        return EpisodeRow(
+            id: id, podcastID: item["podcastId"]?.int64Value ?? 0, podcastTitle: item["podcastTitle"]?.stringValue ?? "",
+            title: item["title"]?.stringValue ?? "", published: item["published"]?.int64Value.map { Date(timeIntervalSince1970: Double($0)) },
+            duration: item["duration"]?.doubleValue, position: item["position"]?.doubleValue ?? 0,
+            completed: item["completed"]?.boolValue ?? false, downloaded: nil)
+    }
+
+    /// A download (`ListDownloads`): its state and how much of it is on disk.
+    static func download(_ value: DBusValue) -> EpisodeRow? {
+        let item = fields(value)
+        guard let id = item["episodeId"]?.int64Value else { return nil }
+        let bytes = item["bytes"]?.int64Value ?? 0, size = item["size"]?.int64Value ?? 0
+        let share: Double? = item["state"]?.stringValue == "done" ? 1 : size > 0 ? Double(bytes) / Double(size) : nil
+        return EpisodeRow(id: id, podcastID: item["podcastId"]?.int64Value ?? 0, podcastTitle: item["podcastTitle"]?.stringValue ?? "",
+                          title: item["title"]?.stringValue ?? "episode \(id)", published: nil, duration: nil, position: 0,
+                          completed: false, downloaded: share)
+    }
+
+    static func search(_ value: DBusValue) -> SearchRow? {
+        let item = fields(value)
+        guard let url = item["feedURL"]?.stringValue else { return nil }
+        let episodes = item["episodeCount"]?.int64Value.map { "\($0) episodes" }
+        return SearchRow(title: item["title"]?.stringValue ?? url, author: item["author"]?.stringValue ?? "", feedURL: url,
+                         description: [item["source"]?.stringValue, episodes].compactMap { $0 }.joined(separator: " · "))
+    }
+
+    static func page(_ value: DBusValue, chapters: [DBusValue]) -> EpisodePage? {
+        let item = fields(value)
+        guard let id = item["id"]?.int64Value else { return nil }
+        var facts = [item["podcastTitle"]?.stringValue ?? ""]
+        if let published = item["published"]?.int64Value {
+            facts.append(String(JSONDate.string(unixSeconds: published).prefix(10)))
+        }
+        let duration = item["duration"]?.doubleValue
+        if let duration { facts.append(Clock.text(duration)) }
+        let position = item["position"]?.doubleValue ?? 0
+        if item["completed"]?.boolValue == true { facts.append("played") } else if position > 0 { facts.append("at \(Clock.text(position))") }
+        let html = item["descriptionHTML"]?.stringValue
+        let paragraphs = html.map(HTMLDocument.paragraphs) ?? [item["description"]?.stringValue ?? ""]
+        let links = (html.map(HTMLDocument.links) ?? []).map { (text: $0.text, url: $0.url) }
+        let marks = chapters.compactMap { chapter -> (index: Int, start: Double, title: String)? in
+            let fields = fields(chapter)
+            guard let index = fields["index"]?.int64Value else { return nil }
+            return (Int(index), fields["start"]?.doubleValue ?? 0, fields["title"]?.stringValue ?? "")
+        }
+        let people = (item["persons"]?.arrayValue ?? []).map { person in
+            let fields = fields(person)
+            return (fields["name"]?.stringValue ?? "") + (fields["role"]?.stringValue.map { " (\($0))" } ?? "")
+        }
+        return EpisodePage(episodeID: id, title: item["title"]?.stringValue ?? "", facts: facts.joined(separator: " · "),
+                           paragraphs: paragraphs, links: links, chapters: marks, people: people)
+    }
+}
+
+/// `h:mm:ss` or `m:ss`.
+public enum Clock {
+    public static func text(_ seconds: Double) -> String {
+        let total = seconds.isFinite ? max(0, Int(seconds)) : 0
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import PodsTerminal
+import PodsTestSupport
+import Testing
+
+/// The real `pods ui` in a real terminal (tmux), against the real podsd on
+/// a private bus: keys in with send-keys, the screen back with capture-pane.
+@Suite struct UITests {
+    struct Fixture {
+        let podsd: PodsdProcess
+        let server: LoopbackHTTPServer
+        let terminal: TmuxSession
+
+        func stop() async {
+            await terminal.stop()
+            server.stop()
+        }
+    }
+
+    /// A podsd with one podcast of three episodes (a CJK and emoji title, a
+    /// right-to-left one, a plain one) and `pods ui` open on it.
+    static func start(columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) async throws -> Fixture {
+        let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3, "/b.ogg": Fixtures.sampleOgg])
+        server.setFile("/feed.xml", sampleFeed([
+            ("a", "First 日本語 🎧 wide", 1, server.url("/a.mp3")),
+            ("b", "שלום עולם Hebrew", 2, server.url("/b.ogg")),
+            ("c", "Third plain", 3, server.url("/a.mp3")),
+        ], title: "Wide Show 播客"))
+        let podsd = try await PodsdProcess.start()
+        #expect(await podsd.pods("subscribe", server.url("/feed.xml")).status == 0)
+        let terminal = try await TmuxSession([Fixtures.executable("pods"), "ui"],
+                                             environment: podsd.bus.environment.merging(["TERM": "xterm-256color"]) { $1 }
+                                                 .merging(environment) { $1 },
+                                             columns: columns, rows: rows)
+        let fixture = Fixture(podsd: podsd, server: server, terminal: terminal)
+        do { try await terminal.waitFor("Third plain") } catch { await fixture.stop(); throw error }
+        return fixture
+    }
+
+    /// Runs `body` with a UI open, and always closes it (and its tmux server) after.
+    static func withUI(_ body: (Fixture) async throws -> Void) async throws {
+        let ui = try await start()
+        do { try await body(ui) } catch {
+            await ui.stop()
+            throw error
+        }
+        await ui.stop()
+    }
+
+    @Test func everyLayoutFilterAndHelp() async throws {
+        try await Self.withUI { ui in
+            let terminal = ui.terminal
+            var screen = try await terminal.waitFor("Wide Show 播客 (3)")
+            #expect(screen.contains("Podcasts (1)"))
+            // Newest first: Third, the Hebrew one, First; the details follow the selection.
+            await terminal.send("l")
+            try await terminal.waitForScreen("Third's page") { $0.contains("│ Third plain") }
+            await terminal.send("j")
+            try await terminal.waitForScreen("the Hebrew episode's page") { $0.components(separatedBy: "שלום עולם Hebrew").count > 2 }
+            await terminal.send("a")
+            try await terminal.waitFor("queued: שלום עולם Hebrew")
+            await terminal.send("2")
+            screen = try await terminal.waitFor("Queue (1)")
+            #expect(screen.contains("שלום עולם Hebrew"))
+            await terminal.send("3")
+            try await terminal.waitFor("Downloads (0)")
+            await terminal.send("4")
+            try await terminal.waitFor("Every episode, newest first (3)")
+            await terminal.send("/")
+            await terminal.send("First", literal: true)
+            screen = try await terminal.waitFor("Every episode, newest first (1) /First")
+            #expect(!screen.contains("Third plain"))
+            await terminal.send("Escape")
+            try await terminal.waitFor("Every episode, newest first (3)")
+            await terminal.send("?")
+            try await terminal.waitFor("any other key closes this")
+            await terminal.send("x")
+            try await terminal.waitForScreen("the help closed") { !$0.contains("any other key closes this") }
+            await terminal.send("5")
+            try await terminal.waitFor("Search the directories for:")
+            await terminal.send("Escape")
+            await terminal.send("1")
+            try await terminal.waitFor("Podcasts (1)")
+        }
+    }
+
+    @Test func playAndPauseShowBothWaysWithPlayerctl() async throws {
+        try await Self.withUI { ui in
+            let terminal = ui.terminal
+            await terminal.send("l")
+            await terminal.send("Enter")
+            try await terminal.waitFor("▶ Wide Show 播客 — Third plain")
+            try await waitFor(timeout: .seconds(10)) { await ui.podsd.playerctl("status").stdout.contains("Playing") }
+            #expect(await ui.podsd.playerctl("pause").status == 0)
+            try await terminal.waitFor("‖ Wide Show 播客 — Third plain", timeout: .seconds(3))
+            await terminal.send("Space")
+            try await waitFor(timeout: .seconds(5)) { await ui.podsd.playerctl("status").stdout.contains("Playing") }
+            try await terminal.waitFor("▶ Wide Show 播客 — Third plain", timeout: .seconds(3))
+            // Quitting leaves playback running.
+            await terminal.send("q")
+            try await waitFor(timeout: .seconds(5)) { await terminal.exited() }
+            #expect(await ui.podsd.playerctl("status").stdout.contains("Playing"))
+        }
+    }
+
+    /// Wide (CJK, emoji) and right-to-left titles keep every pane's border
+    /// in its column; a resize redraws at the new size; below 60×15 the UI says so.
+    @Test func wideTitlesKeepTheColumnsAndAResizeRedraws() async throws {
+        try await Self.withUI { ui in
+            let terminal = ui.terminal
+            func borders(_ screen: String) -> Set<[Int]> {
+                Set(screen.split(separator: "\n").dropFirst().compactMap { line -> [Int]? in
+                    var columns: [Int] = []
+                    var at = 0
+                    for character in line {
+                        if character == "│" { columns.append(at) }
+                        at += DisplayText.width(of: character)
+                    }
+                    return columns.isEmpty ? nil : columns
+                })
+        }
+        await terminal.send("4")
+        let wide = try await terminal.waitFor("First 日本語 🎧 wide")
+        #expect(borders(wide) == [[50]], "\(wide)")
+        await terminal.send("1")
+        let three = try await terminal.waitFor("Podcasts (1)")
+        #expect(borders(three) == [[28, 65]], "\(three)")
+        await terminal.resize(columns: 60, rows: 15)
+        let small = try await terminal.waitForScreen("the 60×15 layout") { borders($0) == [[16, 38]] }
+        #expect(small.contains("Wide Show"))
+        await terminal.resize(columns: 50, rows: 12)
+        try await terminal.waitFor("pods ui needs 60×15")
+        await terminal.resize(columns: 100, rows: 30)
+        try await terminal.waitForScreen("the layout again") { borders($0) == [[28, 65]] }
+        }
+    }
+
+    @Test func aPodsdThatStopsIsShownAndTheUIReconnectsWhenItIsBack() async throws {
+        try await Self.withUI { ui in
+            let terminal = ui.terminal
+            #expect(await ui.podsd.signal(SIGTERM)?.status == 0)
+            try await terminal.waitFor("podsd is not running")
+            let again = try await PodsdProcess.start(bus: ui.podsd.bus, directory: ui.podsd.directory)
+            try await terminal.waitForScreen("the UI back") { !$0.contains("podsd is not running") && $0.contains("Wide Show 播客 (3)") }
+            #expect(again.isRunning)
+            await terminal.send("4")
+            try await terminal.waitFor("Every episode, newest first (3)")
+        }
+    }
+}
