@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "pods-scale-bench", targets: ["ScaleBench"]),
         .executable(name: "pods-sync-bench", targets: ["SyncBench"]),
         .executable(name: "pods-soak-bench", targets: ["SoakBench"]),
+        .executable(name: "pods-ui-bench", targets: ["UIBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -148,6 +149,11 @@ let package = Package(
             name: "SoakBench",
             dependencies: ["PodsClient", "PodsTestSupport"],
             path: "Benchmarks/SoakBench"),
+
+        .executableTarget(
+            name: "UIBench",
+            dependencies: ["PodsLibrary", "PodsTestSupport"],
+            path: "Benchmarks/UIBench"),
 
         .executableTarget(
             name: "ScaleBench",

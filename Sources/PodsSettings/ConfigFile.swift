@@ -49,7 +49,7 @@ public struct ConfigFile: Sendable {
             throw SettingsError("\(name): \(error)")
         }
         var settings = Settings()
-        for keyName in table.keys {
+        for keyName in table.keys where keyName != keysTable || table[keyName]?.table == nil {
             let place = name + (lineNumber(of: keyName, in: text).map { " line \($0)" } ?? "")
             do {
                 let key = try SettingKey.named(keyName)
@@ -110,7 +110,12 @@ public struct ConfigFile: Sendable {
         }
         var rest = line.drop(while: isBlank)
         guard let first = rest.first, first != "#" else { return nil }
-        if first == "[" { return "Pods' settings are `key = value` lines; tables hold none" }
+        if first == "[" {
+            // One table: `[keys]`, pods ui's keys (the settings stay above it).
+            let header = rest.prefix { $0 != "#" }
+            if String(String.UnicodeScalarView(header)).trimmingCharacters(in: .whitespaces) == "[\(keysTable)]" { return nil }
+            return "Pods' settings are `key = value` lines; the one table is [\(keysTable)]"
+        }
         let key = rest.prefix(while: isKey)
         guard !key.isEmpty else { return "a setting is a line `key = value`" }
         rest = rest.dropFirst(key.count).drop(while: isBlank)
@@ -190,6 +195,33 @@ public struct ConfigFile: Sendable {
         return trimmed.dropFirst(key.count).drop { $0 == " " || $0 == "\t" }.first == "="
     }
 
+    // MARK: - pods ui's keys
+
+    /// The table of `pods ui`'s keys: `action = "key key…"` (key names as
+    /// `pods ui`'s help shows them, separated by spaces).
+    public static let keysTable = "keys"
+
+    /// The `[keys]` table of a config text: each action's key names. Its
+    /// values are checked by `pods ui`, which knows the actions and keys.
+    public static func keyBindings(_ text: String, name: String = "config.toml") throws(SettingsError) -> [String: [String]] {
+        if let (line, why) = unsupportedLine(in: text) { throw SettingsError("\(name) line \(line): \(why)") }
+        let table: TOMLTable
+        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
+            throw SettingsError("\(name) line \(error.source.begin.line): \(error.description)")
+        } catch {
+            throw SettingsError("\(name): \(error)")
+        }
+        guard let keys = table[keysTable]?.table else { return [:] }
+        var bindings: [String: [String]] = [:]
+        for action in keys.keys {
+            guard let value = keys[action]?.string else {
+                throw SettingsError("\(name) [\(keysTable)] \(action): keys are text, such as \"space P\"")
+            }
+            bindings[action] = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        }
+        return bindings
+    }
+
     // MARK: - Writing
 
     /// Sets `key` to `value` (nil: removes it, so the default applies).
@@ -206,14 +238,14 @@ public struct ConfigFile: Sendable {
     static func edit(_ text: String, key: SettingKey, value: SettingValue?) -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let assignment = value.map { "\(key.name) = \($0.toml)" }
-        if let index = lines.firstIndex(where: { assigns(key.name, Substring($0)) }) {
+        // Settings live above the first [table] (below it, `skip-forward` would be pods ui's key).
+        let firstTable = lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("[") } ?? lines.count
+        if let index = lines[..<firstTable].firstIndex(where: { assigns(key.name, Substring($0)) }) {
             if let assignment { lines[index] = assignment } else { lines.remove(at: index) }
         } else if let assignment {
-            if let template = lines.firstIndex(where: { assigns("# " + key.name, Substring($0)) || $0.hasPrefix("# \(key.name) =") }) {
+            if let template = lines[..<firstTable].firstIndex(where: { assigns("# " + key.name, Substring($0)) || $0.hasPrefix("# \(key.name) =") }) {
                 lines.insert(assignment, at: template + 1)
             } else {
-                // Before any [table], where top-level keys must be.
-                let firstTable = lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("[") } ?? lines.count
                 lines.insert(assignment, at: firstTable)
             }
         }
@@ -232,6 +264,15 @@ public struct ConfigFile: Sendable {
         for key in SettingKey.all {
             text += "\n# \(key.help)\n# \(key.name) = \(key.defaultValue.toml)\n"
         }
+        text += """
+
+            # pods ui's keys, over its defaults (? in pods ui lists them): an action, then its keys
+            # by name, separated by spaces. Keep this table last: settings go above it.
+            # [keys]
+            # play-pause = "space P"
+            # quit = "q Q"
+
+            """
         return text
     }
 

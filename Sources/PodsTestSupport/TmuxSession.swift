@@ -69,14 +69,14 @@ public final class TmuxSession: Sendable {
 
     /// Waits until the screen satisfies `condition`; throws with the last screen after `timeout`.
     @discardableResult
-    public func waitForScreen(timeout: Duration = .seconds(15), _ what: String = "the screen",
-                              _ condition: (String) -> Bool) async throws -> String {
+    public func waitForScreen(timeout: Duration = .seconds(15), _ what: String = "the screen", every interval: Duration = .milliseconds(50),
+                              _ condition: @Sendable (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         var last = ""
         while ContinuousClock.now < deadline {
             last = await screen()
             if condition(last) { return last }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: interval)
         }
         throw TestSupportError("\(what) did not appear within \(timeout); the screen:\n\(last)")
     }

@@ -72,6 +72,7 @@ public struct KeyMap: Sendable {
     /// the first unknown action or key.
     public init(bindings: [String: [String]]) throws(KeyMapError) {
         var actions = Self.defaults
+        var bound: [Key: UIAction] = [:]
         for (name, keys) in bindings.sorted(by: { $0.key < $1.key }) {
             guard let action = UIAction(rawValue: name) else {
                 throw KeyMapError("[keys] \(name): no such action (the actions: \(UIAction.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -82,11 +83,16 @@ public struct KeyMap: Sendable {
                 guard let key = Key(name: keyName), key != .resize else {
                     throw KeyMapError("[keys] \(name): '\(keyName.prefix(20))' is no key (a character, or up, down, pgup, pgdn, home, end, enter, esc, tab, space, f1…f12)")
                 }
+                if let other = bound[key], other.rawValue != name {
+                    throw KeyMapError("[keys] \(keyName) is given to both \(other.rawValue) and \(name)")
+                }
+                if let action = UIAction(rawValue: name) { bound[key] = action }
                 parsed.append(key)
             }
             actions = actions.filter { $0.value != action }
             for key in parsed { actions[key] = action }
         }
+        guard actions.values.contains(.quit) else { throw KeyMapError("[keys] leaves quit without a key") }
         self.actions = actions
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PodsClient
+import PodsSettings
 import PodsTerminal
 import PodsUI
 
@@ -10,8 +11,35 @@ struct UI: AsyncParsableCommand {
         abstract: "The library, show notes and player on one screen, live (? lists the keys; quitting leaves playback running).")
 
     @Flag(help: "No colours (as NO_COLOR does).") var noColor = false
+    @Option(help: ArgumentHelp("The settings file whose [keys] table changes the keys (default: $XDG_CONFIG_HOME/pods/config.toml).",
+                               valueName: "file"))
+    var config: String?
+
+    /// The keys: the defaults, with the config file's `[keys]` over them.
+    private func keyMap() throws(ValidationError) -> KeyMap {
+        let environment = ProcessInfo.processInfo.environment
+        let file = config.map { URL(fileURLWithPath: $0) } ?? {
+            let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+                ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+            return base.appendingPathComponent("pods/config.toml")
+        }()
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            if config != nil { throw ValidationError("cannot read \(file.path)") }
+            return KeyMap()
+        }
+        do {
+            return try KeyMap(bindings: try ConfigFile.keyBindings(String(decoding: data, as: UTF8.self), name: file.path))
+        } catch let error as SettingsError {
+            throw ValidationError(error.message)
+        } catch let error as KeyMapError {
+            throw ValidationError("\(file.path) \(error.description)")
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
 
     func run() async throws {
+        let keys = try keyMap()
         let color = !noColor && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let player: PlayerClient
         do { player = try await PlayerClient.session() } catch {
@@ -23,7 +51,7 @@ struct UI: AsyncParsableCommand {
         let failure = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
             Thread {
                 do throws(TerminalError) {
-                    let app = try UIApp(player: player, keys: KeyMap(), color: color)
+                    let app = try UIApp(player: player, keys: keys, color: color)
                     app.run()
                     continuation.resume(returning: nil)
                 } catch {

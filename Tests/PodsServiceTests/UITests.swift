@@ -19,7 +19,7 @@ import Testing
 
     /// A podsd with one podcast of three episodes (a CJK and emoji title, a
     /// right-to-left one, a plain one) and `pods ui` open on it.
-    static func start(columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) async throws -> Fixture {
+    static func start(columns: Int = 100, rows: Int = 30, arguments: [String] = []) async throws -> Fixture {
         let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3, "/b.ogg": Fixtures.sampleOgg])
         server.setFile("/feed.xml", sampleFeed([
             ("a", "First 日本語 🎧 wide", 1, server.url("/a.mp3")),
@@ -28,9 +28,8 @@ import Testing
         ], title: "Wide Show 播客"))
         let podsd = try await PodsdProcess.start()
         #expect(await podsd.pods("subscribe", server.url("/feed.xml")).status == 0)
-        let terminal = try await TmuxSession([Fixtures.executable("pods"), "ui"],
-                                             environment: podsd.bus.environment.merging(["TERM": "xterm-256color"]) { $1 }
-                                                 .merging(environment) { $1 },
+        let terminal = try await TmuxSession([Fixtures.executable("pods"), "ui"] + arguments,
+                                             environment: podsd.bus.environment.merging(["TERM": "xterm-256color"]) { $1 },
                                              columns: columns, rows: rows)
         let fixture = Fixture(podsd: podsd, server: server, terminal: terminal)
         do { try await terminal.waitFor("Third plain") } catch { await fixture.stop(); throw error }
@@ -38,8 +37,8 @@ import Testing
     }
 
     /// Runs `body` with a UI open, and always closes it (and its tmux server) after.
-    static func withUI(_ body: (Fixture) async throws -> Void) async throws {
-        let ui = try await start()
+    static func withUI(arguments: [String] = [], _ body: (Fixture) async throws -> Void) async throws {
+        let ui = try await start(arguments: arguments)
         do { try await body(ui) } catch {
             await ui.stop()
             throw error
@@ -63,7 +62,7 @@ import Testing
             screen = try await terminal.waitFor("Queue (1)")
             #expect(screen.contains("שלום עולם Hebrew"))
             await terminal.send("3")
-            try await terminal.waitFor("Downloads (0)")
+            try await terminal.waitFor("Downloads (")  // episodes podsd cached while reading their chapters count too
             await terminal.send("4")
             try await terminal.waitFor("Every episode, newest first (3)")
             await terminal.send("/")
@@ -108,7 +107,7 @@ import Testing
     @Test func wideTitlesKeepTheColumnsAndAResizeRedraws() async throws {
         try await Self.withUI { ui in
             let terminal = ui.terminal
-            func borders(_ screen: String) -> Set<[Int]> {
+            @Sendable func borders(_ screen: String) -> Set<[Int]> {
                 Set(screen.split(separator: "\n").dropFirst().compactMap { line -> [Int]? in
                     var columns: [Int] = []
                     var at = 0
@@ -146,5 +145,40 @@ import Testing
             await terminal.send("4")
             try await terminal.waitFor("Every episode, newest first (3)")
         }
+    }
+
+    /// The config file's `[keys]` changes the keys (and the help says so);
+    /// a `[keys]` table that names no action is one line, before the
+    /// terminal is taken.
+    @Test func theConfigFilesKeysTableChangesTheKeys() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("config.toml")
+        try Data("speed = 1\n[keys]\nplay-pause = \"P\"\nquit = \"Q\"\n".utf8).write(to: config)
+        try await Self.withUI(arguments: ["--config", config.path]) { ui in
+            let terminal = ui.terminal
+            await terminal.send("l")
+            await terminal.send("Enter")
+            try await terminal.waitFor("▶ Wide Show 播客 — Third plain")
+            await terminal.send("Space")  // no longer play-pause
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(await ui.podsd.playerctl("status").stdout.contains("Playing"))
+            await terminal.send("P")
+            try await terminal.waitFor("‖ Wide Show 播客 — Third plain")
+            await terminal.send("?")
+            let help = try await terminal.waitFor("any other key closes this")
+            #expect(help.contains(" P ") || help.contains(" P  "))
+            await terminal.send("Escape")
+            await terminal.send("q")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(!(await terminal.exited()))
+            await terminal.send("Q")
+            try await waitFor(timeout: .seconds(5)) { await terminal.exited() }
+        }
+        try Data("[keys]\nfly = \"x\"\n".utf8).write(to: config)
+        let podsd = try await PodsdProcess.start()
+        let refused = await Subprocess.run(Fixtures.executable("pods"), ["ui", "--config", config.path], environment: podsd.bus.environment)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("[keys] fly: no such action"), "\(refused.stderr)")
     }
 }

@@ -8,6 +8,24 @@ import Testing
         ConfigFile(url: try Fixtures.temporaryDirectory().appendingPathComponent("pods/config.toml"))
     }
 
+    /// `[keys]` holds pods ui's keys: podsd reads the settings above it and
+    /// leaves the table alone, `pods config` keeps settings above it (a
+    /// setting and an action may share a name), and pods ui reads it.
+    @Test func theKeysTableIsPodsUIsAndEditsStayAboveIt() throws {
+        let config = try Self.file()
+        try FileManager.default.createDirectory(at: config.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("speed = 1.5\n\n[keys]  # pods ui\nplay-pause = \"space P\"\nskip-forward = \"F\"\n".utf8).write(to: config.url)
+        #expect(try config.load()[.speed] == .number(1.5))
+        try config.set(.skipForward, .number(45))
+        let text = String(decoding: try Data(contentsOf: config.url), as: UTF8.self)
+        #expect(text.components(separatedBy: "[keys]")[0].contains("skip-forward = 45"))
+        #expect(try config.load()[.skipForward] == .number(45))
+        #expect(try ConfigFile.keyBindings(text) == ["play-pause": ["space", "P"], "skip-forward": ["F"]])
+        #expect(throws: SettingsError.self) { try ConfigFile.keyBindings("[keys]\nquit = 1\n") }
+        #expect(throws: SettingsError.self) { try ConfigFile.parse("[other]\n") }
+        #expect(try ConfigFile.keyBindings("speed = 2\n") == [:])
+    }
+
     @Test func aFirstStartWritesEveryKeyCommentedAndReadsAsDefaults() throws {
         let config = try Self.file()
         #expect(try config.load() == Settings())
@@ -61,14 +79,14 @@ import Testing
         ("next-action = \"track\"", "config.toml line 1: next-action takes 'chapter' or 'episode', not 'track'"),
         ("speed = [1", "config.toml line 1: "),
         // What toml++ 3.4 aborts on instead of failing (found by Tests/Fuzz/config.swift) never reaches it.
-        ("[#", "config.toml line 1: Pods' settings are `key = value` lines; tables hold none"),
-        ("speed = 1\n  [[[1]]]", "config.toml line 2: Pods' settings are `key = value` lines; tables hold none"),
+        ("[#", "config.toml line 1: Pods' settings are `key = value` lines; the one table is [keys]"),
+        ("speed = 1\n  [[[1]]]", "config.toml line 2: Pods' settings are `key = value` lines; the one table is [keys]"),
         ("1=[[[[[[[[[[[[}[[[[[Z5", "config.toml line 1: a setting takes one value, not an array or a table"),
         ("speed = \"\"\"\n1.5\"\"\"", "config.toml line 1: a setting's text is on one line"),
         ("speed = \"1.5", "config.toml line 1: the text has no closing \""),
         ("speed = 1.5 skip-back = 10", "config.toml line 1: one setting a line, with nothing after its value but a comment"),
         ("ut0d60979-05-27= 1979-05-27Tp7T077T07:30Z", "config.toml line 1: a setting's value is a number, true or false, or text in quotes"),
-        ("speed = 1 # comment\r\n[[x]]", "config.toml line 2: Pods' settings are `key = value` lines; tables hold none"),
+        ("speed = 1 # comment\r\n[[x]]", "config.toml line 2: Pods' settings are `key = value` lines; the one table is [keys]"),
         ("speed = 0x1F", "config.toml line 1: a setting's value is a number, true or false, or text in quotes"),
         ("speed = 1__5", "config.toml line 1: a setting's value is a number, true or false, or text in quotes"),
         ("audio-sink = \"a\\qb\"", "config.toml line 1: the text has an escape TOML does not know: \\q"),
