@@ -23,16 +23,18 @@ struct UIBench {
         let podsd = try await PodsdProcess.start(directory: directory)
         let environment = podsd.bus.environment.merging(["TERM": "xterm-256color"]) { $1 }
 
+        // A file to print into (never /dev/null: Subprocess makes the output file anew, atomically).
+        let sink = directory.appendingPathComponent("output")
         var listing: [Duration] = [], firstPage: [Duration] = []
         for _ in 0..<runs {
             var started = ContinuousClock.now
             let all = await Subprocess.run(Fixtures.executable("pods"), ["episodes", "--json"], environment: environment,
-                                           timeout: .seconds(120), outputFile: URL(fileURLWithPath: "/dev/null"))
+                                           timeout: .seconds(120), outputFile: sink)
             listing.append(ContinuousClock.now - started)
             guard all.status == 0 else { throw TestSupportError("pods episodes failed: \(all.stderr)") }
             started = ContinuousClock.now
             _ = await Subprocess.run(Fixtures.executable("pods"), ["episodes", "--limit", "200"], environment: environment,
-                                     outputFile: URL(fileURLWithPath: "/dev/null"))
+                                     outputFile: sink)
             firstPage.append(ContinuousClock.now - started)
         }
 
@@ -40,21 +42,21 @@ struct UIBench {
         for _ in 0..<runs {
             let started = ContinuousClock.now
             let terminal = try await TmuxSession([Fixtures.executable("pods"), "ui"], environment: environment, columns: 120, rows: 40)
-            try await terminal.waitForScreen(timeout: .seconds(30), "the first podcast's episodes", every: .milliseconds(1)) {
-                $0.contains("(200+)")
+            try await terminal.waitForScreen(timeout: .seconds(30), "the first podcast's episodes", every: .milliseconds(3)) {
+                $0.contains("Podcasts (200)") && $0.contains("· Episode 265 of show 199")
             }
             paint.append(ContinuousClock.now - started)
             var sent = ContinuousClock.now
             await terminal.send("4")
-            try await terminal.waitForScreen(timeout: .seconds(30), "the newest list", every: .milliseconds(1)) {
-                $0.contains("Every episode, newest first (200+)")
+            try await terminal.waitForScreen(timeout: .seconds(30), "the newest list", every: .milliseconds(3)) {
+                $0.contains("Every episode, newest first (") && $0.contains("+)")
             }
             newest.append(ContinuousClock.now - sent)
             for _ in 0..<30 {
                 let before = await terminal.screen()
                 sent = ContinuousClock.now
                 await terminal.send("PageDown")
-                try await terminal.waitForScreen(timeout: .seconds(10), "a page down", every: .milliseconds(1)) { $0 != before }
+                try await terminal.waitForScreen(timeout: .seconds(10), "a page down", every: .milliseconds(3)) { $0 != before }
                 pageDown.append(ContinuousClock.now - sent)
             }
             sent = ContinuousClock.now
@@ -68,7 +70,7 @@ struct UIBench {
         print("")
         print("| step (\(runs) runs, median; p99 for page down) | pods ui | peer: pods episodes | goal |")
         print("|---|---|---|---|")
-        print("| first paint (start → the first podcast's 200 episodes on screen) | \(ms(median(paint))) | \(ms(median(firstPage))) (`--limit 200`, printed) | < 150 ms |")
+        print("| first paint (start → the podcasts and the first one's episodes on screen) | \(ms(median(paint))) | \(ms(median(firstPage))) (`--limit 200`, printed) | < 150 ms |")
         print("| every episode, newest first (key 4 → first page on screen) | \(ms(median(newest))) | | |")
         print("| page down (key → new screen) | p50 \(ms(median(pageDown))), p99 \(ms(percentile(pageDown, 0.99))) | | no wait on the bus |")
         print("| `G`: all 53,000 read, last row selected | \(ms(median(toEnd))) | \(ms(median(listing))) (`--json`, whole list) | |")

@@ -32,4 +32,15 @@ static inline int pods_mvaddnwstr(int y, int x, const wchar_t *text, int n) { re
 static inline int pods_wcwidth(unsigned int character) { return wcwidth((wchar_t)character); }
 // One key: OK with a character, KEY_CODE_YES with a function key, ERR on timeout.
 static inline int pods_get_wch(wint_t *key) { return get_wch(key); }
+// A SIGWINCH handler that writes a byte to a pipe, so a thread asleep in
+// poll() wakes for a resize that came between two polls (pods_winch(-(fd+1))
+// sets the pipe). Installed before initscr, it keeps ncurses from
+// installing its own: the caller resizes (resizeterm).
+// (The pipe is kept in the handler's own static: Swift's importer emits a
+// header's functions, not its file-scope variables.)
+static void pods_winch(int value) {
+    static int fd = -1;
+    if (value < 0) { fd = -value - 1; return; }  // set up: value = -(fd + 1)
+    if (fd >= 0) { char byte = 1; (void)!write(fd, &byte, 1); }
+}
 #endif

@@ -81,13 +81,14 @@ public struct LibraryClient: Sendable {
     /// for the first): its items and the next page's cursor (`start` again
     /// after the last). For a client that reads on only as its listener
     /// scrolls (`pods ui`).
-    public func episodePage(podcast: Int64?, after cursor: String, count: Int) async throws(PlayerClient.Failure)
+    /// `peer`: where podsd serves listings (`listingConnection()`), asked once by a client that reads many pages.
+    public func episodePage(podcast: Int64?, after cursor: String, count: Int, at peer: String?) async throws(PlayerClient.Failure)
         -> (items: [DBusValue], next: String) {
         let filter = Self.episodeFilter(podcast.map(String.init), false)
         let reply = try await player.call(
             path: LibraryNames.objectPath, interface: LibraryNames.interface, member: LibraryMethod.listEpisodes.name,
             [filter, .string(cursor), .uint32(UInt32(clamping: count))], timeout: LibraryMethod.listEpisodes.timeout,
-            at: await listingPeer())
+            at: peer)
         guard reply.count == 2, let items = reply[0].arrayValue, let next = reply[1].stringValue else {
             throw PlayerClient.Failure("podsd sent a malformed page of \(LibraryMethod.listEpisodes.name)")
         }
@@ -248,6 +249,8 @@ public struct LibraryClient: Sendable {
 
     /// Where podsd serves long listings (`ListingPeer`); nil (its usual
     /// name) when it does not say.
+    public func listingConnection() async -> String? { await listingPeer() }
+
     private func listingPeer() async -> String? {
         guard let name = try? await call(.listingPeer).first?.stringValue, !name.isEmpty else { return nil }
         return name

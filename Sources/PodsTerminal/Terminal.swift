@@ -19,9 +19,19 @@ public final class Terminal {
 
     /// Takes over the terminal (`setlocale` first, so wide characters
     /// work); `color` false is `NO_COLOR`'s monochrome.
-    public init(color: Bool) throws(TerminalError) {
+    /// `resizeWake`: a pipe's write end that gets a byte at every resize,
+    /// for a thread that waits on its read end in `readKey(…, wake:)`.
+    public init(color: Bool, resizeWake: Int32) throws(TerminalError) {
         setlocale(LC_ALL, "")
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else { throw TerminalError("pods ui needs a terminal") }
+        if resizeWake >= 0 {
+            pods_winch(-(resizeWake + 1))
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = pods_winch
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(SIGWINCH, &action, nil)
+        }
         guard initscr() != nil else { throw TerminalError("the terminal could not be set up (is TERM right?)") }
         cbreak()
         noecho()
@@ -52,8 +62,35 @@ public final class Terminal {
     /// Rows and columns now.
     public var size: (rows: Int, columns: Int) { (Int(pods_lines()), Int(pods_cols())) }
 
-    /// The next key, or nil when none came within `milliseconds` (-1: wait).
-    public func readKey(milliseconds: Int32) -> Key? {
+    /// The next key, or nil when none came within `milliseconds` (-1: wait)
+    /// or `wake` (a pipe's read end, drained here) became readable first:
+    /// another thread has something for the caller.
+    public func readKey(milliseconds: Int32, wake: Int32) -> Key? {
+        if resized() { return .resize }
+        if let key = nextKey(waiting: 0) { return key }  // ncurses may hold typed-ahead keys already
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&fds, 2, milliseconds)
+        if ready > 0, fds[1].revents != 0 {
+            var drain = [UInt8](repeating: 0, count: 256)
+            while read(wake, &drain, drain.count) > 0 {}
+        }
+        if resized() { return .resize }
+        // A key: ncurses may need a moment for the rest of an escape sequence (PgDn is four bytes).
+        if ready > 0, fds[0].revents != 0 { return nextKey(waiting: 50) }
+        return nextKey(waiting: 0)
+    }
+
+    /// Whether the terminal's size changed; ncurses is told (its screen and `size` follow).
+    private func resized() -> Bool {
+        var window = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 else { return false }
+        let (rows, columns) = (Int32(window.ws_row), Int32(window.ws_col))
+        guard rows != pods_lines() || columns != pods_cols() else { return false }
+        resizeterm(rows, columns)
+        return true
+    }
+
+    private func nextKey(waiting milliseconds: Int32) -> Key? {
         timeout(milliseconds)
         var code: wint_t = 0
         let result = pods_get_wch(&code)

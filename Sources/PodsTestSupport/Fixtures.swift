@@ -23,7 +23,9 @@ public enum Fixtures {
     /// A built executable of this package (`podsd`, `pods`): beside the
     /// running test bundle, else in `.build/debug`.
     public static func executable(_ name: String) -> String {
+        // PODS_BIN_DIR: the binaries under test elsewhere (a release build, an installed package).
         let candidates = [
+            ProcessInfo.processInfo.environment["PODS_BIN_DIR"].map { URL(fileURLWithPath: $0) },
             Bundle.main.executableURL?.deletingLastPathComponent(),
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             packageRoot.appendingPathComponent(".build/debug"),

@@ -47,6 +47,9 @@ public enum Subprocess {
         } catch {
             return CommandResult(status: -1, stdout: "", stderr: "cannot run \(executable): \(error)", timedOut: false)
         }
+        // The child has its copies; the parent's write ends would keep the pipes open.
+        try? output.fileHandleForWriting.close()
+        try? errors.fileHandleForWriting.close()
         if let input, let inputPipe {  // small: fits the pipe's buffer, so writing cannot block
             inputPipe.fileHandleForWriting.write(Data(input.utf8))
             try? inputPipe.fileHandleForWriting.close()
@@ -79,7 +82,11 @@ public enum Subprocess {
 
     private static func readToEnd(_ handle: FileHandle) async -> Data {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }
+            let thread = Thread {
+                let data = handle.readDataToEndOfFile()
+                try? handle.close()  // now, not at deinit: a poll of hundreds of commands ran out of descriptors
+                continuation.resume(returning: data)
+            }
             thread.name = "pods.test.pipe"
             thread.start()
         }

@@ -28,7 +28,7 @@ public final class UIApp {
 
     /// Takes over the terminal; `color` false is monochrome (`NO_COLOR`).
     public init(player: PlayerClient, keys: KeyMap, color: Bool) throws(TerminalError) {
-        terminal = try Terminal(color: color)
+        terminal = try Terminal(color: color, resizeWake: inbox.signalFD)
         self.keys = keys
         let inbox = self.inbox
         backend = UIBackend(player: player) { event in inbox.post(event) }
@@ -47,7 +47,12 @@ public final class UIApp {
         while running {
             let now = ContinuousClock.now
             if dirty || (model.status?.state == "Playing" && now - lastDraw >= .milliseconds(250)) { draw() }
-            let key = terminal.readKey(milliseconds: model.status?.state == "Playing" ? 100 : 200)
+            // Woken by a key, by an event from the bus (the inbox's pipe), or to move the position on.
+            // (Without the pipe, a tenth of a second at most.)
+            var wait: Int32 = model.status?.state == "Playing" ? 250 : -1
+            if wantedPage != nil { wait = 70 }  // the details follow a selection that rests
+            if inbox.wakeFD < 0 { wait = 100 }
+            let key = terminal.readKey(milliseconds: wait, wake: inbox.wakeFD)
             if let key { handle(key) }
             drainInbox()
             askForPageWhenSettled()
@@ -100,8 +105,8 @@ public final class UIApp {
     private func fetchAheadIfNeeded() {
         func ahead(_ key: WritableKeyPath<UIModel, ListState<EpisodeRow>>, _ list: UIEvent.List, podcast: Int64?) {
             let state = model[keyPath: key]
-            guard !state.complete, !state.loading, let next = state.next,
-                  readingToEnd || state.selected + 2 * listHeight >= state.rows.count || !state.filter.isEmpty else { return }
+            guard !readingToEnd, !state.complete, !state.loading, let next = state.next,
+                  state.selected + 2 * listHeight >= state.rows.count || !state.filter.isEmpty else { return }
             model[keyPath: key].loading = true
             backend.loadEpisodes(list, podcast: podcast, after: next)
         }
@@ -124,6 +129,7 @@ public final class UIApp {
         if wantedPage?.id != episode.id { wantedPage = (episode.id, .now); return }
         guard let wanted = wantedPage, ContinuousClock.now - wanted.since >= .milliseconds(60) else { return }
         askedPage = episode.id
+        wantedPage = nil
         backend.loadPage(episode.id)
     }
 
@@ -144,6 +150,7 @@ public final class UIApp {
         case .episodes(let list, let podcast, let rows, let next, let first):
             let key: WritableKeyPath<UIModel, ListState<EpisodeRow>> = list == .newest ? \.newest : \.episodes
             if list == .episodes && podcast != model.episodesOf { return }
+            if !first && (readingToEnd || model[keyPath: key].complete) { return }  // the whole list is on its way, or here
             if first { model[keyPath: key].replace(rows, id: \.id) } else { model[keyPath: key].rows += rows }
             model[keyPath: key].next = next == LibraryPaging.start ? nil : next
             model[keyPath: key].complete = next == LibraryPaging.start
@@ -180,6 +187,7 @@ public final class UIApp {
             let was = model.connected
             model.connected = connected
             if connected && !was {
+                backend.listingPeer.forget()
                 model.message = nil
                 loadAll()
             }
@@ -187,8 +195,8 @@ public final class UIApp {
             model.refreshing = done < total ? (done, total) : nil
         case .failed(let list):
             switch list {
-            case .episodes: model.episodes.loading = false
-            case .newest: model.newest.loading = false
+            case .episodes: model.episodes.loading = false; readingToEnd = false
+            case .newest: model.newest.loading = false; readingToEnd = false
             case .queue: model.queue.loading = false
             case .downloads: model.downloads.loading = false
             case .podcasts: model.podcasts.loading = false
@@ -396,17 +404,48 @@ public final class UIApp {
 
     /// `G` on a paged list: the pages not read yet are read one after another.
     private func fetchAll() {
-        guard let key = model.shownEpisodes, !model[keyPath: key].complete else { return }
+        guard let key = model.shownEpisodes, !model[keyPath: key].complete, !readingToEnd else { return }
         readingToEnd = true
         model.message = "reading the rest of the list…"
+        model[keyPath: key].loading = true
+        switch model.layout {
+        case .podcasts: backend.loadAllEpisodes(.episodes, podcast: model.episodesOf)
+        case .newest: backend.loadAllEpisodes(.newest, podcast: nil)
+        default: break
+        }
     }
 }
 
-/// Events from the bus's tasks, waiting for the UI's thread.
+/// Events from the bus's tasks, waiting for the UI's thread, which a
+/// post wakes through a pipe.
 final class UIInbox: Sendable {
     private let events = Mutex<[UIEvent]>([])
+    /// The pipe's ends: the UI's thread waits on `wakeFD` with the terminal.
+    let wakeFD: Int32
+    /// The write end: a post, or a resize (`Terminal.wakeOnResize`), writes a byte.
+    let signalFD: Int32
 
-    func post(_ event: UIEvent) { events.withLock { $0.append(event) } }
+    init() {
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for fd in ends {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        (wakeFD, signalFD) = (ends[0], ends[1])
+    }
+
+    deinit {
+        close(wakeFD)
+        close(signalFD)
+    }
+
+    func post(_ event: UIEvent) {
+        events.withLock { $0.append(event) }
+        var one: UInt8 = 1
+        _ = write(signalFD, &one, 1)  // a full pipe already means "wake up"
+    }
 
     func take() -> [UIEvent] {
         events.withLock { events in

@@ -2,12 +2,15 @@ import Foundation
 import PodsClient
 import PodsDBus
 import PodsProtocol
+import Synchronization
 
 /// podsd as `pods ui` talks to it: the typed library API, `org.pods.Player1`
 /// and MPRIS, each answer posted to the UI's thread as a `UIEvent`.
 struct UIBackend: Sendable {
     let player: PlayerClient
     let post: @Sendable (UIEvent) -> Void
+    /// Where podsd pages listings, asked once per podsd (a restart forgets it).
+    let listingPeer = ListingPeer()
     var library: LibraryClient { LibraryClient(player) }
     var pods: PodsPlayerClient { PodsPlayerClient(player) }
 
@@ -26,9 +29,22 @@ struct UIBackend: Sendable {
 
     func loadEpisodes(_ list: UIEvent.List, podcast: Int64?, after cursor: String) {
         run(list) { () throws(PlayerClient.Failure) in
-            let page = try await library.episodePage(podcast: podcast, after: cursor, count: Self.pageSize)
+            let peer = await listingPeer.name { await library.listingConnection() }
+            let page = try await library.episodePage(podcast: podcast, after: cursor, count: Self.pageSize, at: peer)
             post(.episodes(list, podcast: podcast, rows: page.items.compactMap(Items.episode), next: page.next,
                            first: cursor == LibraryPaging.start))
+        }
+    }
+
+    /// The whole list at once, streamed as `pods episodes` reads it (off the
+    /// bus, a pipe podsd writes its pages into): for `G`.
+    func loadAllEpisodes(_ list: UIEvent.List, podcast: Int64?) {
+        run(list) { () throws(PlayerClient.Failure) in
+            var rows: [EpisodeRow] = []
+            try await library.episodes(podcast: podcast.map(String.init), unplayedOnly: false, limit: nil) { page in
+                rows += page.compactMap(Items.episode)
+            }
+            post(.episodes(list, podcast: podcast, rows: rows, next: LibraryPaging.start, first: true))
         }
     }
 
@@ -89,13 +105,11 @@ struct UIBackend: Sendable {
         guard let scheme = URL(string: url)?.scheme?.lowercased(), ["http", "https", "mailto"].contains(scheme) else {
             return post(.message("! \(url.prefix(60)) is not a web link"))
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xdg-open", url]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run(); post(.message("opening \(url)")) } catch { post(.message("! xdg-open: \(error.localizedDescription)")) }
+        if Launcher.detached(["xdg-open", url]) {
+            post(.message("opening \(url)"))
+        } else {
+            post(.message("! xdg-open could not be started (is xdg-utils installed?)"))
+        }
     }
 
     // MARK: - Signals
@@ -160,4 +174,19 @@ struct UIBackend: Sendable {
             }
         }
     }
+}
+
+/// podsd's listing connection's unique name, kept between pages.
+final class ListingPeer: Sendable {
+    private let known = Mutex<String??>(nil)
+
+    func name(_ ask: () async -> String?) async -> String? {
+        if let kept = known.withLock({ $0 }) { return kept }
+        let asked = await ask()
+        known.withLock { $0 = .some(asked) }
+        return asked
+    }
+
+    /// podsd restarted: its listing connection has another name.
+    func forget() { known.withLock { $0 = nil } }
 }
