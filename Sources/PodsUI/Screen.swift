@@ -139,7 +139,7 @@ public enum Screen {
             else if let published = episode.published, span.width >= 40 { right = Self.day(published) }
             let rightWidth = DisplayText.width(of: right)
             let text = marker(episode, model) + " " + episode.title + (showPodcast && !episode.podcastTitle.isEmpty ? " — " + episode.podcastTitle : "")
-            canvas.put(text, row: row, column: span.column, width: span.width - rightWidth - 1, style: style)
+            canvas.put(text, row: row, column: span.column, width: span.width - rightWidth - (rightWidth > 0 ? 2 : 1), style: style)
             if rightWidth > 0 { canvas.put(right, row: row, column: span.column + span.width - rightWidth - 1, width: rightWidth, style: style) }
         }
     }
@@ -230,7 +230,8 @@ public enum Screen {
         let used = canvas.put(times, row: row + 1, column: 0, style: Style(.bar))
         let barWidth = max(0, canvas.columns - used - rightWidth)
         let filled = status.duration.map { $0 > 0 ? Int((Double(barWidth) * min(1, position / $0)).rounded()) : 0 } ?? 0
-        canvas.fill(row: row + 1, column: used, width: filled, style: Style(.barFill))
+        // Drawn, not only coloured: the position shows without colours too.
+        canvas.put(String(repeating: "━", count: filled), row: row + 1, column: used, style: Style(.barFill))
         if filled < barWidth {
             canvas.put(String(repeating: "─", count: barWidth - filled), row: row + 1, column: used + filled, style: Style(.bar))
         }
