@@ -64,7 +64,7 @@ let package = Package(
         // The terminal through ncursesw: keys, colours and a screen drawn whole.
         .target(name: "PodsTerminal", dependencies: ["CNcurses"]),
         // `pods ui`: the library, show notes and player on one screen.
-        .target(name: "PodsUI", dependencies: ["PodsClient", "PodsDBus", "PodsFeedParser", "PodsProtocol", "PodsTerminal"]),
+        .target(name: "PodsUI", dependencies: ["PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsProtocol", "PodsTerminal"]),
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
         .target(name: "PodsHTTP", dependencies: ["CCurl"]),
         .target(name: "PodsFeeds", dependencies: ["PodsConcurrency", "PodsFeedParser", "PodsHTTP", "PodsLibrary"]),

@@ -1,4 +1,5 @@
 import Foundation
+import PodsConcurrency
 
 /// A real terminal for a full-screen program: a tmux server of its own
 /// (its own socket, so tests never meet each other's or the user's), one
@@ -14,33 +15,11 @@ public final class TmuxSession: Sendable {
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let command = (["env"] + assignments + arguments).map(Self.quoted).joined(separator: " ")
         // The server tmux forks keeps the client's standard files (pipes would never reach their
-        // end) and outlives it: started with posix_spawn and waited for here, on a thread of its own.
+        // end) and outlives it: started without Foundation's pipes and waited for on a thread of its own.
         let start = ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", name,
                      "-x", String(columns), "-y", String(rows), command]
-        let status = try await onOwnThread { () -> Int32 in
-            var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
-            // The server starts with no signal blocked and every handler at its default: this
-            // thread's mask (the test runner blocks most) would keep kill-server's SIGTERM out.
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var none = sigset_t(), all = sigset_t()
-            sigemptyset(&none)
-            sigfillset(&all)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setsigdefault(&attributes, &all)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-            var arguments = start.map { strdup($0) } + [nil]
-            defer { for argument in arguments { free(argument) } }
-            var pid: pid_t = 0
-            guard posix_spawn(&pid, start[0], &actions, &attributes, &arguments, environ) == 0 else { return -1 }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            return status
-        }
+        guard let pid = ChildProcess.spawn(start) else { throw TestSupportError("tmux could not start") }
+        let status = try await onOwnThread { ChildProcess.wait(pid) }
         guard status == 0 else { throw TestSupportError("tmux could not start (wait status \(status))") }
         // The window keeps the size asked for, whatever attaches.
         _ = await tmux("set-option", "-g", "window-size", "manual")

@@ -141,7 +141,8 @@ func libraryAt(_ directory: URL) throws -> Library { try Library(directory: dire
         // Playing a completed episode again starts from 0.
         #expect(await podsd.pods("play", "1").status == 0)
         let status = try await podsd.client.status()
-        #expect(status.episodeId == 1 && status.position < 2, "episode \(String(describing: status.episodeId)) at \(status.position) s")
+        // From 0, not from where it ended (88 s): a few seconds may pass under the parallel suite's load.
+        #expect(status.episodeId == 1 && status.position < 20, "episode \(String(describing: status.episodeId)) at \(status.position) s")
     }
 
     @Test func opmlRoundTripsAndReadsOtherPlayersExports() async throws {

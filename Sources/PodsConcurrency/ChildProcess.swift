@@ -1,0 +1,41 @@
+import Glibc
+
+/// Starts programs that outlive a call (a browser, a terminal server):
+/// with posix_spawn, their standard files on /dev/null, no signal blocked
+/// and every handler at its default (the thread that spawns may block
+/// most, and a child would keep that), optionally in a session of its own.
+/// Foundation's `Process` reads each child's end through its pipes and
+/// crashed reading /proc/self/fd in a static release build.
+public enum ChildProcess {
+    /// The child's pid, or nil when it could not start. `arguments[0]` is
+    /// looked up in PATH.
+    public static func spawn(_ arguments: [String], ownSession: Bool = false) -> pid_t? {
+        guard let program = arguments.first else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        let setSession: Int32 = 0x80  // POSIX_SPAWN_SETSID, a GNU extension Swift does not import
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownSession ? setSession : 0)))
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, program, &actions, &attributes, &argv, environ) == 0 else { return nil }
+        return pid
+    }
+
+    /// Waits (blocking: call it off the task pool) for `pid` to end; its wait status.
+    public static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+}
