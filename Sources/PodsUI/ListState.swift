@@ -15,7 +15,7 @@ public struct ListState<Row: Sendable>: Sendable {
 
     public init() {}
 
-    /// The rows the filter lets through, with their index in `rows`.
+    /// The rows the filter lets through (`selected` and `top` index these).
     public func visible(matching: (Row, String) -> Bool) -> [Row] {
         filter.isEmpty ? rows : rows.filter { matching($0, filter) }
     }

@@ -305,7 +305,7 @@ public final class UIApp {
         switch action {
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
             let podcastBefore = model.selectedPodcast?.id
-            model.move(action, height: model.focus == .details ? listHeight : listHeight)
+            model.move(action, height: listHeight)
             if model.layout == .podcasts, model.focus == .list, let podcast = model.selectedPodcast, podcast.id != podcastBefore {
                 loadEpisodes(of: podcast.id)
             }
@@ -398,7 +398,6 @@ public final class UIApp {
                 // On the MPRIS name, like a media key's later Pause: the two keep their order.
                 try await player.open(uri: "\(MPRIS.episodeScheme):episode/\(episode.id)")
             }
-            _ = library
         }
     }
 

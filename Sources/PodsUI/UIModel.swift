@@ -71,17 +71,6 @@ public struct UIModel: Sendable {
         row.title.localizedCaseInsensitiveContains(filter) || row.author.localizedCaseInsensitiveContains(filter)
     }
 
-    /// The episode list the layout shows (nil: layouts 1's podcasts and 5's results).
-    public var episodeListKey: WritableKeyPath<UIModel, ListState<EpisodeRow>>? {
-        switch layout {
-        case .podcasts: focus == .list ? nil : \.episodes
-        case .queue: \.queue
-        case .downloads: \.downloads
-        case .newest: \.newest
-        case .search: nil
-        }
-    }
-
     /// The episode list beside the details (layout 1's episodes even while the podcasts have the keys).
     var shownEpisodes: WritableKeyPath<UIModel, ListState<EpisodeRow>>? {
         switch layout {
