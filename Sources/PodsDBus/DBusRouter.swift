@@ -272,8 +272,9 @@ final class DBusRouter {
                                 timeout: Duration, member: String, gate: CallGate) async throws -> Answer {
         try await withThrowingTaskGroup(of: Answer?.self) { group in
             group.addTask { try await DBusCall.running(with: gate) { try await work() } }
+            let deadline = ContinuousClock.now + remaining
             group.addTask {
-                try await Task.sleep(for: remaining)
+                await CallDeadlines.shared.wait(until: deadline)
                 return nil
             }
             defer { group.cancelAll() }
