@@ -86,11 +86,13 @@ import Testing
         try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)  // another track, at 1.0
         let signals = try await podsd.connection.signals(matching: DBusSignalMatch(
             sender: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
-        try await LibraryClient(podsd.client).play(episode: episode)
+        // What clients know before the play (read after it, the rate was already the episode's, and a
+        // late change of the other track without Metadata then looked like the new rate with no track).
         var seen: [String: DBusValue] = [
             "Rate": try await podsd.client.property("Rate"),
             "Metadata": .variantDictionary([:]),
         ]
+        try await LibraryClient(podsd.client).play(episode: episode)
         var trackIDs: [String] = []
         for await signal in signals {
             for (key, value) in signal.arguments.dropFirst().first?.stringKeyedDictionary ?? [:] { seen[key] = value.unwrapped }
