@@ -21,6 +21,8 @@ public final class UIApp {
     private var wantedPage: (id: Int64, since: ContinuousClock.Instant)?
     private var askedPage: Int64?
     private var statusAsked = false
+    /// The player changed while a status read was on its way: read it again when it comes.
+    private var statusStale = false
     private var lastDraw = ContinuousClock.now
     private var follower: Task<Void, Never>?
     /// `G` on a list not read to its end: pages are read until it is, then the last row is selected.
@@ -74,8 +76,7 @@ public final class UIApp {
 
     private func loadAll() {
         backend.loadPodcasts()
-        backend.loadStatus()
-        statusAsked = true
+        askStatus()
         loadLayout(reload: true)
     }
 
@@ -171,6 +172,7 @@ public final class UIApp {
             if model.selectedEpisode?.id == page.episodeID { model.show(page, width: detailsWidth) }
         case .status(let status):
             statusAsked = false
+            if statusStale { askStatus() }
             model.status = status
             model.statusAt = .now
             model.podcastTitle = status.podcastId.flatMap { id in model.podcasts.rows.first { $0.id == id }?.title }
@@ -210,14 +212,14 @@ public final class UIApp {
     private func changed(_ change: UIEvent.Change) {
         switch change {
         case .player:
-            if !statusAsked { statusAsked = true; backend.loadStatus() }
+            askStatus()
         case .podcasts:
             backend.loadPodcasts()
         case .queue:
             if model.layout == .queue || !model.queue.rows.isEmpty { backend.loadQueue() }
         case .downloads:
             if model.layout == .downloads || !model.downloads.rows.isEmpty { backend.loadDownloads() }
-            if !statusAsked { statusAsked = true; backend.loadStatus() }
+            askStatus()
         case .episodes(let podcast):
             if model.episodesOf == podcast { backend.loadEpisodes(.episodes, podcast: podcast, after: LibraryPaging.start) }
             if !model.newest.rows.isEmpty { backend.loadEpisodes(.newest, podcast: nil, after: LibraryPaging.start) }
@@ -232,6 +234,14 @@ public final class UIApp {
             if model.queue.rows.contains(where: { $0.id == id }) { backend.loadQueue() }
             if model.page?.episodeID == id { backend.loadPage(id) }
         }
+    }
+
+    /// Reads the player's status, once at a time; a change during a read asks for another after it.
+    private func askStatus() {
+        if statusAsked { statusStale = true; return }
+        statusAsked = true
+        statusStale = false
+        backend.loadStatus()
     }
 
     // MARK: - Keys

@@ -121,7 +121,9 @@ import Testing
                 })
         }
         await terminal.send("4")
-        let wide = try await terminal.waitFor("First 日本語 🎧 wide")
+        let wide = try await terminal.waitForScreen("every episode") {
+            $0.contains("Every episode, newest first (3)") && $0.contains("First 日本語 🎧 wide")
+        }
         #expect(borders(wide) == [[50]], "\(wide)")
         await terminal.send("1")
         let three = try await terminal.waitFor("Podcasts (1)")
