@@ -17,7 +17,6 @@ static inline WINDOW *pods_stdscr(void) { return stdscr; }
 static inline int pods_lines(void) { return LINES; }
 static inline int pods_cols(void) { return COLS; }
 static inline int pods_colors(void) { return COLORS; }
-static inline int pods_color_pairs(void) { return COLOR_PAIRS; }
 static inline attr_t pods_a_normal(void) { return A_NORMAL; }
 static inline attr_t pods_a_bold(void) { return A_BOLD; }
 static inline attr_t pods_a_dim(void) { return A_DIM; }

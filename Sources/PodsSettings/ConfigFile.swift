@@ -25,6 +25,16 @@ public struct ConfigFile: Sendable {
 
     public init(url: URL) { self.url = url }
 
+    /// `$XDG_CONFIG_HOME/pods/config.toml` (`~/.config` when it is unset or
+    /// not absolute): where podsd and `pods ui` look unless told.
+    public static func defaultURL(environment: [String: String]) -> URL {
+        if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
+            return URL(fileURLWithPath: base).appendingPathComponent("pods/config.toml")
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".config/pods/config.toml")
+    }
+
     // MARK: - Reading
 
     /// The settings the file holds; a missing file is written with every

@@ -1,5 +1,4 @@
 import Foundation
-import PodsFeedParser
 import PodsTerminal
 
 /// Draws a `UIModel` on a `Canvas` of the terminal's size: the layouts'
@@ -277,5 +276,5 @@ public enum Screen {
     private static func filterNote(_ filter: String) -> String { filter.isEmpty ? "" : " /\(filter)" }
 
     /// `2026-11-27`.
-    static func day(_ date: Date) -> String { String(JSONDate.string(unixSeconds: Int64(date.timeIntervalSince1970)).prefix(10)) }
+    static func day(_ date: Date) -> String { Clock.day(unixSeconds: Int64(date.timeIntervalSince1970)) }
 }

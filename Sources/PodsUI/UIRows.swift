@@ -159,7 +159,7 @@ enum Items {
         guard let id = item["id"]?.int64Value else { return nil }
         var facts = [item["podcastTitle"]?.stringValue ?? ""]
         if let published = item["published"]?.int64Value {
-            facts.append(String(JSONDate.string(unixSeconds: published).prefix(10)))
+            facts.append(Clock.day(unixSeconds: published))
         }
         let duration = item["duration"]?.doubleValue
         if let duration { facts.append(Clock.text(duration)) }
@@ -182,8 +182,10 @@ enum Items {
     }
 }
 
-/// `h:mm:ss` or `m:ss`.
+/// `h:mm:ss` or `m:ss`, and days as `2026-11-27`.
 public enum Clock {
+    public static func day(unixSeconds: Int64) -> String { String(JSONDate.string(unixSeconds: unixSeconds).prefix(10)) }
+
     public static func text(_ seconds: Double) -> String {
         let total = seconds.isFinite ? max(0, Int(seconds)) : 0
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)

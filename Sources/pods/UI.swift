@@ -18,11 +18,7 @@ struct UI: AsyncParsableCommand {
     /// The keys: the defaults, with the config file's `[keys]` over them.
     private func keyMap() throws(ValidationError) -> KeyMap {
         let environment = ProcessInfo.processInfo.environment
-        let file = config.map { URL(fileURLWithPath: $0) } ?? {
-            let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-                ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
-            return base.appendingPathComponent("pods/config.toml")
-        }()
+        let file = config.map { URL(fileURLWithPath: $0) } ?? ConfigFile.defaultURL(environment: environment)
         guard let data = FileManager.default.contents(atPath: file.path) else {
             if config != nil { throw ValidationError("cannot read \(file.path)") }
             return KeyMap()

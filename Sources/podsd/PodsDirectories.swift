@@ -1,4 +1,5 @@
 import Foundation
+import PodsSettings
 
 /// The data and cache directories, by option or XDG default.
 struct PodsDirectories: CustomStringConvertible {
@@ -16,7 +17,7 @@ struct PodsDirectories: CustomStringConvertible {
         }
         data = dataDir.map { URL(fileURLWithPath: $0) } ?? xdg("XDG_DATA_HOME", ".local/share").appendingPathComponent("pods")
         cache = cacheDir.map { URL(fileURLWithPath: $0) } ?? xdg("XDG_CACHE_HOME", ".cache").appendingPathComponent("pods")
-        config = xdg("XDG_CONFIG_HOME", ".config").appendingPathComponent("pods/config.toml")
+        config = ConfigFile.defaultURL(environment: environment)
     }
 
     func create() throws {
