@@ -122,14 +122,20 @@ public struct DBusInterface: Sendable {
     /// calls of the same sender to the object are still waiting (they go
     /// first). Setters still run as calls.
     public var snapshot: (@Sendable () -> [String: DBusValue])?
+    /// One property's value as `snapshot` would give it, without making
+    /// the others (a `Get` of `Position` need not copy `Metadata`); when
+    /// nil, `Get` reads the whole snapshot.
+    public var snapshotValue: (@Sendable (String) -> DBusValue?)?
 
     public init(name: String, methods: [DBusMethod] = [], properties: [DBusProperty] = [],
-                signals: [DBusSignalDescription] = [], snapshot: (@Sendable () -> [String: DBusValue])? = nil) {
+                signals: [DBusSignalDescription] = [], snapshot: (@Sendable () -> [String: DBusValue])? = nil,
+                snapshotValue: (@Sendable (String) -> DBusValue?)? = nil) {
         self.name = name
         self.methods = methods
         self.properties = properties
         self.signals = signals
         self.snapshot = snapshot
+        self.snapshotValue = snapshotValue
     }
 
     func method(named name: String) -> DBusMethod? { methods.first { $0.name == name } }

@@ -22,8 +22,9 @@ enum DBusPropertiesHandler {
         guard member == "Get" else { return { .success([.variantDictionary(snapshot())]) } }
         let propertyName = arguments.count > 1 ? arguments[1].stringValue ?? "" : ""
         if case .failure(let error) = property(interfaceName, propertyName, in: interfaces) { return { .failure(error) } }
+        let read = interface.snapshotValue ?? { snapshot()[$0] }
         return {
-            guard let value = snapshot()[propertyName] else { return .failure(unknownProperty(propertyName, interfaceName)) }
+            guard let value = read(propertyName) else { return .failure(unknownProperty(propertyName, interfaceName)) }
             return .success([.variant(value)])
         }
     }

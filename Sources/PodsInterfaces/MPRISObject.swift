@@ -133,7 +133,7 @@ package enum MPRISObject {
                 stateProperty(Property.metadata),
                 stateProperty(Property.volume, set: { value in try await controller.setVolume(value.doubleValue ?? .nan) }),
                 DBusProperty(Property.position.name, Property.position.type, changeSignal: .none, get: {
-                    publisher.playerProperties()[Property.position.name] ?? .int64(0)
+                    publisher.playerProperty(named: Property.position.name) ?? .int64(0)
                 }),
                 stateProperty(Property.minimumRate),
                 stateProperty(Property.maximumRate),
@@ -145,6 +145,7 @@ package enum MPRISObject {
                 DBusProperty(Property.canControl.name, Property.canControl.type, changeSignal: .none, get: { .bool(true) }),
             ],
             signals: [DBusSignalDescription("Seeked", arguments: [DBusArgument("Position", .int64)])],
-            snapshot: { publisher.playerProperties() })
+            snapshot: { publisher.playerProperties() },
+            snapshotValue: { publisher.playerProperty(named: $0) })
     }
 }

@@ -13,6 +13,7 @@ import Synchronization
 /// Called synchronously from the controller, so signals leave in the same
 /// turn as the change, ahead of the method reply that caused it.
 package final class MPRISPublisher: Sendable {
+    private typealias Property = MPRIS.PlayerProperty
     private let connection: DBusConnection
     private let lastSent: Mutex<[String: DBusValue]>
     /// The last known position, and the pipeline's while it plays.
@@ -42,9 +43,17 @@ package final class MPRISPublisher: Sendable {
     /// `Position` where playback is now: one consistent snapshot.
     package func playerProperties() -> [String: DBusValue] {
         var properties = lastSent.withLock { $0 }
-        properties["Position"] = .int64(clock.withLock { $0.now() }.microsecondsSaturating)
-        properties["CanControl"] = .bool(true)
+        for name in [Property.position.name, Property.canControl.name] { properties[name] = playerProperty(named: name) }
         return properties
+    }
+
+    /// One property of `playerProperties()`, without copying the others.
+    package func playerProperty(named name: String) -> DBusValue? {
+        switch name {
+        case Property.position.name: .int64(clock.withLock { $0.now() }.microsecondsSaturating)
+        case Property.canControl.name: .bool(true)
+        default: lastSent.withLock { $0[name] }
+        }
     }
 
     package func publish(_ change: PlayerController.Change) {

@@ -155,6 +155,46 @@ private struct EchoFixture {
         #expect(fixture.stored.value.withLock { $0 } == 0.25)
     }
 
+    @Test func aSnapshotAnswersGetOneValueAtATimeAndGetAllWhole() async throws {
+        let bus = try await PrivateBus.start()
+        defer { bus.stop() }
+        let service = try await DBusConnection.connect(address: bus.address)
+        let client = try await DBusConnection.connect(address: bus.address)
+        defer { service.close(); client.close() }
+        let reads = Mutex((whole: 0, single: [String]()))
+        let values: [String: DBusValue] = ["Position": .int64(7), "Metadata": .variantDictionary(["title": .string("t")])]
+        let path = DBusObjectPath(validLiteral: "/test/Snapshot")
+        service.exportStandIn(DBusExportedObject(path: path, interfaces: [DBusInterface(
+            name: "org.pods.Test.Snapshot",
+            properties: [DBusProperty("Position", .int64, get: { .int64(0) }),
+                         DBusProperty("Metadata", .dictionary(key: .string, value: .variant), get: { .variantDictionary([:]) })],
+            snapshot: {
+                reads.withLock { $0.whole += 1 }
+                return values
+            },
+            snapshotValue: { name in
+                reads.withLock { $0.single.append(name) }
+                return values[name]
+            })]))
+        _ = try await service.requestName("org.pods.Test")
+        func call(_ member: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
+            try await client.call(destination: "org.pods.Test", path: path, interface: "org.freedesktop.DBus.Properties",
+                                  member: member, arguments: arguments)
+        }
+        #expect(try await call("Get", [.string("org.pods.Test.Snapshot"), .string("Position")]) == [.variant(.int64(7))])
+        #expect(reads.withLock { $0.whole } == 0)
+        #expect(reads.withLock { $0.single } == ["Position"])
+        #expect(try await call("GetAll", [.string("org.pods.Test.Snapshot")]).first?.stringKeyedDictionary == values)
+        #expect(reads.withLock { $0.whole } == 1)
+        do {
+            _ = try await call("Get", [.string("org.pods.Test.Snapshot"), .string("Nope")])
+            Issue.record("Get of a property the interface does not have succeeded")
+        } catch let error as DBusError {
+            #expect(error.name == "org.freedesktop.DBus.Error.UnknownProperty")
+        }
+        #expect(reads.withLock { $0.single } == ["Position"])
+    }
+
     @Test func introspectionAndPeer() async throws {
         let fixture = try await EchoFixture()
         let xml = try await fixture.call("org.freedesktop.DBus.Introspectable", "Introspect").first?.stringValue ?? ""
