@@ -31,7 +31,7 @@ package enum LibraryObject {
         @Sendable func subscribing(_ text: String, user: String?, password: String?) async throws(DBusError) -> [DBusValue] {
             var (url, credentials) = HTTPCredentials.splitting(text)
             if let user { credentials = HTTPCredentials(user: user, password: password ?? "") }
-            if let feed = try await directories.feedURL(ofAppleLink: url) { url = feed }
+            if let feed = try await onBus({ () throws(SessionError) in try await directories.feedURL(ofAppleLink: url) }) { url = feed }
             let podcast = try await onBus { () throws(SessionError) in try await player.subscribe(url, credentials: credentials) }
             signals.podcastsChanged()
             signals.episodesChanged(podcast.id)
@@ -105,7 +105,9 @@ package enum LibraryObject {
                 },
                 method(.search) { arguments throws(DBusError) in
                     let limit = LibraryPaging.itemCount(for: UInt32(clamping: arguments[1].int64Value ?? 0))
-                    let results = try await directories.search(arguments[0].stringValue ?? "", limit: min(limit, 200))
+                    let results = try await onBus { () throws(SessionError) in
+                        try await directories.search(arguments[0].stringValue ?? "", limit: min(limit, 200))
+                    }
                     return [boundedList(results, item: LibraryItemEncoding.directoryResult)]
                 },
                 method(.setAutoDownload) { arguments throws(DBusError) in

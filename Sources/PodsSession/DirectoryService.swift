@@ -1,8 +1,5 @@
-import PodsDBus
 import PodsDirectory
 import PodsHTTP
-import PodsProtocol
-import PodsSession
 import PodsSettings
 
 /// `pods search` and Apple podcast links, with the directories the
@@ -22,9 +19,9 @@ package struct DirectoryService: Sendable {
 
     /// Both directories at once, merged; one failing leaves the other's
     /// results, both failing is one error naming both.
-    package func search(_ term: String, limit: Int) async throws(DBusError) -> [DirectoryResult] {
+    package func search(_ term: String, limit: Int) async throws(SessionError) -> [DirectoryResult] {
         let trimmed = term.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 200 else { throw DBusError.invalidArgs("Search for 1 to 200 characters") }
+        guard !trimmed.isEmpty, trimmed.count <= 200 else { throw SessionError.invalidArgument("Search for 1 to 200 characters") }
         let key = preferences.value(.podcastIndexKey, podcast: nil).textValue ?? ""
         let secret = preferences.value(.podcastIndexSecret, podcast: nil).textValue ?? ""
         let index = key.isEmpty || secret.isEmpty ? nil : PodcastIndexDirectory(
@@ -35,7 +32,7 @@ package struct DirectoryService: Sendable {
         let outcomes = index == nil ? [await fromITunes] : [await fromITunes, await fromIndex]
         let lists = outcomes.compactMap { try? $0.get() }
         guard !lists.isEmpty else {
-            throw DBusError.failed(outcomes.compactMap { outcome -> String? in
+            throw SessionError.failed(outcomes.compactMap { outcome -> String? in
                 if case .failure(let error) = outcome { error.message } else { nil }
             }.joined(separator: "; "))
         }
@@ -44,11 +41,11 @@ package struct DirectoryService: Sendable {
 
     /// The feed of an Apple podcast link (`podcasts.apple.com/…/id123`); nil
     /// for a URL that is no such link.
-    package func feedURL(ofAppleLink link: String) async throws(DBusError) -> String? {
+    package func feedURL(ofAppleLink link: String) async throws(SessionError) -> String? {
         guard let id = ITunesDirectory.podcastID(inLink: link) else { return nil }
         let feed: String?
-        do throws(DirectoryError) { feed = try await iTunes.feedURL(ofPodcast: id) } catch { throw DBusError.failed(error.message) }
-        guard let feed else { throw DBusError.failed("Apple lists no feed for this podcast (id \(id)), so Pods cannot subscribe to it") }
+        do throws(DirectoryError) { feed = try await iTunes.feedURL(ofPodcast: id) } catch { throw SessionError.failed(error.message) }
+        guard let feed else { throw SessionError.failed("Apple lists no feed for this podcast (id \(id)), so Pods cannot subscribe to it") }
         return feed
     }
 
