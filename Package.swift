@@ -113,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "podsd",
             dependencies: [
-                "PodsProtocol", "PodsService", "PodsSettings",
+                "PodsPlayback", "PodsProtocol", "PodsService", "PodsSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

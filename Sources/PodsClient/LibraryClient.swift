@@ -1,3 +1,4 @@
+import Glibc
 import PodsDBus
 import PodsProtocol
 
@@ -141,6 +142,26 @@ public struct LibraryClient: Sendable {
     /// One episode in full (description, chapters, people).
     public func episode(_ id: Int64) async throws(PlayerClient.Failure) -> DBusValue {
         try await single(.episode, [.int64(id)])
+    }
+
+    /// The episode's artwork as a square PNG `pixels` wide (podsd renders it
+    /// once per size); at most `maximumBytes` are read.
+    public func artworkPNG(episode id: Int64, pixels: Int, maximumBytes: Int = 8 << 20) async throws(PlayerClient.Failure) -> [UInt8] {
+        guard case .unixFD(let file) = try await single(.artwork, [.int64(id), .uint32(UInt32(clamping: pixels))]) else {
+            throw PlayerClient.Failure("podsd sent no picture")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        var offset: off_t = 0
+        while bytes.count <= maximumBytes {
+            let count = pread(file.rawValue, &chunk, chunk.count, offset)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk.prefix(count)
+            offset += off_t(count)
+        }
+        guard bytes.count <= maximumBytes else { throw PlayerClient.Failure("the picture is larger than \(maximumBytes) bytes") }
+        return bytes
     }
 
     /// The loaded episode in full; nil when none is.

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Starts programs that outlive a call (a browser, a terminal server):
@@ -30,6 +31,14 @@ public enum ChildProcess {
         var pid: pid_t = 0
         guard posix_spawnp(&pid, program, &actions, &attributes, &argv, environ) == 0 else { return nil }
         return pid
+    }
+
+    /// Waits for `pid` to end on a thread of its own (the task pool is never
+    /// blocked); its wait status.
+    public static func exit(of pid: pid_t) async -> Int32 {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: wait(pid)) }.start()
+        }
     }
 
     /// Waits (blocking: call it off the task pool) for `pid` to end; its wait status.

@@ -19,7 +19,7 @@ package enum LibraryObject {
     /// `listingPeer` is the unique name of the connection long listings are served on.
     package static func make(_ player: LibraryPlayer, library: Library, preferences: PreferenceStore, refresher: FeedRefresher,
                              signals: LibrarySignals, notifier: (any NewEpisodeAnnouncer)?, sync: SyncService,
-                             listingPeer: String, logger: Logger) -> DBusExportedObject {
+                             pictures: ArtworkPictures?, listingPeer: String, logger: Logger) -> DBusExportedObject {
         let episodePages = PageReadAhead<EpisodePageKey, DBusWireBody>()
         let directories = DirectoryService(preferences: preferences)
         @Sendable func podcastItem(_ podcast: Podcast) -> DBusValue {
@@ -171,6 +171,16 @@ package enum LibraryObject {
                     return try await offsetPaged(Array(arguments.dropFirst()), of: .listTranscript, item: LibraryItemEncoding.cue) {
                         offset, limit throws(DBusError) in Array(cues.dropFirst(offset).prefix(limit))
                     }
+                },
+
+                method(.artwork) { arguments throws(DBusError) in
+                    guard let pictures else { throw DBusError(SessionError(.failed, "podsd keeps no artwork (it runs with --no-cache)")) }
+                    let file = try await onBus { () throws(SessionError) in
+                        try await pictures.picture(episode: arguments[0].int64Value ?? -1, pixels: Int(arguments[1].int64Value ?? 0))
+                    }
+                    let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+                    guard descriptor >= 0 else { throw DBusError(SessionError(.failed, "the rendered artwork could not be opened")) }
+                    return [.unixFD(DBusFileDescriptor(adopting: descriptor))]
                 },
 
                 // MARK: The queue

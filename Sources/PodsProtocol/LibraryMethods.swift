@@ -95,6 +95,13 @@ extension InterfaceMethod where Interface == LibraryInterface {
     public static let listTranscript = LibraryMethod(
         "ListTranscript", [DBusArgument("episode", .int64)] + pageInputs, page("cues", LibraryItems.cue), timeout: .seconds(90), reads: true)
 
+    /// The episode's artwork (its own, else its podcast's) as a square PNG
+    /// `pixels` wide (16 to 1024, letterboxed), opened for reading: for
+    /// terminals that show pictures. Fetched and rendered once per size.
+    public static let artwork = LibraryMethod(
+        "Artwork", [DBusArgument("episode", .int64), DBusArgument("pixels", .uint32)], [DBusArgument("png", .unixFD)],
+        timeout: .seconds(45), reads: true)
+
     // MARK: - The queue
 
     public static let listQueue = LibraryMethod("ListQueue", pageInputs, page("episodes", LibraryItems.episodeSummary), reads: true)
@@ -139,7 +146,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
     /// Every method, in introspection order.
     public static let all: [LibraryMethod] = [
         subscribe, subscribeWithCredentials, unsubscribe, podcast, listPodcasts, refresh, importOPML, search, setAutoDownload,
-        listEpisodes, streamEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript,
+        listEpisodes, streamEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript, artwork,
         listQueue, queueAdd, queueRemove, queueMove, queueClear,
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,
         setupSync, sync, syncStatus, stopSync, listingPeer,

@@ -17,6 +17,8 @@ struct LibrarySession: Sendable {
     /// Range caches and downloads; nil streams every episode plainly.
     let mediaCache: MediaCache?
     let artwork: ArtworkCache?
+    /// Artwork rendered for terminals (`pods ui`).
+    let pictures: ArtworkPictures?
     let player: LibraryPlayer
     let notifier: EpisodeNotifier
     let sync: SyncService
@@ -32,6 +34,7 @@ struct LibrarySession: Sendable {
         media.options.credentials = credentials?.provider
         mediaCache = cacheDirectory.map { MediaCache(directory: $0, library: library, http: media, logger: logger) }
         artwork = cacheDirectory.map { ArtworkCache(directory: $0, library: library) }
+        pictures = artwork.map { ArtworkPictures(library: library, cache: $0) }
         player = LibraryPlayer(library: library, refresher: refresher, controller: controller, signals: signals, logger: logger,
                                preferences: preferences, mediaCache: mediaCache, artwork: artwork, credentials: credentials)
         notifier = EpisodeNotifier(connection: podsConnection, player: player, library: library, preferences: preferences,

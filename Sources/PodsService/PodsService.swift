@@ -131,7 +131,7 @@ public struct PodsService: Service {
             // One object on both: one read-ahead of pages, whichever connection a client pages on.
             let libraryObject = LibraryObject.make(
                 session.player, library: session.library, preferences: preferences, refresher: session.refresher, signals: signals,
-                notifier: session.notifier, sync: session.sync, listingPeer: listing?.uniqueName ?? podsConnection.uniqueName,
+                notifier: session.notifier, sync: session.sync, pictures: session.pictures, listingPeer: listing?.uniqueName ?? podsConnection.uniqueName,
                 logger: logger)
             podsConnection.export(libraryObject)
             listing?.export(libraryObject)

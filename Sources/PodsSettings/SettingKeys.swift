@@ -69,9 +69,17 @@ extension SettingKey {
         "podcastindex-secret", .text(secret: true), default: .text(""), perPodcast: false, "Your Podcast Index API secret.")
 
     /// Every key, in the file's order.
+    // MARK: - pods ui
+
+    public static let uiArtwork = SettingKey(
+        "ui-artwork", .choice(["auto", "kitty", "off"]), default: .text("auto"), perPodcast: false,
+        "Artwork in pods ui's details pane: 'auto' where the terminal shows pictures (kitty, WezTerm, Ghostty, Konsole; "
+            + "not inside tmux or screen), 'kitty' to send them in the kitty graphics protocol anyway, 'off' never.")
+
     public static let all: [SettingKey] = [
         speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin, autoNext, refreshInterval,
         audioSink, cacheBudget, notify, sync, syncDelay, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
+        uiArtwork,
     ]
 
     /// The key called `name`.

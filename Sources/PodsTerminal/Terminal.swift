@@ -150,6 +150,22 @@ public final class Terminal {
         refresh()
     }
 
+    /// Writes `bytes` to the terminal as they are, with the cursor at `row`,
+    /// `column`, after everything drawn is out: for what ncurses has no
+    /// words for (`TerminalPictures`). Whatever the bytes put on the screen,
+    /// ncurses does not know of it.
+    public func writeThrough(_ bytes: [UInt8], row: Int, column: Int) {
+        wmove(pods_stdscr(), Int32(row), Int32(column))
+        refresh()  // the cursor goes where it was moved, and ncurses' output is flushed
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            written += count
+        }
+    }
+
     // MARK: - Colours
 
     /// The attributes and colour pair of `style` at `depth`.

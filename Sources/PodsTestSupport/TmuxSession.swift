@@ -19,7 +19,7 @@ public final class TmuxSession: Sendable {
         let start = ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", name,
                      "-x", String(columns), "-y", String(rows), command]
         guard let pid = ChildProcess.spawn(start) else { throw TestSupportError("tmux could not start") }
-        let status = try await onOwnThread { ChildProcess.wait(pid) }
+        let status = await ChildProcess.exit(of: pid)
         guard status == 0 else { throw TestSupportError("tmux could not start (wait status \(status))") }
         // The window keeps the size asked for, whatever attaches.
         _ = await tmux("set-option", "-g", "window-size", "manual")

@@ -17,6 +17,26 @@ public enum Screen {
         return max(10, details.width - 2)
     }
 
+    /// Where the details pane shows the episode's artwork, in cells: a square
+    /// picture (a cell is about twice as tall as wide) under the pane's
+    /// title, the page's text below it; nil when there is none to show.
+    public static func pictureFrame(_ model: UIModel, rows: Int, columns: Int) -> PictureFrame? {
+        guard model.showsPictures, !model.showsHelp, rows >= minimum.rows, columns >= minimum.columns,
+              let page = model.page, model.picture?.episodeID == page.episodeID else { return nil }
+        let (_, _, pane) = paneColumns(model.layout, columns: columns)
+        let textRows = rows - 5  // the pane's rows under its title
+        var size = (columns: min(pane.width - 3, 24), rows: 0)
+        size.rows = (size.columns + 1) / 2
+        if size.rows > textRows / 2 { size = (textRows / 2 * 2, textRows / 2) }
+        guard size.rows >= 4 else { return nil }
+        return PictureFrame(row: 2, column: pane.column + 1, columns: size.columns, rows: size.rows)
+    }
+
+    /// Rows the details pane shows text in (under its title, and under the picture when it shows one).
+    public static func detailsHeight(_ model: UIModel, rows: Int, columns: Int) -> Int {
+        max(1, listHeight(rows: rows) - (pictureFrame(model, rows: rows, columns: columns).map { $0.rows + 1 } ?? 0))
+    }
+
     public static func render(_ model: UIModel, rows: Int, columns: Int, keys: KeyMap, now: ContinuousClock.Instant = .now) -> Canvas {
         var canvas = Canvas(rows: rows, columns: columns)
         guard rows >= minimum.rows, columns >= minimum.columns else {
@@ -43,7 +63,8 @@ public enum Screen {
         case .search:
             resultList(model, &canvas, top: top, height: height, at: left, keys: keys)
         }
-        detailsPane(model, &canvas, top: top, height: height, at: right)
+        let picture = pictureFrame(model, rows: rows, columns: columns)
+        detailsPane(model, &canvas, top: top, height: height, at: right, below: picture.map { $0.rows + 1 } ?? 0)
         messageLine(model, &canvas, row: rows - 3)
         playerBar(model, &canvas, row: rows - 2, now: now)
         if model.showsHelp { help(model, &canvas, keys: keys) }
@@ -158,13 +179,14 @@ public enum Screen {
         }
     }
 
-    private static func detailsPane(_ model: UIModel, _ canvas: inout Canvas, top: Int, height: Int, at span: Span) {
+    /// `below`: rows left blank under the title (the picture's).
+    private static func detailsPane(_ model: UIModel, _ canvas: inout Canvas, top: Int, height: Int, at span: Span, below: Int) {
         separator(&canvas, column: span.column, top: top, height: height)
         let focused = model.focus == .details
         paneTitle("Details", &canvas, row: top, at: span, focused: focused)
-        for (offset, index) in visibleIndices(model.details, count: model.details.rows.count, height: height - 1).enumerated() {
+        for (offset, index) in visibleIndices(model.details, count: model.details.rows.count, height: height - 1 - below).enumerated() {
             let line = model.details.rows[index]
-            let row = top + 1 + offset
+            let row = top + 1 + below + offset
             var style: Style = switch line.kind {
             case .title: Style(.title, bold: true)
             case .heading: Style(.accent, bold: true)
@@ -277,4 +299,16 @@ public enum Screen {
 
     /// `2026-11-27`.
     static func day(_ date: Date) -> String { Clock.day(unixSeconds: Int64(date.timeIntervalSince1970)) }
+}
+
+/// A rectangle of cells a picture is shown in.
+public struct PictureFrame: Sendable, Equatable {
+    public let row: Int
+    public let column: Int
+    public let columns: Int
+    public let rows: Int
+
+    public init(row: Int, column: Int, columns: Int, rows: Int) {
+        (self.row, self.column, self.columns, self.rows) = (row, column, columns, rows)
+    }
 }

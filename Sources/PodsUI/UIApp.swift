@@ -27,18 +27,32 @@ public final class UIApp {
     private var follower: Task<Void, Never>?
     /// `G` on a list not read to its end: pages are read until it is, then the last row is selected.
     private var readingToEnd = false
+    /// The picture on the screen (ncurses knows nothing of it), and whose artwork it is.
+    private var placedPicture: (frame: PictureFrame, episodeID: Int64)?
+    /// The episode whose artwork was asked for last.
+    private var askedPicture: Int64?
+    /// The one picture id the UI uses in the terminal.
+    private static let pictureID: UInt32 = 1
+    /// The artwork's side in pixels (the terminal scales it into its cells).
+    private static let picturePixels = 256
 
-    /// Takes over the terminal; `color` false is monochrome (`NO_COLOR`).
-    public init(player: PlayerClient, keys: KeyMap, color: Bool) throws(TerminalError) {
+    /// Takes over the terminal; `color` false is monochrome (`NO_COLOR`);
+    /// `pictures`: the terminal shows kitty pictures (`TerminalPictures`).
+    public init(player: PlayerClient, keys: KeyMap, color: Bool, pictures: Bool = false) throws(TerminalError) {
         terminal = try Terminal(color: color, resizeWake: inbox.signalFD)
         self.keys = keys
+        model.showsPictures = pictures
         let inbox = self.inbox
         backend = UIBackend(player: player) { event in inbox.post(event) }
     }
 
     /// Runs until the listener quits; gives the terminal back whatever happens.
     public func run() {
-        defer { terminal.stop(); follower?.cancel() }
+        defer {
+            if placedPicture != nil { terminal.writeThrough(TerminalPictures.remove(id: Self.pictureID), row: 0, column: 0) }
+            terminal.stop()
+            follower?.cancel()
+        }
         let backend = backend
         follower = Task { await backend.follow() }
         Task {
@@ -65,11 +79,29 @@ public final class UIApp {
     private func draw() {
         let (rows, columns) = terminal.size
         terminal.draw(Screen.render(model, rows: rows, columns: columns, keys: keys))
+        placePicture(rows: rows, columns: columns)
         dirty = false
         lastDraw = .now
     }
 
+    /// Shows the artwork where the screen left room for it, once: it stays
+    /// until the room or the episode changes.
+    private func placePicture(rows: Int, columns: Int) {
+        let frame = Screen.pictureFrame(model, rows: rows, columns: columns)
+        let wanted = frame.flatMap { frame in model.picture.map { (frame: frame, picture: $0) } }
+        if let placed = placedPicture, let wanted, placed.frame == wanted.frame, placed.episodeID == wanted.picture.episodeID { return }
+        if placedPicture != nil {
+            terminal.writeThrough(TerminalPictures.remove(id: Self.pictureID), row: 0, column: 0)
+            placedPicture = nil
+        }
+        guard let wanted else { return }
+        terminal.writeThrough(TerminalPictures.show(png: wanted.picture.png, id: Self.pictureID, columns: wanted.frame.columns,
+                                                    rows: wanted.frame.rows), row: wanted.frame.row, column: wanted.frame.column)
+        placedPicture = (wanted.frame, wanted.picture.episodeID)
+    }
+
     private var listHeight: Int { Screen.listHeight(rows: terminal.size.rows) }
+    private var detailsHeight: Int { Screen.detailsHeight(model, rows: terminal.size.rows, columns: terminal.size.columns) }
     private var detailsWidth: Int { Screen.detailsWidth(model.layout, columns: terminal.size.columns) }
 
     // MARK: - Loading
@@ -169,7 +201,17 @@ public final class UIApp {
             model.downloads.loading = false
         case .page(let page):
             askedPage = nil
-            if model.selectedEpisode?.id == page.episodeID { model.show(page, width: detailsWidth) }
+            if model.selectedEpisode?.id == page.episodeID {
+                model.show(page, width: detailsWidth)
+                askForPicture(of: page.episodeID)
+            }
+        case .picture(let episode, let png):
+            // Only a PNG goes to the terminal, whatever podsd sent.
+            if let png, png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+                model.picture = EpisodePicture(episodeID: episode, png: png)
+            } else if model.picture?.episodeID == episode {
+                model.picture = nil
+            }
         case .status(let status):
             statusAsked = false
             if statusStale { askStatus() }
@@ -236,6 +278,13 @@ public final class UIApp {
         }
     }
 
+    /// Asks for the episode's artwork when the pane shows pictures and has another's.
+    private func askForPicture(of episode: Int64) {
+        guard model.showsPictures, model.picture?.episodeID != episode, askedPicture != episode else { return }
+        askedPicture = episode
+        backend.loadPicture(episode, pixels: Self.picturePixels)
+    }
+
     /// Reads the player's status, once at a time; a change during a read asks for another after it.
     private func askStatus() {
         if statusAsked { statusStale = true; return }
@@ -249,6 +298,11 @@ public final class UIApp {
     private func handle(_ key: Key) {
         dirty = true
         if key == .resize {
+            // ncurses may clear the whole screen at the new size: the picture is shown again.
+            if placedPicture != nil {
+                terminal.writeThrough(TerminalPictures.remove(id: Self.pictureID), row: 0, column: 0)
+                placedPicture = nil
+            }
             model.show(model.page, width: detailsWidth)
             if model.layout == .search { model.showResult(width: detailsWidth) }
             return
@@ -315,7 +369,7 @@ public final class UIApp {
         switch action {
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
             let podcastBefore = model.selectedPodcast?.id
-            model.move(action, height: listHeight)
+            model.move(action, height: model.focus == .details ? detailsHeight : listHeight)
             if model.layout == .podcasts, model.focus == .list, let podcast = model.selectedPodcast, podcast.id != podcastBefore {
                 loadEpisodes(of: podcast.id)
             }

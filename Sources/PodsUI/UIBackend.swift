@@ -68,6 +68,14 @@ struct UIBackend: Sendable {
         }
     }
 
+    /// The episode's artwork as a PNG (podsd renders it); nil in the event when it has none.
+    func loadPicture(_ episode: Int64, pixels: Int) {
+        Task {
+            let png = try? await library.artworkPNG(episode: episode, pixels: pixels, maximumBytes: 2 << 20)
+            post(.picture(episodeID: episode, png: png))
+        }
+    }
+
     func loadStatus() {
         run(nil, quiet: true) { () throws(PlayerClient.Failure) in
             var status = try await player.status()

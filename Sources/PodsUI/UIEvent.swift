@@ -9,6 +9,8 @@ enum UIEvent: Sendable {
     case queue([EpisodeRow])
     case downloads([EpisodeRow])
     case page(EpisodePage)
+    /// An episode's artwork as a PNG; nil when it has none or it could not be had.
+    case picture(episodeID: Int64, png: [UInt8]?)
     case status(PlayerStatus)
     case results(term: String, [SearchRow])
     /// One line for the listener; "!" first for an error.

@@ -55,6 +55,10 @@ public struct UIModel: Sendable {
     public var helpTop = 0
     /// One line at the bottom (an error, what was done), until the next key.
     public var message: String?
+    /// Whether the details pane shows the episode's artwork (the terminal shows pictures).
+    public var showsPictures = false
+    /// The artwork of the episode whose page is shown (or was, until the next arrives).
+    public var picture: EpisodePicture?
     public var connected = true
     public var refreshing: (done: Int, total: Int)?
 
@@ -171,5 +175,16 @@ public struct UIModel: Sendable {
         let elapsed = now - statusAt
         let moved = status.position + (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * status.rate
         return status.duration.map { min(moved, $0) } ?? moved
+    }
+}
+
+/// An episode's artwork, a PNG for the terminal.
+public struct EpisodePicture: Sendable, Equatable {
+    public let episodeID: Int64
+    public let png: [UInt8]
+
+    public init(episodeID: Int64, png: [UInt8]) {
+        self.episodeID = episodeID
+        self.png = png
     }
 }

@@ -78,6 +78,12 @@ public struct EpisodePage: Equatable, Sendable {
     public var chapters: [(index: Int, start: Double, title: String)]
     public var people: [String]
 
+    public init(episodeID: Int64, title: String, facts: String, paragraphs: [String], links: [(text: String, url: String)],
+                chapters: [(index: Int, start: Double, title: String)], people: [String]) {
+        (self.episodeID, self.title, self.facts, self.paragraphs) = (episodeID, title, facts, paragraphs)
+        (self.links, self.chapters, self.people) = (links, chapters, people)
+    }
+
     public static func == (lhs: EpisodePage, rhs: EpisodePage) -> Bool {
         lhs.episodeID == rhs.episodeID && lhs.title == rhs.title && lhs.paragraphs == rhs.paragraphs
             && lhs.links.map(\.url) == rhs.links.map(\.url) && lhs.chapters.map(\.start) == rhs.chapters.map(\.start)

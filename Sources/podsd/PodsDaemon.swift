@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PodsPlayback
 import PodsProtocol
 import PodsService
 import PodsSettings
@@ -26,6 +27,10 @@ struct PodsDaemon: AsyncParsableCommand {
         if arguments.isEmpty, let line = FileManager.default.contents(atPath: "/proc/self/cmdline") {
             arguments = line.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             if arguments.last == "" { arguments.removeLast() }
+        }
+        // A picture for pods ui, decoded in a process of its own (ImageRenderer).
+        if arguments.dropFirst().first == ImageRenderer.helperArgument {
+            Foundation.exit(ImageRenderer.runAsHelper(Array(arguments.dropFirst(2))))
         }
         await main(Array(arguments.dropFirst()))
     }

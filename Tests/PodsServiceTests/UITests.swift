@@ -185,4 +185,55 @@ import Testing
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("[keys] fly: no such action"), "\(refused.stderr)")
     }
+
+    /// In a terminal that shows pictures (here a pseudo-terminal that says
+    /// it is kitty's), the details pane shows the episode's artwork in the
+    /// kitty graphics protocol, in the room the pane leaves for it; quitting
+    /// takes it away; `--no-artwork` sends none.
+    @Test func theArtworkShowsWhereTheTerminalShowsPictures() async throws {
+        let show = try await ArtworkShow.start(artwork: try await ArtworkShow.jpeg(colour: "red"))
+        defer { show.server.stop() }
+        let environment = show.podsd.bus.environment.merging(
+            ["TERM": "xterm-256color", "KITTY_WINDOW_ID": "7", "TMUX": "", "STY": "", "NO_COLOR": ""]) { $1 }
+        let start = Array("\u{1B}_G".utf8), end = Array("\u{1B}\\".utf8)
+        /// The kitty sequences written so far: each one's control keys and payload.
+        @Sendable func sequences(_ output: [UInt8]) -> [(control: String, payload: [UInt8])] {
+            var found: [(String, [UInt8])] = []
+            var rest = output[...]
+            while let open = rest.firstRange(of: start), let close = rest[open.upperBound...].firstRange(of: end) {
+                let body = rest[open.upperBound..<close.lowerBound]
+                let split = body.firstIndex(of: UInt8(ascii: ";")) ?? body.endIndex
+                found.append((String(decoding: body[..<split], as: UTF8.self), Array(body[split...].dropFirst())))
+                rest = rest[close.upperBound...]
+            }
+            return found
+        }
+        let terminal = try PseudoTerminal([Fixtures.executable("pods"), "ui"], environment: environment, columns: 100, rows: 30)
+        terminal.send("l")  // the episodes, and the first one's page
+        let output = try await terminal.waitForOutput("the whole picture") { output in
+            sequences(output).contains { $0.control.contains("a=T") } && sequences(output).last?.control.hasSuffix("m=0") == true
+        }
+        let all = sequences(output)
+        let first = try #require(all.firstIndex { $0.control.contains("a=T") })
+        // 100×30, layout 1: a 24×12-cell picture at the details pane's first text row, the cursor left where it was.
+        #expect(all[first].control.hasPrefix("a=T,f=100,t=d,i=1,q=2,C=1,c=24,r=12,m="), "\(all[first].control)")
+        let payload = all[first...].flatMap(\.payload)
+        let png = try #require(Data(base64Encoded: Data(payload)).map { [UInt8]($0) })
+        #expect(ArtworkShow.size(ofPNG: png)! == (256, 256))
+        let middle = try await ArtworkShow.pixel(ofPNG: png, x: 128, y: 128)
+        #expect(middle[0] > 200 && middle[1] < 40 && middle[2] < 40, "\(middle)")
+        #expect(String(decoding: output, as: UTF8.self).contains("Seen episode"))
+        terminal.send("q")
+        try await waitFor(timeout: .seconds(5)) { terminal.exited }
+        #expect(sequences(terminal.output).last?.control == "a=d,d=I,i=1,q=2")
+
+        // Told not to: nothing of the protocol, whatever the terminal says it is.
+        let plain = try PseudoTerminal([Fixtures.executable("pods"), "ui", "--no-artwork"], environment: environment)
+        plain.send("l")
+        try await plain.waitForOutput("the page") { String(decoding: $0, as: UTF8.self).contains("Notes.") }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(sequences(plain.output).isEmpty)
+        await plain.stop()
+    }
 }
+
