@@ -91,8 +91,8 @@ public actor ArtworkCache {
         return URL(fileURLWithPath: path.path).absoluteString
     }
 
-    /// A name from a 64-bit FNV-1a hash of the URL, keeping a short extension.
-    static func fileName(for url: String) -> String {
+    /// A file name for what `url` names: a 64-bit FNV-1a hash of it, keeping a short extension.
+    public static func fileName(for url: String) -> String {
         let hash = url.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
         let pathExtension = URL(string: url)?.pathExtension.lowercased() ?? ""
         let safe = (1...5).contains(pathExtension.count) && pathExtension.allSatisfy { $0.isLetter || $0.isNumber }

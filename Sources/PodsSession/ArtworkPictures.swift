@@ -39,13 +39,14 @@ package struct ArtworkPictures: Sendable {
         guard let local = await cache.localURI(for: remote), let source = URL(string: local), source.isFileURL else {
             throw .failed("the artwork could not be fetched")
         }
-        let rendered = cache.directory.appendingPathComponent("rendered-\(pixels)-" + source.lastPathComponent + ".png")
+        let rendered = cache.directory.appendingPathComponent("rendered-\(pixels)-" + ArtworkCache.fileName(for: source.path) + ".png")
         if !Self.isNewer(rendered, than: source) { try await render(source.path, to: rendered, pixels: pixels) }
         return rendered
     }
 
     private func render(_ input: String, to output: URL, pixels: Int) async throws(SessionError) {
         let part = output.path + ".part-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: part) }
         guard let pid = ChildProcess.spawn(helper + [input, part, String(pixels)]) else {
             throw .failed("the artwork could not be rendered (no helper)")

@@ -1,0 +1,48 @@
+import Foundation
+import PodsCache
+import PodsFeedParser
+import PodsLibrary
+@testable import PodsSession
+import PodsTestSupport
+import Testing
+
+/// The helper that decodes artwork is a process of its own: whatever
+/// happens to it, the session gets one error and goes on.
+@Suite struct ArtworkPicturesTests {
+    /// An episode whose artwork is a local JPEG (the cache takes `file:` as it is).
+    static func episodeWithArtwork() async throws -> (Library, ArtworkCache, Int64) {
+        let directory = try Fixtures.temporaryDirectory()
+        let jpeg = directory.appendingPathComponent("art.jpg")
+        let made = await Subprocess.run("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=blue:s=64x64",
+                                                   "-frames:v", "1", jpeg.path])
+        #expect(made.status == 0)
+        let library = try Library(directory: directory.appendingPathComponent("data"))
+        var feed = Feed()
+        feed.title = "Pictures"
+        var episode = Episode()
+        episode.guid = "p"
+        episode.title = "Pictured"
+        episode.artworkURL = jpeg.absoluteString
+        episode.enclosures = [Enclosure(url: "http://127.0.0.1:1/a.mp3", type: "audio/mpeg", length: nil)]
+        feed.episodes = [episode]
+        let podcast = try library.subscribe(feedURL: "http://127.0.0.1:1/feed.xml", feed: feed, etag: nil, lastModified: nil)
+        let id = try #require(try library.episodes(podcastId: podcast.id).first?.id)
+        return (library, ArtworkCache(directory: directory.appendingPathComponent("cache"), library: library), id)
+    }
+
+    @Test func aHelperThatCrashesOrHangsIsOneErrorAndNothingIsKept() async throws {
+        let (library, cache, episode) = try await Self.episodeWithArtwork()
+        let crashing = ArtworkPictures(library: library, cache: cache, helper: ["/bin/sh", "-c", "kill -SEGV $$", "sh"])
+        await #expect(throws: SessionError.self) { _ = try await crashing.picture(episode: episode, pixels: 64) }
+        let hanging = ArtworkPictures(library: library, cache: cache, helper: ["/bin/sh", "-c", "exec sleep 60", "sh"],
+                                      timeLimit: .milliseconds(300))
+        let started = ContinuousClock.now
+        await #expect(throws: SessionError.self) { _ = try await hanging.picture(episode: episode, pixels: 64) }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        // A helper that writes a half file and fails leaves nothing that a later call would take for a picture.
+        let halfway = ArtworkPictures(library: library, cache: cache, helper: ["/bin/sh", "-c", "printf x > \"$2\"; exit 1", "sh"])
+        await #expect(throws: SessionError.self) { _ = try await halfway.picture(episode: episode, pixels: 64) }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter { $0.hasPrefix("rendered-") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+}
