@@ -205,6 +205,7 @@ public enum Screen {
             case .filter: "Filter: "
             case .subscribe: "Subscribe to (a feed URL, an Apple link or a page): "
             case .search: "Search the directories for: "
+            case .link: "Open link number: "
             }
             let used = canvas.put(label, row: row, column: 0, style: Style(.accent, bold: true))
             let room = canvas.columns - used - 1

@@ -6,7 +6,7 @@ public enum UIAction: String, CaseIterable, Sendable {
     case focusLeft = "focus-left", focusRight = "focus-right"
     case activate, playPause = "play-pause", enqueue, download, markPlayed = "mark-played"
     case next, previous, skipForward = "skip-forward", skipBack = "skip-back", faster, slower
-    case subscribe, refresh, filter, help, quit
+    case openLink = "open-link", subscribe, refresh, filter, help, quit
     case layoutPodcasts = "layout-1", layoutQueue = "layout-2", layoutDownloads = "layout-3"
     case layoutNewest = "layout-4", layoutSearch = "layout-5"
 
@@ -32,6 +32,7 @@ public enum UIAction: String, CaseIterable, Sendable {
         case .skipBack: "skip back"
         case .faster: "speed up by 0.1×"
         case .slower: "slow down by 0.1×"
+        case .openLink: "open a link of the page by its number"
         case .subscribe: "subscribe by URL; search in layout 5"
         case .refresh: "refresh the podcast (all of them elsewhere)"
         case .filter: "filter the list as you type; Esc clears"
@@ -58,7 +59,7 @@ public struct KeyMap: Sendable {
         .enter: .activate, .character(" "): .playPause, .character("a"): .enqueue, .character("d"): .download,
         .character("m"): .markPlayed, .character("n"): .next, .character("p"): .previous,
         .character("f"): .skipForward, .character("b"): .skipBack, .character("+"): .faster, .character("="): .faster,
-        .character("-"): .slower, .character("s"): .subscribe, .character("r"): .refresh, .character("/"): .filter,
+        .character("-"): .slower, .character("o"): .openLink, .character("s"): .subscribe, .character("r"): .refresh, .character("/"): .filter,
         .character("?"): .help, .character("q"): .quit,
         .character("1"): .layoutPodcasts, .character("2"): .layoutQueue, .character("3"): .layoutDownloads,
         .character("4"): .layoutNewest, .character("5"): .layoutSearch,

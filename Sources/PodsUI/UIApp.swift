@@ -336,6 +336,7 @@ public final class UIApp {
             case .subscribe: if !input.isEmpty { backend.subscribe(input) }
             case .search:
                 if !input.isEmpty { model.results.loading = true; model.message = "searching for \(input)…"; backend.search(input) }
+            case .link: openLink(number: input)
             case .filter, nil: break
             }
             model.prompt = nil
@@ -399,6 +400,10 @@ public final class UIApp {
             backend.command(played ? "marked played" : "marked unplayed") { () throws(PlayerClient.Failure) in
                 try await library.mark(episode: episode.id, played: played)
             }
+        case .openLink:
+            guard let links = model.page?.links, !links.isEmpty else { return model.message = "this page has no links" }
+            model.prompt = .link
+            model.input = ""
         case .subscribe:
             model.prompt = model.layout == .search ? .search : .subscribe
             model.input = ""
@@ -463,6 +468,14 @@ public final class UIApp {
                 try await player.open(uri: "\(MPRIS.episodeScheme):episode/\(episode.id)")
             }
         }
+    }
+
+    /// Opens the page's link numbered `number` (as the page lists them, from 1).
+    private func openLink(number: String) {
+        guard let links = model.page?.links, let index = Int(number), links.indices.contains(index - 1) else {
+            return model.message = "! no link \(number.prefix(10)) on this page"
+        }
+        backend.open(links[index - 1].url)
     }
 
     /// `G` on a paged list: the pages not read yet are read one after another.

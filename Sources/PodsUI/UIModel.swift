@@ -28,6 +28,8 @@ public struct UIModel: Sendable {
         case filter
         case subscribe
         case search
+        /// The number of a link of the page shown.
+        case link
     }
 
     public var layout: Layout = .podcasts

@@ -235,5 +235,80 @@ import Testing
         #expect(sequences(plain.output).isEmpty)
         await plain.stop()
     }
+
+    /// The page's links open with the desktop's browser (`xdg-open`, here a
+    /// stand-in on PATH that notes what it was given): Enter on a link's
+    /// line, or `o` and the link's number.
+    @Test func aLinkOpensByEnterOnItsLineOrByItsNumber() async throws {
+        let show = try await ArtworkShow.start(artwork: nil, description: """
+            <p>Show notes with <a href="https://example.com/one">the first link</a> and <a href="https://example.com/two">a second</a>.</p>
+            """)
+        defer { show.server.stop() }
+        let tools = try Fixtures.temporaryDirectory()
+        let opened = tools.appendingPathComponent("opened")
+        let fake = tools.appendingPathComponent("xdg-open")
+        try Data("#!/bin/sh\necho \"$@\" >> '\(opened.path)'\n".utf8).write(to: fake)
+        chmod(fake.path, 0o755)
+        let path = tools.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let terminal = try await TmuxSession([Fixtures.executable("pods"), "ui", "--no-artwork"],
+                                             environment: show.podsd.bus.environment.merging(["TERM": "xterm-256color", "PATH": path]) { $1 })
+        defer { Task { await terminal.stop() } }
+        @Sendable func openedLinks() -> [String] {
+            (try? String(contentsOf: opened, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        }
+        await terminal.send("l")
+        try await terminal.waitFor("[2] a second")
+        await terminal.send("o")
+        try await terminal.waitFor("Open link number:")
+        await terminal.send("2", literal: true)
+        await terminal.send("Enter")
+        try await waitFor(timeout: .seconds(5)) { openedLinks() == ["https://example.com/two"] }
+        try await terminal.waitFor("opening https://example.com/two")
+        await terminal.send("o")
+        await terminal.send("9", literal: true)
+        await terminal.send("Enter")
+        try await terminal.waitFor("! no link 9 on this page")
+        // In the details (a link's address wraps to a line of its own): the last two lines are link 2's, the two above link 1's.
+        await terminal.send("l")
+        await terminal.send("G")
+        await terminal.send("k")
+        await terminal.send("k")
+        await terminal.send("Enter")
+        try await waitFor(timeout: .seconds(5)) { openedLinks() == ["https://example.com/two", "https://example.com/one"] }
+    }
+
+    /// Layout 5: a search of the directory (a stand-in of iTunes' API on
+    /// loopback), then one key subscribes to the result; the podcast list
+    /// has it at once.
+    @Test func searchingTheDirectoryAndSubscribingWithOneKey() async throws {
+        let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
+        defer { server.stop() }
+        server.setFile("/found.xml", sampleFeed([("f1", "Found one", 1, server.url("/a.mp3"))], title: "Found Show"))
+        server.setHandler("/itunes/search") { request in
+            let results: [[String: Any]] = request.query["term"] == "found" ? [[
+                "wrapperType": "track", "kind": "podcast", "collectionId": 7, "collectionName": "Found Show",
+                "artistName": "Finder", "feedUrl": server.url("/found.xml"), "trackCount": 1,
+            ]] : []
+            let body = try? JSONSerialization.data(withJSONObject: ["resultCount": results.count, "results": results])
+            return .init(type: "text/javascript; charset=utf-8", body: body ?? Data())
+        }
+        let directory = try Fixtures.temporaryDirectory()
+        try Data("search-itunes-url = \"\(server.url("/itunes"))\"\n".utf8).write(to: directory.appendingPathComponent("config.toml"))
+        let podsd = try await PodsdProcess.start(directory: directory)
+        let terminal = try await TmuxSession([Fixtures.executable("pods"), "ui"],
+                                             environment: podsd.bus.environment.merging(["TERM": "xterm-256color"]) { $1 })
+        defer { Task { await terminal.stop() } }
+        try await terminal.waitFor("Podcasts (0)")
+        await terminal.send("5")
+        try await terminal.waitFor("Search the directories for:")
+        await terminal.send("found", literal: true)
+        await terminal.send("Enter")
+        try await terminal.waitFor("Found Show — Finder")
+        await terminal.send("Enter")
+        try await terminal.waitFor("subscribed to Found Show")
+        await terminal.send("1")
+        try await terminal.waitForScreen("the new podcast") { $0.contains("Podcasts (1)") && $0.contains("Found Show") }
+        #expect(await podsd.pods("podcasts").stdout.contains("Found Show"))
+    }
 }
 
