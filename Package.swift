@@ -153,7 +153,8 @@ let package = Package(
         .executableTarget(
             name: "UIBench",
             dependencies: ["PodsLibrary", "PodsTestSupport"],
-            path: "Benchmarks/UIBench"),
+            path: "Benchmarks/UIBench",
+            exclude: ["castero_library.py"]),
 
         .executableTarget(
             name: "ScaleBench",
