@@ -138,6 +138,33 @@ import Testing
         }
     }
 
+    /// What another client does shows without a key: a refresh that finds
+    /// an episode, an episode marked played, a position moved.
+    @Test func changesFromElsewhereShowAtOnce() async throws {
+        try await Self.withUI { ui in
+            let terminal = ui.terminal
+            ui.server.setFile("/feed.xml", sampleFeed([
+                ("a", "First 日本語 🎧 wide", 1, ui.server.url("/a.mp3")),
+                ("b", "שלום עולם Hebrew", 2, ui.server.url("/b.ogg")),
+                ("c", "Third plain", 3, ui.server.url("/a.mp3")),
+                ("d", "Fourth, found by a refresh", 4, ui.server.url("/a.mp3")),
+            ], title: "Wide Show 播客"))
+            #expect(await ui.podsd.pods("refresh").status == 0)
+            try await terminal.waitForScreen("the new episode and the count") {
+                $0.contains("Fourth, found by a refresh") && $0.contains("Wide Show 播客 (4)")
+            }
+            let episodes = try JSONSerialization.jsonObject(with: Data(await ui.podsd.pods("episodes", "--json").stdout.utf8)) as? [[String: Any]]
+            let third = try #require(episodes?.first { $0["title"] as? String == "Third plain" }?["id"] as? Int)
+            #expect(await ui.podsd.pods("mark", "played", String(third)).status == 0)
+            try await terminal.waitFor("✓ Third plain", timeout: .seconds(5))
+            #expect(await ui.podsd.pods("play", String(third)).status == 0)
+            try await terminal.waitFor("▶ Wide Show 播客 — Third plain", timeout: .seconds(5))
+            #expect(await ui.podsd.playerctl("pause").status == 0)
+            #expect(await ui.podsd.playerctl("position", "2").status == 0)
+            try await terminal.waitForScreen("the position moved by playerctl") { $0.contains("‖ Wide Show 播客") && $0.contains("0:02 /") }
+        }
+    }
+
     @Test func aPodsdThatStopsIsShownAndTheUIReconnectsWhenItIsBack() async throws {
         try await Self.withUI { ui in
             let terminal = ui.terminal
