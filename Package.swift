@@ -30,7 +30,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         // MARK: - C libraries, each touched by exactly one wrapper module
@@ -43,6 +42,11 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        // SHA-1 for Podcast Index's signature, from the libcrypto libcurl already brings.
+        .systemLibrary(
+            name: "CLibCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+        .target(name: "PodsDigest", dependencies: ["CLibCrypto"]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
@@ -57,7 +61,7 @@ let package = Package(
         .target(name: "PodsChapters"),
         .target(name: "PodsSync", dependencies: ["PodsFeedParser"]),
         .target(name: "PodsTranscripts", dependencies: ["PodsFeedParser"]),
-        .target(name: "PodsDirectory", dependencies: ["PodsHTTP", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "PodsDirectory", dependencies: ["PodsDigest", "PodsHTTP"]),
         .target(name: "PodsSettings", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "PodsConcurrency"),
         .target(name: "PodsClient", dependencies: ["PodsDBus", "PodsFeedParser", "PodsProtocol"]),
@@ -106,7 +110,7 @@ let package = Package(
             name: "PodsTestSupport",
             dependencies: [
                 "PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsLibrary", "PodsProtocol",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "PodsDigest",
             ]),
 
         // MARK: - Executables
@@ -164,6 +168,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "PodsSettingsTests", dependencies: ["PodsSettings", "PodsTestSupport"]),
         .testTarget(name: "PodsDirectoryTests", dependencies: ["PodsDirectory", "PodsTestSupport"]),
+        .testTarget(name: "PodsDigestTests", dependencies: ["PodsDigest"]),
         .testTarget(name: "PodsTranscriptsTests", dependencies: ["PodsTranscripts", "PodsFeedParser"]),
         .testTarget(name: "PodsSyncTests", dependencies: ["PodsSync"]),
         .testTarget(name: "PodsChaptersTests", dependencies: ["PodsChapters", "PodsTestSupport"]),

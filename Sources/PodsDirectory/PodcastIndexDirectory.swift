@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import PodsHTTP
+import PodsDigest
 
 /// The Podcast Index API (`GET {base}/search/byterm?q=…`), signed as it
 /// asks: `X-Auth-Key`, `X-Auth-Date` (Unix seconds) and `Authorization`, the
@@ -21,9 +21,8 @@ public struct PodcastIndexDirectory: Sendable {
     /// The headers that sign a request made at `now`.
     public static func authHeaders(key: String, secret: String, now: Date = Date()) -> [(name: String, value: String)] {
         let date = String(Int64(now.timeIntervalSince1970))
-        let digest = Insecure.SHA1.hash(data: Data((key + secret + date).utf8))
         return [("User-Agent", "Pods/0.1"), ("X-Auth-Key", key), ("X-Auth-Date", date),
-                ("Authorization", digest.map { String(format: "%02x", $0) }.joined())]
+                ("Authorization", SHA1.hex((key + secret + date).utf8))]
     }
 
     public func search(_ term: String, limit: Int) async throws(DirectoryError) -> [DirectoryResult] {

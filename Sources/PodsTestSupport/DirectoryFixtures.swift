@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import PodsDigest
 
 /// Loopback stand-ins for the iTunes Search API and Podcast Index that
 /// answer as they do (response shapes from their documentation: iTunes as
@@ -51,7 +51,7 @@ public enum DirectoryFixtures {
     }
 
     public static func sha1(_ text: String) -> String {
-        Insecure.SHA1.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA1.hex(text.utf8)
     }
 
     private static func json(_ object: Any) -> Data {

@@ -33,7 +33,7 @@ for file in bin/podsd bin/pods share/dbus-1/services/org.mpris.MediaPlayer2.pods
             lib/systemd/user/pods.service \
             share/applications/pods.desktop share/icons/hicolor/scalable/apps/pods.svg \
             share/bash-completion/completions/pods share/zsh/site-functions/_pods share/fish/vendor_completions.d/pods.fish \
-            share/man/man1/pods.1 share/man/man1/podsd.1; do
+            share/man/man1/pods.1 share/man/man1/podsd.1 share/metainfo/org.pods.Pods.metainfo.xml; do
   check "installs $file" test -s "$prefix/$file"
 done
 for name in org.mpris.MediaPlayer2.pods org.pods.Pods; do
@@ -43,6 +43,10 @@ for name in org.mpris.MediaPlayer2.pods org.pods.Pods; do
     grep -qx "SystemdService=pods.service" "$prefix/share/dbus-1/services/$name.service"
 done
 check "the desktop file is valid" desktop-file-validate "$prefix/share/applications/pods.desktop"
+check "the desktop file opens pods ui in a terminal" \
+  bash -c "grep -qx 'Exec=$prefix/bin/pods ui' '$prefix/share/applications/pods.desktop' && grep -qx 'Terminal=true' '$prefix/share/applications/pods.desktop'"
+check "the AppStream metainfo is valid" appstreamcli validate --no-net "$prefix/share/metainfo/org.pods.Pods.metainfo.xml"
+check "the metainfo's release is pods --version" grep -q "<release version=\"$("$prefix/bin/pods" --version)\"" "$prefix/share/metainfo/org.pods.Pods.metainfo.xml"
 check "the unit is valid" env MANPATH="$prefix/share/man:" systemd-analyze verify "$prefix/lib/systemd/user/pods.service"
 check "the unit is Type=dbus with the bus name" \
   bash -c "grep -qx 'Type=dbus' '$prefix/lib/systemd/user/pods.service' && grep -qx 'BusName=org.mpris.MediaPlayer2.pods' '$prefix/lib/systemd/user/pods.service'"

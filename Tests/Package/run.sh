@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Installs Pods' Debian package the way a listener does, in a clean Debian
+# 12 root: mmdebstrap makes a minimal one from the mirrors apt uses here
+# (kept as a tarball in /var/cache/pods-tests and unpacked afresh for every
+# run; made again when absent), `apt-get install ./pods_*.deb` pulls what
+# the package depends on, and then, on a private session bus inside the
+# root: `pods status` activates podsd, the sample podcast plays to a silent
+# sink, `playerctl -p pods status` answers; `apt-get remove` leaves none of
+# the package's files behind. Needs root (chroot, mounts).
+#
+#   Tests/Package/run.sh [PACKAGE.deb]     (default: made with ./scripts/package)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+[ "$(id -u)" -eq 0 ] || { echo "package test: needs root (chroot)" >&2; exit 1; }
+started=$(date +%s)
+work="$(mktemp -d /var/tmp/pods-package-test.XXXXXX)"
+root="$work/root"
+cleanup() {
+  for mount in dev/pts dev proc sys; do umount -l "$root/$mount" 2>/dev/null; done
+  rm -rf --one-file-system "$work"
+}
+trap cleanup EXIT
+passed=0 failed=0
+check() {  # check DESCRIPTION COMMAND...
+  local description="$1"; shift
+  if output="$("$@" 2>&1)"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAILED: $description" >&2
+    [ -n "$output" ] && echo "$output" | tail -20 | sed 's/^/  /' >&2
+  fi
+}
+inside() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+
+deb="${1:-}"
+if [ -z "$deb" ]; then
+  ./scripts/package --output "$work" >/dev/null || { echo "package test: ./scripts/package failed" >&2; exit 1; }
+  deb="$(ls "$work"/pods_*.deb)"
+fi
+
+# The clean root: a minimal bookworm from the mirrors this machine's apt uses.
+cache=/var/cache/pods-tests/bookworm-minbase.tar
+if [ ! -s "$cache" ]; then
+  mkdir -p "$(dirname "$cache")"
+  mirrors=()
+  for uri in $(sed -n 's/^URIs: //p' /etc/apt/sources.list.d/debian.sources 2>/dev/null); do
+    case "$uri" in
+      *security*) mirrors+=("deb $uri bookworm-security main") ;;
+      *) mirrors+=("deb $uri bookworm main" "deb $uri bookworm-updates main") ;;
+    esac
+  done
+  [ ${#mirrors[@]} -gt 0 ] || mirrors=("deb http://deb.debian.org/debian bookworm main" "deb http://deb.debian.org/debian-security bookworm-security main")
+  made=$(date +%s)
+  mmdebstrap --quiet --variant=minbase --format=tar bookworm "$cache.new" "${mirrors[@]}" || { echo "package test: mmdebstrap failed" >&2; exit 1; }
+  mv "$cache.new" "$cache"
+  echo "package test: made a clean bookworm root in $(( $(date +%s) - made )) s (kept in $cache)"
+fi
+mkdir -p "$root"
+tar -xf "$cache" -C "$root"
+for mount in dev dev/pts proc sys; do mkdir -p "$root/$mount"; done
+mount --bind /dev "$root/dev" && mount --bind /dev/pts "$root/dev/pts" && mount -t proc proc "$root/proc" && mount -t sysfs sys "$root/sys"
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
+cp "$deb" "$root/tmp/"
+name="$(basename "$deb")"
+
+check "apt-get update in the clean root" inside apt-get update -qq
+check "apt-get install ./$name" inside apt-get install -y -qq --no-install-recommends "/tmp/$name"
+check "its dependencies are all there (apt-get check)" inside apt-get check -qq
+check "podsd runs: it links nothing the package did not bring" inside /usr/bin/podsd --version
+check "pods runs" inside /usr/bin/pods --version
+check "playerctl (a user's tool, not a dependency) installs" inside apt-get install -y -qq --no-install-recommends playerctl
+inside dpkg -L pods > "$work/files"
+
+# A private session bus inside the root; podsd activated by the first call, playing to a silent sink.
+mkdir -p "$root/tmp/sample"
+cp data/sample-podcast.xml data/sample-episode-1.mp3 data/sample-episode-2.ogg "$root/tmp/sample/"
+cat > "$root/tmp/session.sh" <<'EOF'
+set -e
+export PODS_AUDIO_SINK="fakesink sync=true" XDG_RUNTIME_DIR=/tmp/runtime
+mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+dbus-run-session -- sh -c '
+  pods status | grep -qx "Stopped: nothing loaded" || { echo "pods status did not activate podsd"; exit 1; }
+  pgrep -x podsd >/dev/null || { echo "no podsd"; exit 1; }
+  pods subscribe file:///tmp/sample/sample-podcast.xml
+  pods play 1
+  sleep 2
+  pods status | grep -q "^Playing" || { pods status; echo "not playing"; exit 1; }
+  playerctl -p pods status | grep -qx Playing || { echo "playerctl does not see it playing"; exit 1; }
+  playerctl -p pods metadata xesam:title
+'
+EOF
+check "on a session bus: activation, the sample plays, playerctl answers" inside sh /tmp/session.sh
+in_root() {  # the processes running in the root
+  for process in /proc/[0-9]*; do [ "$(readlink "$process/root" 2>/dev/null)" = "$root" ] && echo "${process#/proc/}"; done
+  return 0
+}
+for _ in $(seq 50); do [ -z "$(in_root)" ] && break; sleep 0.1; done
+check "podsd left with its bus" test -z "$(in_root)"
+
+check "apt-get remove pods" inside apt-get remove -y -qq pods
+left=""
+while read -r path; do [ -f "$root$path" ] && left+="$path "; done < "$work/files"
+check "no file of the package is left ($left)" test -z "$left"
+
+echo "package: $passed passed, $failed failed ($(( $(date +%s) - started )) s)"
+[ "$failed" -eq 0 ]
