@@ -28,7 +28,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
@@ -104,7 +103,6 @@ let package = Package(
                 "PodsCache", "PodsDBus", "PodsHTTP", "PodsInterfaces", "PodsLibrary", "PodsPlayer", "PodsProtocol",
                 "PodsSession", "PodsSettings",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .target(
             name: "PodsTestSupport",
@@ -120,7 +118,6 @@ let package = Package(
                 "PodsPlayback", "PodsProtocol", "PodsService", "PodsSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             linkerSettings: compactLinking),
         .executableTarget(

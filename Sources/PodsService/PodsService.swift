@@ -10,13 +10,13 @@ import PodsPlayer
 import PodsProtocol
 import PodsSession
 import PodsSettings
-import ServiceLifecycle
 
 /// The `podsd` service: owns `org.mpris.MediaPlayer2.pods` and plays.
 ///
 /// `run()` returns after `Quit`, when the name is lost to `podsd --replace`,
-/// when the bus goes away, or on graceful shutdown (SIGTERM, SIGINT).
-public struct PodsService: Service {
+/// when the bus goes away, or at one of `Configuration.stopSignals` (it
+/// stops as at `Quit`: the last progress saved, caches closed).
+public struct PodsService: Sendable {
     /// How the service is set up.
     public struct Configuration: Sendable {
         /// Take the name from a running instance.
@@ -32,6 +32,8 @@ public struct PodsService: Service {
         public var configFile: URL?
         /// Settings given on podsd's command line: they win over the file.
         public var settingOverrides: [SettingKey: SettingValue] = [:]
+        /// Signals that stop the service gracefully (podsd: SIGTERM, SIGINT); they no longer end the process by themselves.
+        public var stopSignals: [Int32] = []
 
         /// `audioSink` (a `gst-launch` sink description) overrides the config file's `audio-sink`.
         public init(audioSink: String? = nil, replace: Bool = false, busAddress: String? = nil, dataDirectory: URL? = nil) {
@@ -56,6 +58,16 @@ public struct PodsService: Service {
     }
 
     public func run() async throws {
+        let (stopRequests, requestStop) = AsyncStream<String>.makeStream()
+        // Taken before anything else: a signal during start-up stops the service once it runs.
+        let signalSources = configuration.stopSignals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler { requestStop.yield("shutdown signal") }
+            source.resume()
+            return source
+        }
+        defer { for source in signalSources { source.cancel() } }
         // Two connections, two names: MPRIS alone on the one a sandbox may be let talk to,
         // the library, settings and sync on their own (`PodsBus`).
         let connection: DBusConnection, podsConnection: DBusConnection
@@ -73,7 +85,6 @@ public struct PodsService: Service {
         try? await controller.setRate(saved.rate)
         try? await controller.setVolume(saved.volume)
         let recorder = SettingsRecorder(initial: saved)
-        let (stopRequests, requestStop) = AsyncStream<String>.makeStream()
         let publisher = MPRISPublisher(connection: connection, initial: await controller.currentState())
         let signals = LibrarySignals(sink: LibrarySignalEmitter(connection: podsConnection))
         let cacheDirectory = configuration.cacheDirectory
@@ -148,48 +159,44 @@ public struct PodsService: Service {
         try await claimName(MPRIS.busName, on: connection, requestStop: requestStop)
         logger.info("podsd owns \(MPRIS.busName) as \(connection.uniqueName) and \(PodsBus.name) as \(podsConnection.uniqueName)")
 
-        await withGracefulShutdownHandler {
-            await withDiscardingTaskGroup { group in
-                group.addTask { await controller.run() }
-                group.addTask { await trackList.run() }
-                if let playlists { group.addTask { await playlists.run() } }
-                if let scheduler { group.addTask { await scheduler.run() } }
-                if let notifier { group.addTask { await notifier.run() } }
-                trackList.refresh()
-                playlists?.refresh()
-                if let library {
-                    group.addTask { await recorder.run(library: library, logger: logger) }
-                }
-                if let player {
-                    group.addTask { await player.run() }
-                    group.addTask { await player.followCache() }
-                    group.addTask {
-                        await session?.mediaCache?.sweep()
-                        await player.resume()
-                        await player.applyPreferences()  // config.toml's cache budget, kept for the cache
-                        sync?.schedule(after: .zero)  // a sync at start, when one is set up
-                        if let library { await LibraryWork.settle(library) }
-                    }
-                    if let mediaCache = session?.mediaCache {
-                        group.addTask { await mediaCache.run() }
-                    }
-                }
-                var reasons = stopRequests.makeAsyncIterator()
-                let reason = await reasons.next() ?? "stopped"
-                logger.info("podsd stopping: \(reason)")
-                await controller.shutdown()  // reports the last progress first
-                await player?.closeCaches()
-                recorder.finish()
-                player?.finish()
-                trackList.finish()
-                playlists?.finish()
-                watcher?.stop()
-                await scheduler?.finish()
-                await sync?.finish()
-                notifier?.finish()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await controller.run() }
+            group.addTask { await trackList.run() }
+            if let playlists { group.addTask { await playlists.run() } }
+            if let scheduler { group.addTask { await scheduler.run() } }
+            if let notifier { group.addTask { await notifier.run() } }
+            trackList.refresh()
+            playlists?.refresh()
+            if let library {
+                group.addTask { await recorder.run(library: library, logger: logger) }
             }
-        } onGracefulShutdown: {
-            requestStop.yield("shutdown signal")
+            if let player {
+                group.addTask { await player.run() }
+                group.addTask { await player.followCache() }
+                group.addTask {
+                    await session?.mediaCache?.sweep()
+                    await player.resume()
+                    await player.applyPreferences()  // config.toml's cache budget, kept for the cache
+                    sync?.schedule(after: .zero)  // a sync at start, when one is set up
+                    if let library { await LibraryWork.settle(library) }
+                }
+                if let mediaCache = session?.mediaCache {
+                    group.addTask { await mediaCache.run() }
+                }
+            }
+            var reasons = stopRequests.makeAsyncIterator()
+            let reason = await reasons.next() ?? "stopped"
+            logger.info("podsd stopping: \(reason)")
+            await controller.shutdown()  // reports the last progress first
+            await player?.closeCaches()
+            recorder.finish()
+            player?.finish()
+            trackList.finish()
+            playlists?.finish()
+            watcher?.stop()
+            await scheduler?.finish()
+            await sync?.finish()
+            notifier?.finish()
         }
         listing?.close()
         podsConnection.close()

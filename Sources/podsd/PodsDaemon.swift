@@ -5,7 +5,6 @@ import PodsPlayback
 import PodsProtocol
 import PodsService
 import PodsSettings
-import ServiceLifecycle
 
 @main
 struct PodsDaemon: AsyncParsableCommand {
@@ -99,13 +98,9 @@ struct PodsDaemon: AsyncParsableCommand {
                 Self.fail(ValidationError("--complete-within: \(error.message)"))
             }
         }
-        let service = PodsService(configuration: configuration, logger: logger)
-        let group = ServiceGroup(configuration: .init(
-            services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+        configuration.stopSignals = [SIGTERM, SIGINT]
         do {
-            try await group.run()
+            try await PodsService(configuration: configuration, logger: logger).run()
         } catch {
             Self.fail(error)
         }
