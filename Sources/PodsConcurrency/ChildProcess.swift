@@ -9,13 +9,23 @@ import Glibc
 /// crashed reading /proc/self/fd in a static release build.
 public enum ChildProcess {
     /// The child's pid, or nil when it could not start. `arguments[0]` is
-    /// looked up in PATH.
-    public static func spawn(_ arguments: [String], ownSession: Bool = false) -> pid_t? {
+    /// looked up in PATH. `terminal`: a terminal's path to be the child's
+    /// standard files instead of /dev/null (with `ownSession`, it becomes
+    /// the session's controlling terminal); `environment`: added to this
+    /// process's.
+    public static func spawn(_ arguments: [String], ownSession: Bool = false, terminal: String? = nil,
+                             environment: [String: String] = [:]) -> pid_t? {
         guard let program = arguments.first else { return nil }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        if let terminal {
+            posix_spawn_file_actions_addopen(&actions, 0, terminal, O_RDWR, 0)
+            posix_spawn_file_actions_adddup2(&actions, 0, 1)
+            posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        } else {
+            for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -29,15 +39,38 @@ public enum ChildProcess {
         var argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
-        guard posix_spawnp(&pid, program, &actions, &attributes, &argv, environ) == 0 else { return nil }
-        return pid
+        let status: Int32
+        if environment.isEmpty {
+            status = posix_spawnp(&pid, program, &actions, &attributes, &argv, environ)
+        } else {
+            let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            var envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { for variable in envp { free(variable) } }
+            status = posix_spawnp(&pid, program, &actions, &attributes, &argv, &envp)
+        }
+        return status == 0 ? pid : nil
     }
 
     /// Waits for `pid` to end on a thread of its own (the task pool is never
-    /// blocked); its wait status.
-    public static func exit(of pid: pid_t) async -> Int32 {
+    /// blocked); its wait status. With `killAfter`, a child still running
+    /// then is killed (SIGKILL), on that thread's clock, however busy the
+    /// task pool is.
+    public static func exit(of pid: pid_t, killAfter limit: Duration? = nil) async -> Int32 {
         await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: wait(pid)) }.start()
+            Thread {
+                guard let limit else { return continuation.resume(returning: wait(pid)) }
+                let deadline = ContinuousClock.now + limit
+                var status: Int32 = 0
+                while true {
+                    let ended = waitpid(pid, &status, WNOHANG)
+                    if ended == pid || (ended < 0 && errno != EINTR) { return continuation.resume(returning: status) }
+                    if ContinuousClock.now >= deadline {
+                        kill(pid, SIGKILL)
+                        return continuation.resume(returning: wait(pid))
+                    }
+                    usleep(10_000)
+                }
+            }.start()
         }
     }
 

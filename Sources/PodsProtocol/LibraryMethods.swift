@@ -96,8 +96,9 @@ extension InterfaceMethod where Interface == LibraryInterface {
         "ListTranscript", [DBusArgument("episode", .int64)] + pageInputs, page("cues", LibraryItems.cue), timeout: .seconds(90), reads: true)
 
     /// The episode's artwork (its own, else its podcast's) as a square PNG
-    /// `pixels` wide (16 to 1024, letterboxed), opened for reading: for
-    /// terminals that show pictures. Fetched and rendered once per size.
+    /// at least `pixels` wide (16 to 1024; rounded up to 64, 128, 256, 512
+    /// or 1024; letterboxed), opened for reading: for terminals that show
+    /// pictures. Fetched once and rendered once per size.
     public static let artwork = LibraryMethod(
         "Artwork", [DBusArgument("episode", .int64), DBusArgument("pixels", .uint32)], [DBusArgument("png", .unixFD)],
         timeout: .seconds(45), reads: true)

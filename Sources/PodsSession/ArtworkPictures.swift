@@ -27,10 +27,14 @@ package struct ArtworkPictures: Sendable {
         self.timeLimit = timeLimit
     }
 
-    /// The rendered PNG's file.
-    package func picture(episode id: Int64, pixels: Int) async throws(SessionError) -> URL {
-        guard ImageRenderer.pixelRange.contains(pixels) else {
-            throw .invalidArgument("a picture is \(ImageRenderer.pixelRange.lowerBound) to \(ImageRenderer.pixelRange.upperBound) pixels wide")
+    /// The sizes pictures are rendered at: a request gets the first at
+    /// least as large as it asks, so each artwork is kept in five files at most.
+    package static let sizes = [64, 128, 256, 512, 1024]
+
+    /// The rendered PNG's file: `pixels` (16 to 1024) rounded up to one of `sizes`.
+    package func picture(episode id: Int64, pixels asked: Int) async throws(SessionError) -> URL {
+        guard asked >= 16, let pixels = Self.sizes.first(where: { $0 >= asked }) else {
+            throw .invalidArgument("a picture is 16 to \(Self.sizes.last ?? 0) pixels wide")
         }
         let episode = try await LibraryWork.run { () throws(LibraryError) in try library.episode(id) }
         guard let remote = episode.episode.artworkURL ?? episode.podcastArtworkURL else {
@@ -51,13 +55,7 @@ package struct ArtworkPictures: Sendable {
         guard let pid = ChildProcess.spawn(helper + [input, part, String(pixels)]) else {
             throw .failed("the artwork could not be rendered (no helper)")
         }
-        let limit = timeLimit
-        let killer = Task.detached {
-            try? await Task.sleep(for: limit)
-            if !Task.isCancelled { kill(pid, SIGKILL) }
-        }
-        let status = await ChildProcess.exit(of: pid)
-        killer.cancel()
+        let status = await ChildProcess.exit(of: pid, killAfter: timeLimit)
         // Exited with 0 (a signal, a limit or a failed read is anything else).
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0,
               (try? FileManager.default.moveItem(atPath: part, toPath: output.path)) != nil

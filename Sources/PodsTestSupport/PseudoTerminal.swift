@@ -28,32 +28,10 @@ public final class PseudoTerminal: Sendable {
         }
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
-        let terminalPath = "/dev/pts/\(number)"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
         // In a session of its own, the terminal opened first becomes the program's controlling terminal.
-        posix_spawn_file_actions_addopen(&actions, 0, terminalPath, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | 0x80 /* POSIX_SPAWN_SETSID */))
-        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        var argv = arguments.map { strdup($0) } + [nil]
-        var envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let status = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, &envp)
-        guard status == 0 else {
+        guard let pid = ChildProcess.spawn(arguments, ownSession: true, terminal: "/dev/pts/\(number)", environment: environment) else {
             close(master)
-            throw TestSupportError("\(arguments[0]) could not start (error \(status))")
+            throw TestSupportError("\(arguments.first ?? "") could not start")
         }
         self.master = master
         self.pid = pid

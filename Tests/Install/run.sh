@@ -16,17 +16,7 @@ cleanup() {
   rm -rf "$prefix" "$home"
 }
 trap cleanup EXIT
-passed=0 failed=0
-check() {  # check DESCRIPTION COMMAND...
-  local description="$1"; shift
-  if output="$("$@" 2>&1)"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAILED: $description" >&2
-    [ -n "$output" ] && echo "$output" | sed 's/^/  /' >&2
-  fi
-}
+source Tests/check.sh
 
 check "install --debug" env PODS_INSTALL_QUIET=1 ./scripts/install --prefix "$prefix" --debug
 for file in bin/podsd bin/pods share/dbus-1/services/org.mpris.MediaPlayer2.pods.service share/dbus-1/services/org.pods.Pods.service \

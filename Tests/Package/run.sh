@@ -20,17 +20,7 @@ cleanup() {
   rm -rf --one-file-system "$work"
 }
 trap cleanup EXIT
-passed=0 failed=0
-check() {  # check DESCRIPTION COMMAND...
-  local description="$1"; shift
-  if output="$("$@" 2>&1)"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAILED: $description" >&2
-    [ -n "$output" ] && echo "$output" | tail -20 | sed 's/^/  /' >&2
-  fi
-}
+source Tests/check.sh
 inside() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
 deb="${1:-}"

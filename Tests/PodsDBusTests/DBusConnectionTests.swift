@@ -9,6 +9,8 @@ private final class StoredLevel: Sendable {
     let value = Mutex(0.5)
     /// How the `Stuck` handler ended: "cancelled" or "finished".
     let stuckEnded = Mutex<String?>(nil)
+    /// `Held` answers once this is false (or after 30 s).
+    let holding = Mutex(true)
 }
 
 /// A service and a client on one private bus: an echo object with a
@@ -37,6 +39,12 @@ private struct EchoFixture {
                 },
                 DBusMethod("Slow") { _ in
                     try await Task.sleep(for: .seconds(3))
+                    return []
+                },
+                // As slow as the test needs, whatever the load on the machine.
+                DBusMethod("Held") { _ in
+                    let deadline = ContinuousClock.now + .seconds(30)
+                    while stored.holding.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
                     return []
                 },
                 // Its callers wait 500 ms (a method's stated timeout); it would take a minute.
@@ -229,9 +237,11 @@ private struct EchoFixture {
     @Test func aSendersWaitingCallsAreBounded() async throws {
         let fixture = try await EchoFixture()
         let calls = 1200
+        // Held waits, Held's among the bound's 1024: the rest are refused, then Held is let go.
+        let refusals = calls - (1024 - 1)
         let outcomes = await withTaskGroup(of: String.self) { group in
-            group.addTask { (try? await fixture.call(EchoFixture.interface, "Slow", timeout: .seconds(60))) == nil ? "slow failed" : "slow" }
-            try? await Task.sleep(for: .milliseconds(200))  // Slow first
+            group.addTask { (try? await fixture.call(EchoFixture.interface, "Held", timeout: .seconds(60))) == nil ? "slow failed" : "slow" }
+            try? await Task.sleep(for: .milliseconds(200))  // Held first
             for index in 0..<calls {
                 group.addTask {
                     do throws(DBusError) {
@@ -243,7 +253,10 @@ private struct EchoFixture {
                 }
             }
             var counts: [String: Int] = [:]
-            for await outcome in group { counts[outcome, default: 0] += 1 }
+            for await outcome in group {
+                counts[outcome, default: 0] += 1
+                if counts[DBusError.Name.limitsExceeded] == refusals { fixture.stored.holding.withLock { $0 = false } }
+            }
             return counts
         }
         #expect(outcomes["slow"] == 1)

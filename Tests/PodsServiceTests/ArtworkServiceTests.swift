@@ -75,9 +75,12 @@ struct ArtworkShow {
         #expect(middle[0] > 200 && middle[1] < 40 && middle[2] < 40, "\(middle)")
         let top = try await ArtworkShow.pixel(ofPNG: png, x: 32, y: 2)
         #expect(top.allSatisfy { $0 < 30 }, "\(top)")
-        // Asked again: the same file, no new fetch; another size is another render.
+        // Asked again (or for a size that rounds to it): the same file, no new fetch; another size is another render.
+        #expect(try await library.artworkPNG(episode: show.episode, pixels: 50) == png)
         #expect(try await library.artworkPNG(episode: show.episode, pixels: 64) == png)
-        #expect(ArtworkShow.size(ofPNG: try await library.artworkPNG(episode: show.episode, pixels: 200))! == (200, 200))
+        // Sizes round up to 64, 128, 256, 512 or 1024: one file each, whatever sizes clients ask for.
+        #expect(ArtworkShow.size(ofPNG: try await library.artworkPNG(episode: show.episode, pixels: 200))! == (256, 256))
+        #expect(ArtworkShow.size(ofPNG: try await library.artworkPNG(episode: show.episode, pixels: 1000))! == (1024, 1024))
         #expect(show.server.requests(for: "/art.jpg") == 1)
         // Sizes out of range, an unknown episode: one clear error each.
         for pixels in [0, 8, 5000] {

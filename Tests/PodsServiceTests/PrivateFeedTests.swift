@@ -205,7 +205,7 @@ import Testing
         let services = directory.appendingPathComponent("share/dbus-1/services")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         let started = directory.appendingPathComponent("secrets-started")
-        try "[D-BUS Service]\nName=org.freedesktop.secrets\nExec=/bin/sh -c 'touch \(started.path); exec sleep 120'\n"
+        try "[D-BUS Service]\nName=org.freedesktop.secrets\nExec=/bin/sh -c 'echo $$ > \(started.path); exec sleep 120'\n"
             .write(to: services.appendingPathComponent("org.freedesktop.secrets.service"), atomically: true, encoding: .utf8)
         let bus = try await PrivateBus.start(environment: [
             "XDG_DATA_DIRS": directory.appendingPathComponent("share").path,
@@ -213,6 +213,11 @@ import Testing
         let activation = Task { () throws -> SecretServiceServer in
             try await waitFor(timeout: .seconds(20)) { FileManager.default.fileExists(atPath: started.path) }
             return try await SecretServiceServer.start(on: bus)
+        }
+        // The stand-in the bus started (it would sleep on past the test).
+        defer {
+            let pid = (try? String(contentsOf: started, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if let pid, pid > 1 { kill(pid, SIGKILL) }
         }
         let podsd = try await PodsdProcess.start(bus: bus, directory: directory)
         let secrets = try await activation.value
