@@ -3,7 +3,6 @@ import PodsClient
 import PodsDBus
 import PodsProtocol
 import PodsTerminal
-import Synchronization
 
 /// `pods ui`: one thread owns the terminal and the model; it reads keys,
 /// applies what came from the bus (`UIEvent`s, posted by tasks into an
@@ -49,7 +48,7 @@ public final class UIApp {
     /// Runs until the listener quits; gives the terminal back whatever happens.
     public func run() {
         defer {
-            if placedPicture != nil { terminal.writeThrough(TerminalPictures.remove(id: Self.pictureID), row: 0, column: 0) }
+            removePicture()
             terminal.stop()
             follower?.cancel()
         }
@@ -90,14 +89,18 @@ public final class UIApp {
         let frame = Screen.pictureFrame(model, rows: rows, columns: columns)
         let wanted = frame.flatMap { frame in model.picture.map { (frame: frame, picture: $0) } }
         if let placed = placedPicture, let wanted, placed.frame == wanted.frame, placed.episodeID == wanted.picture.episodeID { return }
-        if placedPicture != nil {
-            terminal.writeThrough(TerminalPictures.remove(id: Self.pictureID), row: 0, column: 0)
-            placedPicture = nil
-        }
+        removePicture()
         guard let wanted else { return }
         terminal.writeThrough(TerminalPictures.show(png: wanted.picture.png, id: Self.pictureID, columns: wanted.frame.columns,
                                                     rows: wanted.frame.rows), row: wanted.frame.row, column: wanted.frame.column)
         placedPicture = (wanted.frame, wanted.picture.episodeID)
+    }
+
+    /// Takes the picture off the screen, if one is there.
+    private func removePicture() {
+        guard placedPicture != nil else { return }
+        terminal.writeThrough(TerminalPictures.remove(id: Self.pictureID), row: 0, column: 0)
+        placedPicture = nil
     }
 
     private var listHeight: Int { Screen.listHeight(rows: terminal.size.rows) }
@@ -298,11 +301,7 @@ public final class UIApp {
     private func handle(_ key: Key) {
         dirty = true
         if key == .resize {
-            // ncurses may clear the whole screen at the new size: the picture is shown again.
-            if placedPicture != nil {
-                terminal.writeThrough(TerminalPictures.remove(id: Self.pictureID), row: 0, column: 0)
-                placedPicture = nil
-            }
+            removePicture()  // ncurses may clear the whole screen at the new size: the picture is shown again
             model.show(model.page, width: detailsWidth)
             if model.layout == .search { model.showResult(width: detailsWidth) }
             return
@@ -488,45 +487,6 @@ public final class UIApp {
         case .podcasts: backend.loadAllEpisodes(.episodes, podcast: model.episodesOf)
         case .newest: backend.loadAllEpisodes(.newest, podcast: nil)
         default: break
-        }
-    }
-}
-
-/// Events from the bus's tasks, waiting for the UI's thread, which a
-/// post wakes through a pipe.
-final class UIInbox: Sendable {
-    private let events = Mutex<[UIEvent]>([])
-    /// The pipe's ends: the UI's thread waits on `wakeFD` with the terminal.
-    let wakeFD: Int32
-    /// The write end: a post, or a resize (`Terminal.wakeOnResize`), writes a byte.
-    let signalFD: Int32
-
-    init() {
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for fd in ends {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        (wakeFD, signalFD) = (ends[0], ends[1])
-    }
-
-    deinit {
-        close(wakeFD)
-        close(signalFD)
-    }
-
-    func post(_ event: UIEvent) {
-        events.withLock { $0.append(event) }
-        var one: UInt8 = 1
-        _ = write(signalFD, &one, 1)  // a full pipe already means "wake up"
-    }
-
-    func take() -> [UIEvent] {
-        events.withLock { events in
-            defer { events.removeAll() }
-            return events
         }
     }
 }
