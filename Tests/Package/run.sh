@@ -8,6 +8,11 @@
 # sink, `playerctl -p pods status` answers; `apt-get remove` leaves none of
 # the package's files behind. Needs root (chroot, mounts).
 #
+# The package is built in a build folder of its own (.build/package), in
+# the idle scheduling class: ./scripts/test runs this beside the suites,
+# and neither swift build's lock on .build nor the compiler's use of the
+# cores then holds a test up.
+#
 #   Tests/Package/run.sh [PACKAGE.deb]     (default: made with ./scripts/package)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,7 +30,8 @@ inside() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root L
 
 deb="${1:-}"
 if [ -z "$deb" ]; then
-  ./scripts/package --output "$work" >/dev/null || { echo "package test: ./scripts/package failed" >&2; exit 1; }
+  chrt --idle 0 ionice -c 3 ./scripts/package --output "$work" --scratch-path .build/package >/dev/null \
+    || { echo "package test: ./scripts/package failed" >&2; exit 1; }
   deb="$(ls "$work"/pods_*.deb)"
 fi
 
