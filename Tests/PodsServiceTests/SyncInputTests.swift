@@ -122,7 +122,9 @@ import Testing
         #expect(result["applied"] as? Int == 1, "\(result)")
         try await Task.sleep(for: .milliseconds(500))
         let playing = Double(try await desktop.client.property("Position").int64Value ?? 0) / 1_000_000
-        #expect(playing < 10, "still where it was playing: \(playing)")
+        // Moved, it would be at 50 s or past it; playing on from 0.2 s it is
+        // far below even when a loaded machine makes the sync take seconds.
+        #expect(playing < 45, "still where it was playing: \(playing)")
         try await desktop.client.pause()
         try await ListeningScenario.waitForPosition(desktop.client, timeout: .seconds(5)) { abs($0 - 50) < 1 }
         try await Task.sleep(for: .milliseconds(300))
