@@ -169,7 +169,7 @@ let package = Package(
         .testTarget(name: "PodsTranscriptsTests", dependencies: ["PodsTranscripts", "PodsFeedParser"]),
         .testTarget(name: "PodsSyncTests", dependencies: ["PodsSync"]),
         .testTarget(name: "PodsChaptersTests", dependencies: ["PodsChapters", "PodsTestSupport"]),
-        .testTarget(name: "PodsCacheTests", dependencies: ["PodsCache", "PodsLibrary", "PodsTestSupport"]),
+        .testTarget(name: "PodsCacheTests", dependencies: ["PodsCache", "PodsLibrary", "PodsPlayback", "PodsTestSupport"]),
         .testTarget(name: "PodsConcurrencyTests", dependencies: ["PodsConcurrency"]),
         .testTarget(name: "PodsClientTests", dependencies: ["PodsClient", "PodsDBus", "PodsProtocol", "PodsTestSupport"]),
         .testTarget(name: "PodsDBusTests", dependencies: ["PodsDBus", "PodsTestSupport"]),

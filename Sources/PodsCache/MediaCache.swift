@@ -39,6 +39,9 @@ public actor MediaCache {
     private var opening: [Int64: Task<Result<EpisodeCache, CacheError>, Never>] = [:]
     /// Caches whose downloads are stopping and saving; reopening waits for them.
     private var closing: [Int64: Task<Void, Never>] = [:]
+    /// Awaited by each caller back from an open before it takes the cache:
+    /// a test holds one caller there while another uses the cache and lets go.
+    private var backFromOpening: (@Sendable (Int64) async -> Void)?
 
     private struct Entry {
         var cache: EpisodeCache
@@ -137,10 +140,41 @@ public actor MediaCache {
         if closing[cache.episodeID] == task { closing[cache.episodeID] = nil }
     }
 
+    /// The open cache of `episodeID`, registered in `open`. Every wait is
+    /// followed by a fresh look: a cache opened for several callers may have
+    /// been used and let go of (so closed) by one of them before another
+    /// resumed, and then that one opens it again.
     private func acquire(episodeID: Int64, url: String) async throws(CacheError) -> EpisodeCache {
-        if let entry = open[episodeID], !entry.cache.isChanged { return entry.cache }
-        if let stopping = closing[episodeID] { await stopping.value }
-        if let pending = opening[episodeID] { return try await pending.value.get() }
+        while true {
+            if let entry = open[episodeID], !entry.cache.isChanged { return entry.cache }
+            if let stopping = closing[episodeID] {
+                await stopping.value
+                if closing[episodeID] == stopping { closing[episodeID] = nil }
+                continue
+            }
+            let task = opening[episodeID] ?? startOpening(episodeID: episodeID, url: url)
+            let result = await task.value
+            await backFromOpening?(episodeID)
+            if opening[episodeID] == task {  // the first caller back registers it
+                opening[episodeID] = nil
+                let cache = try result.get()
+                if open[episodeID] == nil {
+                    open[episodeID] = Entry(cache: cache)
+                    enforceBudget()
+                }
+                return open[episodeID]?.cache ?? cache
+            }
+            let cache = try result.get()
+            if open[episodeID]?.cache === cache { return cache }
+        }
+    }
+
+    /// Sets what each caller back from an open awaits first (tests: an interleaving to check).
+    package func setBackFromOpening(_ hook: (@Sendable (Int64) async -> Void)?) {
+        backFromOpening = hook
+    }
+
+    private func startOpening(episodeID: Int64, url: String) -> Task<Result<EpisodeCache, CacheError>, Never> {
         let task = Task { [directory, library, http, tuning, logger, eventSink] in
             await Self.onThread { () throws(CacheError) -> EpisodeCache in
                 try Self.openBlocking(episodeID: episodeID, url: url, directory: directory, library: library,
@@ -148,14 +182,7 @@ public actor MediaCache {
             }
         }
         opening[episodeID] = task
-        let result = await task.value
-        opening[episodeID] = nil
-        let cache = try result.get()
-        if open[episodeID] == nil {
-            open[episodeID] = Entry(cache: cache)
-            enforceBudget()
-        }
-        return open[episodeID]?.cache ?? cache
+        return task
     }
 
     private static func openBlocking(

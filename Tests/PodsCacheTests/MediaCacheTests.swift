@@ -2,6 +2,7 @@ import Foundation
 @testable import PodsCache
 import PodsFeedParser
 import PodsLibrary
+import PodsPlayback
 import PodsTestSupport
 import Testing
 
@@ -20,6 +21,16 @@ private func library(in directory: URL, server: LoopbackHTTPServer, count: Int) 
 private func randomBytes(_ count: Int) -> Data {
     var generator = SystemRandomNumberGenerator()
     return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+}
+
+/// Who came back from an open, and who took the cache, in which order.
+private actor CallOrder {
+    private(set) var backs = 0
+    private var takes = 0
+    private(set) var letGo = false
+    func back() -> Int { backs += 1; return backs }
+    func take() -> Int { takes += 1; return takes }
+    func letGoNow() { letGo = true }
 }
 
 @Suite struct MediaCacheTests {
@@ -72,6 +83,48 @@ private func randomBytes(_ count: Int) -> Data {
         for range in record.ranges {
             #expect(scratch[Int(range.lowerBound)..<Int(range.upperBound)] == file[Int(range.lowerBound)..<Int(range.upperBound)])
         }
+    }
+
+    /// Two callers wait for one open; the first back uses the cache and
+    /// lets go of it (so it closes) before the other takes it: the other
+    /// gets an open cache, not the closed one. (Playback was handed the
+    /// cache a chapter reader had just closed, and stalled on its first read.)
+    @Test func aCallerBackLateFromAnOpenNeverGetsTheCacheAnotherClosed() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try LoopbackHTTPServer(files: [:])
+        defer { server.stop() }
+        server.setFile("/1.mp3", Data(count: 2_000_000), type: "audio/mpeg")
+        let library = try library(in: directory, server: server, count: 1)
+        let episodeID = try #require(try library.episodes().first?.id)
+        let url = server.url("/1.mp3")
+        let cache = MediaCache(directory: directory, library: library)
+        let order = CallOrder()
+        // The first caller back waits there until the other has let go.
+        await cache.setBackFromOpening { _ in
+            guard await order.back() == 1 else { return }
+            while await !order.letGo { try? await Task.sleep(for: .milliseconds(5)) }
+        }
+        let users = (0..<2).map { _ in
+            Task { () throws -> MediaReadResult? in
+                let media = try await cache.open(episodeID: episodeID, url: url, forPlayback: false)
+                if await order.take() == 1 {
+                    await cache.release(media)
+                    await order.letGoNow()
+                    return nil
+                }
+                var byte: UInt8 = 0
+                // Bytes not fetched yet (a closed cache answers only from what it has).
+                let read = withUnsafeMutableBytes(of: &byte) { media.read(at: 1_999_000, into: $0) { false } }
+                await cache.release(media)
+                return read
+            }
+        }
+        var reads: [MediaReadResult] = []
+        for user in users { if let read = try await user.value { reads.append(read) } }
+        #expect(reads == [.bytes(1)], "the late caller's read: \(reads)")
+        #expect(await order.backs >= 2)
+        await cache.shutdown()
     }
 
     @Test func concurrentOpensShareOneProbeAndDownloadsSurviveTheBudget() async throws {
