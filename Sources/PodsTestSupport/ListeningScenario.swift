@@ -31,8 +31,10 @@ public enum ListeningScenario {
         let seekStart = ContinuousClock.now
         try await player.setPosition(.seconds(10))
         // The engine reports the target itself until the seek completes;
-        // after that the pipeline's own position, which has moved on.
-        try await waitForPosition(player, timeout: .seconds(10), every: .milliseconds(2)) { $0 > 10 && $0 < 12 }
+        // after that the pipeline's own position, which has moved on (at 3×
+        // on loaded cores, past 12 by the first answer: below 16 is this
+        // seek's, the position was past 130).
+        try await waitForPosition(player, timeout: .seconds(10), every: .milliseconds(2)) { $0 > 10 && $0 < 16 }
         let cachedSeek = ContinuousClock.now - seekStart
         try await player.stop()
         return Timings(startUp: startUp, cachedSeek: cachedSeek)

@@ -21,7 +21,13 @@ import Testing
         let (first, second) = (session.episodes[0], session.episodes[1])
         try session.library.enqueue([second])
         try await session.player.play(episodeID: first)
-        try await waitFor(timeout: .seconds(15)) { (try? session.library.currentEpisode()?.id) == second }
+        do {
+            try await waitFor(timeout: .seconds(15)) { (try? session.library.currentEpisode()?.id) == second }
+        } catch {
+            let state = await session.controller.currentState(), position = await session.controller.position()
+            throw TestSupportError("the next episode did not become current: player \(state.status) at \(position) on "
+                                   + "\(String(describing: state.track?.episode?.episodeID)), error \(state.lastError ?? "none")")
+        }
         #expect(try session.library.episode(first).completed)
         #expect(session.events.told.contains("status \(first)"))
         try await waitFor(timeout: .seconds(10)) { session.events.told.contains("queue") }
