@@ -302,10 +302,15 @@ public actor MediaCache {
     private func startDownload(episodeID: Int64, url: String) async throws(CacheError) {
         starting[episodeID] = Self.host(of: url)
         defer { starting[episodeID] = nil }
-        let pinned = try await acquire(episodeID: episodeID, url: url)
-        _ = await Self.onThread { () throws(CacheError) in pinned.setPinned(true) }  // saves: fdatasync and a write
-        // Playback let go of the cache meanwhile and it closed: open it again (its record stays pinned).
-        let cache = open[episodeID] == nil ? try await acquire(episodeID: episodeID, url: url) : pinned
+        var cache = try await acquire(episodeID: episodeID, url: url)
+        while true {
+            let pinned = cache
+            _ = await Self.onThread { () throws(CacheError) in pinned.setPinned(true) }  // saves: fdatasync and a write
+            if open[episodeID]?.cache === pinned { break }
+            // Playback let go of the cache meanwhile and it closed (another may be open since, its record read
+            // before this one was saved): pin the open one.
+            cache = try await acquire(episodeID: episodeID, url: url)
+        }
         guard var entry = open[episodeID] else { return }
         if !entry.downloading, !cache.isComplete {
             entry.downloading = true
