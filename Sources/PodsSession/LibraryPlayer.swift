@@ -60,10 +60,14 @@ package actor LibraryPlayer {
     /// The token of the load that put `loaded` in place: while it is
     /// `loadToken`, no other load has begun since.
     private var loadedToken: UInt64 = 0
-    /// Plays under way, and how many have begun: an event handled while one
-    /// is starting (this actor runs others while a play waits) is older than it.
-    private var playsUnderWay = 0
+    /// Plays under way (their numbers), and how many have begun: an event handled
+    /// while one is starting (this actor runs others while a play waits) is older than it.
+    private var playsUnderWay: Set<Int> = []
     private var playsBegun = 0
+    /// The load that put `loaded` in place: the number of the play that asked
+    /// for it (nil: not a play), and `playsBegun` when it began (while the two
+    /// are equal, no play has begun since).
+    private var loadedBy: (play: Int?, playsBegun: Int) = (nil, 0)
     /// Episodes played before the loaded one in this run, newest last, for `Previous`.
     package var history: [Int64] = []
     /// The most episodes `history` keeps.
@@ -107,9 +111,10 @@ package actor LibraryPlayer {
     /// `remember` puts the episode it replaces in the history `Previous` goes back through.
     /// `announced`: the controller's id for this load (`announceLoad`), when the caller announced it.
     package func play(episodeID: Int64, remember: Bool = true, paused: Bool = false, announced: Int? = nil) async throws(SessionError) {
-        playsUnderWay += 1
         playsBegun += 1
-        defer { playsUnderWay -= 1 }
+        let number = playsBegun
+        playsUnderWay.insert(number)
+        defer { playsUnderWay.remove(number) }
         let before = loaded?.id
         // The player hears of the load before the library does: another track's event handled from
         // here on (this actor runs others while it waits) is older than this play.
@@ -121,7 +126,7 @@ package actor LibraryPlayer {
             if history.count > Self.historyLength { history.removeFirst() }
         }
         var token: UInt64 = 0  // the token `load` takes
-        do throws(SessionError) { try await load(episode, paused: paused, announced: announced, token: &token) } catch {
+        do throws(SessionError) { try await load(episode, paused: paused, announced: announced, play: number, token: &token) } catch {
             // A play that failed (not one a newer play overtook) leaves the library on the
             // episode that played before, so the next start resumes that one.
             if token != 0, token == loadToken, before != episodeID {
@@ -159,8 +164,10 @@ package actor LibraryPlayer {
     }
 
     /// `token` is set to the load's token once it has one (0 before).
+    /// `play`: the number in `playsBegun` of the play that asked for the load (nil: not a play).
     private func load(_ episode: LibraryEpisode, paused: Bool, at position: Duration? = nil, streaming: Bool = false,
-                      announced: Int? = nil, token taken: inout UInt64) async throws(SessionError) {
+                      announced: Int? = nil, play: Int? = nil, token taken: inout UInt64) async throws(SessionError) {
+        let begunAtStart = play ?? playsBegun
         // The player hears of the load first; only then does it take its token, so another
         // track's event handled meanwhile (this actor runs others while it waits) is older than it.
         let announced = if let announced { announced } else { await controller.announceLoad() }
@@ -180,6 +187,7 @@ package actor LibraryPlayer {
         playingCache = cache
         loaded = episode
         loadedToken = token
+        loadedBy = (play, begunAtStart)
         if let previous { Task { [mediaCache] in await mediaCache?.release(previous) } }
         let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
         let localArt = if let remoteArt, let artwork { await artwork.cachedURI(for: remoteArt) } else { String?.none }
@@ -333,8 +341,11 @@ package actor LibraryPlayer {
             do {
                 try library.markCompleted(id, true)
                 signals.statusChanged(id)
-                // An end that comes after another play began (a PlayEpisode as the episode ended) starts nothing.
-                guard loaded?.id == id, loadedToken == loadToken, playsUnderWay == 0 else { return }
+                // An end that comes after another play began (a PlayEpisode as the episode ended) starts nothing;
+                // the end of a short episode (or one resumed at its end) that comes while its own play is
+                // still under way does.
+                guard loaded?.id == id, loadedToken == loadToken, playsBegun == loadedBy.playsBegun,
+                      playsUnderWay.subtracting(loadedBy.play.map { [$0] } ?? []).isEmpty else { return }
                 guard preferences.playback(for: nil).autoNext, let next = try library.nextEpisode(after: id) else {
                     await refreshNeighbours()
                     return
@@ -351,7 +362,7 @@ package actor LibraryPlayer {
         case .otherTrack(let load):
             // A load announced after it, or a play begun meanwhile, owns the player.
             let begun = playsBegun
-            guard playsUnderWay == 0, await controller.isLatestLoad(load), playsBegun == begun else { return }
+            guard playsUnderWay.isEmpty, await controller.isLatestLoad(load), playsBegun == begun else { return }
             // All of it in this turn, before anything waits: a play begun while this waited would be undone.
             loadToken &+= 1  // an episode load still under way gives way to it
             loaded = nil

@@ -34,6 +34,27 @@ import Testing
         try await waitFor(timeout: .seconds(5)) { await session.controller.currentState().track?.episode?.episodeID == second }
     }
 
+    /// The end of an episode that comes while its own play is still under
+    /// way (a short episode, or one resumed at its end, on loaded cores)
+    /// plays the next: it used to be taken for the end of an episode another
+    /// play had replaced, and the player stayed stopped. The play is held
+    /// under way by its server; the end is the event the player sends.
+    @Test func anEndWhileItsOwnPlayIsUnderWayStillPlaysTheNext() async throws {
+        let session = try await ListeningSession(seconds: 2)
+        defer { session.stop() }
+        let (first, second) = (session.episodes[0], session.episodes[1])
+        try session.library.enqueue([second])
+        session.server.hold("/0.mp3")
+        let play = Task { try await session.player.play(episodeID: first) }
+        try await waitFor(timeout: .seconds(10)) { session.server.requests(for: "/0.mp3") > 0 }
+        session.player.send(.ended(episodeID: first, continues: true))
+        try await waitFor(timeout: .seconds(10)) { (try? session.library.currentEpisode()?.id) == second }
+        #expect(try session.library.episode(first).completed)
+        try await waitFor(timeout: .seconds(10)) { await session.controller.currentState().track?.episode?.episodeID == second }
+        session.server.release("/0.mp3")
+        _ = await play.result  // replaced by the next episode: its own wait ends either way
+    }
+
     /// A play that fails (the server has no such file) is an error, and the
     /// library stays on the episode that played before.
     @Test func aFailedPlayLeavesTheLibraryOnTheEpisodeBefore() async throws {
