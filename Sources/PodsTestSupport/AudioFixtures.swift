@@ -24,15 +24,23 @@ public enum AudioFixtures {
         case .ogg: ["vorbisenc", "bitrate=64000", "!", "oggmux"]
         case .m4a: ["avenc_aac", "bitrate=64000", "!", "mp4mux", "faststart=false"]
         }
-        // Made under a name of its own and renamed whole, so a test running
-        // alongside never reads a file that is still being written.
         let partial = url.path + ".\(UUID().uuidString).part"
+        defer { unlink(partial) }
         let result = await Subprocess.run("gst-launch-1.0", ["-q"] + source + encoder + ["!", "filesink", "location=\(partial)"],
                                           timeout: .seconds(60))
-        guard result.status == 0, rename(partial, url.path) == 0 else {
-            unlink(partial)
+        guard result.status == 0, keepFirst(partial, as: url.path) else {
             throw TestSupportError("gst-launch-1.0 could not make \(url.lastPathComponent): \(result)")
         }
         return url
+    }
+
+    /// Puts the finished file `partial` in place at `path` unless a test
+    /// running alongside got there first (then its file stays): made under a
+    /// name of its own and linked whole, a file is never read half written,
+    /// and never replaced while a server serves it. (Renamed, a second
+    /// maker's pink noise, which differs each time, replaced the bytes under
+    /// the first test.) The caller removes `partial`.
+    static func keepFirst(_ partial: String, as path: String) -> Bool {
+        link(partial, path) == 0 || errno == EEXIST
     }
 }

@@ -84,14 +84,12 @@ public struct FormatShow: Sendable {
     private static func make(_ format: Format, seconds: Int, in directory: URL) async throws -> URL {
         let url = directory.appendingPathComponent("tone-\(seconds)s.\(format.rawValue)")
         if FileManager.default.fileExists(atPath: url.path) { return url }
-        // Made under a name of its own and renamed whole, so a test running
-        // alongside never reads a file that is still being written.
         let partial = directory.appendingPathComponent("\(UUID().uuidString).\(format.rawValue)").path
+        defer { unlink(partial) }
         let result = await Subprocess.run("ffmpeg", [
             "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)",
         ] + format.encoding + ["-y", partial], timeout: .seconds(60))
-        guard result.status == 0, rename(partial, url.path) == 0 else {
-            unlink(partial)
+        guard result.status == 0, AudioFixtures.keepFirst(partial, as: url.path) else {
             throw TestSupportError("ffmpeg could not make \(url.lastPathComponent): \(result)")
         }
         return url

@@ -36,7 +36,27 @@ import Testing
         let entry = try #require(list.first { $0["episodeId"] as? Int == Int(episode) })
         #expect(entry["state"] as? String == "downloaded")
         let path = try #require(entry["path"] as? String)
-        #expect(FileManager.default.contents(atPath: path) == fixture.files[format], "the cache file is the episode, byte for byte")
+        let cached = FileManager.default.contents(atPath: path) ?? Data(), served = fixture.files[format] ?? Data()
+        #expect(cached == served, "the cache file is the episode, byte for byte: \(Self.differences(cached, served))")
+    }
+}
+
+extension CacheServiceTests {
+    /// Where two files differ: their sizes and the differing spans (the first few).
+    static func differences(_ a: Data, _ b: Data) -> String {
+        guard a.count == b.count else { return "\(a.count) bytes against \(b.count)" }
+        var spans: [Range<Int>] = []
+        var start: Int?
+        for index in 0..<a.count {
+            let differs = a[a.startIndex + index] != b[b.startIndex + index]
+            if differs, start == nil { start = index }
+            if !differs, let begun = start {
+                spans.append(begun..<index)
+                start = nil
+            }
+        }
+        if let begun = start { spans.append(begun..<a.count) }
+        return spans.isEmpty ? "none" : "\(spans.count) spans differ: \(spans.prefix(8))"
     }
 }
 
