@@ -33,6 +33,7 @@ if [ -z "$deb" ]; then
   nice -n 10 ./scripts/package --output "$work" --scratch-path .build/package >/dev/null \
     || { echo "package test: ./scripts/package failed" >&2; exit 1; }
   deb="$(ls "$work"/pods_*.deb)"
+  echo "package test: ./scripts/package took $(( $(date +%s) - started )) s"
 fi
 
 # The clean root: a minimal bookworm from the mirrors this machine's apt uses.
