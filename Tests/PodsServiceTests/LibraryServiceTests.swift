@@ -83,40 +83,6 @@ func libraryAt(_ directory: URL) throws -> Library { try Library(directory: dire
         #expect(await podsd.pods("podcasts", "--json").stdout.trimmed == "[]")
     }
 
-    @Test func killNineLosesAtMostTwoSecondsAndNeverCorruptsThenResumesPaused() async throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        do {
-            let podsd = try await PodsdProcess.start(directory: directory)
-            #expect(await podsd.pods("subscribe", Fixtures.data("sample-podcast.xml").absoluteString).status == 0)
-            #expect(await podsd.pods("play", "1").status == 0)
-            _ = await podsd.signal(SIGKILL)
-        }
-        for _ in 0..<20 {
-            let podsd = try await PodsdProcess.start(directory: directory)
-            try await podsd.client.play()
-            try await Task.sleep(for: .milliseconds(Int.random(in: 200...1800)))
-            let observed = Double(try await podsd.client.property("Position").int64Value ?? 0) / 1_000_000
-            _ = await podsd.signal(SIGKILL)
-            let library = try libraryAt(directory)
-            #expect(try library.integrityCheck() == "ok")
-            let saved = try #require(try library.currentEpisode()).position
-            #expect(abs(observed - saved) <= 2, "observed \(observed) s, saved \(saved) s")
-        }
-
-        // Resume: paused at the saved position with the episode's metadata; play continues from there.
-        let saved = try #require(try libraryAt(directory).currentEpisode()).position
-        let podsd = try await PodsdProcess.start(directory: directory)
-        try await waitFor { await podsd.playerctl("status").stdout.trimmed == "Paused" }
-        let metadata = await podsd.playerctl("metadata").stdout
-        #expect(metadata.contains("Episode 1: Hello from Pods") && metadata.contains("Pods Sample Podcast"))
-        #expect(metadata.contains("/org/pods/episode/1") && metadata.contains("mpris:artUrl") == false)
-        #expect(await podsd.playerctl("play").status == 0)
-        try await Task.sleep(for: .milliseconds(600))
-        let position = Double(try await podsd.client.property("Position").int64Value ?? 0) / 1_000_000
-        #expect(position >= saved && position < saved + 2, "saved \(saved), now \(position)")
-    }
-
     @Test func theEndCompletesTheEpisodeAndTheQueueGoesFirst() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -197,6 +163,45 @@ func libraryAt(_ directory: URL) throws -> Library { try Library(directory: dire
 
 func json(_ text: String) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+}
+
+/// kill -9 while playing, twenty times: a bound in real time (what is lost),
+/// so it runs with the serial suites (scripts/test): under the parallel
+/// suites' load the second's save can come late.
+@Suite struct KillNineTests {
+    @Test func killNineLosesAtMostTwoSecondsAndNeverCorruptsThenResumesPaused() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let podsd = try await PodsdProcess.start(directory: directory)
+            #expect(await podsd.pods("subscribe", Fixtures.data("sample-podcast.xml").absoluteString).status == 0)
+            #expect(await podsd.pods("play", "1").status == 0)
+            _ = await podsd.signal(SIGKILL)
+        }
+        for _ in 0..<20 {
+            let podsd = try await PodsdProcess.start(directory: directory)
+            try await podsd.client.play()
+            try await Task.sleep(for: .milliseconds(Int.random(in: 200...1800)))
+            let observed = Double(try await podsd.client.property("Position").int64Value ?? 0) / 1_000_000
+            _ = await podsd.signal(SIGKILL)
+            let library = try libraryAt(directory)
+            #expect(try library.integrityCheck() == "ok")
+            let saved = try #require(try library.currentEpisode()).position
+            #expect(abs(observed - saved) <= 2, "observed \(observed) s, saved \(saved) s")
+        }
+
+        // Resume: paused at the saved position with the episode's metadata; play continues from there.
+        let saved = try #require(try libraryAt(directory).currentEpisode()).position
+        let podsd = try await PodsdProcess.start(directory: directory)
+        try await waitFor { await podsd.playerctl("status").stdout.trimmed == "Paused" }
+        let metadata = await podsd.playerctl("metadata").stdout
+        #expect(metadata.contains("Episode 1: Hello from Pods") && metadata.contains("Pods Sample Podcast"))
+        #expect(metadata.contains("/org/pods/episode/1") && metadata.contains("mpris:artUrl") == false)
+        #expect(await podsd.playerctl("play").status == 0)
+        try await Task.sleep(for: .milliseconds(600))
+        let position = Double(try await podsd.client.property("Position").int64Value ?? 0) / 1_000_000
+        #expect(position >= saved && position < saved + 2, "saved \(saved), now \(position)")
+    }
 }
 
 @Suite struct LibraryFeedFaultTests {
