@@ -141,6 +141,12 @@ import Testing
 
     /// Checks that the position runs from past `start` at `rate` (within a
     /// third): two readings 150 ms apart, each timed at its call's midpoint.
+    /// Right after a seek GStreamer's position can lag and then jump to
+    /// catch up: seen only in an Opus episode just after an auto-next into
+    /// it, up to 1.8× the rate over the first window on loaded cores (CI
+    /// failed once on 2.7× at 2×), and every time the next window ran at
+    /// the rate within 2%. So a window that misses is followed by a second,
+    /// which must hold; a stall or a wrong rate misses both.
     static func expectPlaying(_ player: PlayerClient, at rate: Double, after start: Double, _ label: String) async throws {
         try await ListeningScenario.waitForPosition(player, timeout: .seconds(10), every: .milliseconds(2)) { $0 > start + 0.01 }
         let status = try await player.status()
@@ -155,11 +161,20 @@ import Testing
         }
         try await Task.sleep(for: .milliseconds(150))
         let second = try await reading(player)
-        let wall = (second.at - first.at) / .seconds(1)
-        let speed = (second.position - first.position) / wall
-        guard abs(speed / rate - 1) < 0.33 else {
-            throw TestSupportError("the position moved at \(speed)× over \(wall) s (from \(first.position) s)")
+        let firstSpeed = speed(from: first, to: second)
+        guard abs(firstSpeed / rate - 1) >= 0.33 else { return }
+        try await Task.sleep(for: .milliseconds(150))
+        let third = try await reading(player)
+        let secondSpeed = speed(from: second, to: third)
+        guard abs(secondSpeed / rate - 1) < 0.33 else {
+            throw TestSupportError("the position moved at \(firstSpeed)× then \(secondSpeed)× over two windows of "
+                                   + "\((third.at - second.at) / .seconds(1)) s (from \(first.position) s)")
         }
+    }
+
+    static func speed(from first: (at: ContinuousClock.Instant, position: Double),
+                      to second: (at: ContinuousClock.Instant, position: Double)) -> Double {
+        (second.position - first.position) / ((second.at - first.at) / .seconds(1))
     }
 
     static func reading(_ player: PlayerClient) async throws -> (at: ContinuousClock.Instant, position: Double) {
