@@ -188,7 +188,7 @@ public struct PodsService: Sendable {
             let reason = await reasons.next() ?? "stopped"
             logger.info("podsd stopping: \(reason)")
             await controller.shutdown()  // reports the last progress first
-            await player?.closeCaches()
+            await player?.stop()
             recorder.finish()
             player?.finish()
             trackList.finish()

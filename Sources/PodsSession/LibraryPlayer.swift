@@ -75,6 +75,8 @@ package actor LibraryPlayer {
     let chapterLoader: ChapterLoader
     /// The episode being loaded, on disk, so a crash while loading it is not repeated at every start.
     let loadMarker: LoadMarker
+    /// Set by `stop()`: podsd is stopping cleanly, and no load is marked.
+    private var stopping = false
     /// Where the episode playing began this stretch, for the sync's play action.
     package var playStart: (episodeID: Int64, position: Int)?
 
@@ -139,6 +141,7 @@ package actor LibraryPlayer {
 
     /// Loads the currently-playing episode paused at its saved position.
     package func resume() async {
+        guard !stopping else { return }
         do {
             guard let episode = try library.currentEpisode() else { return }
             if let died = loadMarker.leftOver(), died.episodeID == episode.id {
@@ -203,7 +206,7 @@ package actor LibraryPlayer {
         if start == .zero, playing.skipIntro > 0, episode.episode.duration.map({ playing.skipIntro < $0 }) ?? true {
             start = .seconds(playing.skipIntro)
         }
-        loadMarker.begin(episode.id)
+        if !stopping { loadMarker.begin(episode.id) }
         do throws(PlaybackError) {
             try await controller.open(source, episode: metadata, startingAt: start, paused: paused, announced: announced,
                                       rate: playing.speed, preferences: Self.trackPreferences(playing))
@@ -318,8 +321,12 @@ package actor LibraryPlayer {
         }
     }
 
-    /// Lets go of the playing cache and waits for every download to save.
-    package func closeCaches() async {
+    /// podsd is stopping cleanly: a load under way (or begun from here on)
+    /// is no death while loading, so its marker goes (`LoadMarker`). Then
+    /// lets go of the playing cache and waits for every download to save.
+    package func stop() async {
+        stopping = true
+        loadMarker.end()
         if let playingCache { await mediaCache?.release(playingCache) }
         playingCache = nil
         await mediaCache?.shutdown()

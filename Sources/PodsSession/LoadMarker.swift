@@ -6,9 +6,10 @@ import Foundation
 /// loading: a file that crashes GStreamer or a tag reader would otherwise
 /// crash podsd again at every start, as it resumes that episode.
 ///
-/// A death while loading may also be a `kill -9` or a logout that had
-/// nothing to do with the file, so the resume is tried once more
-/// (`attempts` 2) before the episode is left alone.
+/// A death while loading may also be a `kill -9` that had nothing to do
+/// with the file, so the resume is tried once more (`attempts` 2) before
+/// the episode is left alone. A clean stop (SIGTERM at a logout, Quit)
+/// removes the marker: it is no death.
 ///
 /// The file is written without `fsync`: a crash leaves what the process
 /// wrote in the kernel's page cache, and only a crash is guarded against.

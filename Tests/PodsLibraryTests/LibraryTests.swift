@@ -3,6 +3,7 @@ import GRDB
 import PodsFeedParser
 import PodsLibrary
 import PodsTestSupport
+import Synchronization
 import Testing
 
 @Suite struct LibraryTests {
@@ -63,19 +64,31 @@ import Testing
             try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
             try db.execute(sql: "BEGIN EXCLUSIVE")
         }
-        let release = Task {
-            try await Task.sleep(for: .milliseconds(700))
-            try await holder.writeWithoutTransaction { db in
-                try db.execute(sql: "COMMIT")
-                try db.execute(sql: "PRAGMA locking_mode = NORMAL")
-                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")  // NORMAL takes effect at the next access
+        // The holder lets go after 700 ms, on a thread of its own that starts at once: as a
+        // task on the cooperative pool, which the other suites share, its wake-up came too
+        // late under load, after the open's 10 s wait ("database is locked").
+        let released = DispatchSemaphore(value: 0), failure = Mutex<(any Error)?>(nil)
+        Thread {
+            Thread.sleep(forTimeInterval: 0.7)
+            do {
+                try holder.writeWithoutTransaction { db in
+                    try db.execute(sql: "COMMIT")
+                    try db.execute(sql: "PRAGMA locking_mode = NORMAL")
+                    _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")  // NORMAL takes effect at the next access
+                }
+            } catch {
+                failure.withLock { $0 = error }
             }
-        }
+            released.signal()
+        }.start()
         let started = ContinuousClock.now
         let library = try await onOwnThread { try Library(directory: directory) }
         #expect(ContinuousClock.now - started >= .milliseconds(500), "the open did not meet the lock")
         #expect(try library.playbackSettings() == PlaybackSettings(rate: 1.5, volume: 0.5))
-        try await release.value
+        try await onOwnThread {
+            released.wait()
+            if let error = failure.withLock({ $0 }) { throw error }
+        }
     }
 
     @Test func settingsDefaultThenSurviveReopening() throws {

@@ -207,4 +207,43 @@ import Testing
         try await Task.sleep(for: .milliseconds(500))
         #expect(again.isRunning)
     }
+
+    /// A clean stop (SIGTERM, as at a logout) while an episode loads is no
+    /// crash: three in a row, each while the server holds the episode's
+    /// chapters file (read as it loads), and the next start still resumes
+    /// it. Counted as deaths, the second would have left it unloaded.
+    @Test func aCleanStopWhileAnEpisodeLoadsIsNoCrash() async throws {
+        let server = try LoopbackHTTPServer(files: [:])
+        defer { server.stop() }
+        server.setFile("/chapters.json", Data(#"{"version":"1.2.0","chapters":[{"startTime":0,"title":"One"}]}"#.utf8),
+                       type: "application/json+chapters")
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feed = directory.appendingPathComponent("feed.xml")
+        try Data("""
+            <?xml version="1.0"?>
+            <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Held</title>
+            <item><title>Held</title><guid>held</guid><enclosure url="\(Fixtures.sampleMP3.absoluteString)" type="audio/mpeg"/>
+              <podcast:chapters url="\(server.url("/chapters.json"))" type="application/json+chapters"/></item>
+            </channel></rss>
+            """.utf8).write(to: feed)
+        let marker = directory.appendingPathComponent("data/loading-episode").path
+        server.hold("/chapters.json")
+        for round in 1...3 {
+            let podsd = try await PodsdProcess.start(directory: directory)
+            if round == 1 {
+                #expect(await podsd.pods("subscribe", feed.absoluteString).status == 0)
+                #expect(await podsd.pods("play", "1").status == 0)
+            }
+            // Round 1 plays it; later rounds resume it at start.
+            try await waitFor(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: marker) }
+            #expect(await podsd.signal(SIGTERM)?.status == 0, "round \(round)")
+            #expect(!FileManager.default.fileExists(atPath: marker), "round \(round)")
+        }
+        server.release("/chapters.json")
+        let podsd = try await PodsdProcess.start(directory: directory)
+        try await waitFor { await podsd.playerctl("status").stdout.trimmed == "Paused" }
+        #expect(try await podsd.client.status().episodeId == 1)
+        #expect(!podsd.errorOutput().contains("stopped while loading"))
+    }
 }
