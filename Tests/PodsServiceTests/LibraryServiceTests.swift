@@ -21,6 +21,9 @@ func sampleFeed(_ items: [(guid: String, title: String, day: Int, file: String)]
 /// The library of a podsd that is not running.
 func libraryAt(_ directory: URL) throws -> Library { try Library(directory: directory.appendingPathComponent("data")) }
 
+/// The file a podsd keeps while it loads an episode (`LoadMarker`), for a podsd started in `directory`.
+func loadMarkerPath(_ directory: URL) -> String { directory.appendingPathComponent("data/loading-episode").path }
+
 @Suite struct LibraryServiceTests {
     @Test func subscribeListRefreshWithETagsAndChanges() async throws {
         let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
@@ -213,7 +216,7 @@ func json(_ text: String) throws -> Any {
 
     /// Waits until podsd's marker of an episode being loaded is gone.
     func waitForTheLoad(in directory: URL) async throws {
-        let marker = directory.appendingPathComponent("data/loading-episode").path
+        let marker = loadMarkerPath(directory)
         try await waitFor(timeout: .seconds(10)) { !FileManager.default.fileExists(atPath: marker) }
     }
 }

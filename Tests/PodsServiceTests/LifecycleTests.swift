@@ -227,7 +227,7 @@ import Testing
               <podcast:chapters url="\(server.url("/chapters.json"))" type="application/json+chapters"/></item>
             </channel></rss>
             """.utf8).write(to: feed)
-        let marker = directory.appendingPathComponent("data/loading-episode").path
+        let marker = loadMarkerPath(directory)
         server.hold("/chapters.json")
         for round in 1...3 {
             let podsd = try await PodsdProcess.start(directory: directory)
