@@ -1,4 +1,5 @@
 import Foundation
+import PodsFeedParser
 import PodsHTTP
 import PodsLibrary
 
@@ -27,9 +28,10 @@ public actor ArtworkCache {
     }
 
     /// The local `file://` URI of an image already cached (no network);
-    /// `file:` URLs are their own answer.
-    public func cachedURI(for url: String) -> String? {
-        if url.hasPrefix("file:") { return url }
+    /// `file:` URLs are their own answer where `policy` (the podcast's own
+    /// feed's) allows local files, and no answer anywhere else.
+    public func cachedURI(for url: String, policy: URLPolicy) -> String? {
+        if url.hasPrefix("file:") { return policy.isLocal ? url : nil }
         guard let record = try? library.cachedArtwork(url) else { return nil }
         let path = directory.appendingPathComponent(record.fileName).path
         return FileManager.default.fileExists(atPath: path) ? URL(fileURLWithPath: path).absoluteString : nil
@@ -37,15 +39,15 @@ public actor ArtworkCache {
 
     /// The local `file://` URI of `url`'s image, fetching it if needed
     /// (or revalidating a stale copy); nil when it cannot be had.
-    public func localURI(for url: String) async -> String? {
-        if url.hasPrefix("file:") { return url }
+    public func localURI(for url: String, policy: URLPolicy) async -> String? {
+        if url.hasPrefix("file:") { return policy.isLocal ? url : nil }
         let record = try? library.cachedArtwork(url)
-        if let cached = cachedURI(for: url),
+        if let cached = cachedURI(for: url, policy: policy),
            let record, Date().timeIntervalSince(record.validatedAt) < Self.revalidateAfter {
             return cached
         }
         if let pending = inFlight[url] { return await pending.value }
-        let task = Task { await fetch(url, previous: cachedURI(for: url) == nil ? nil : record) }
+        let task = Task { await fetch(url, previous: cachedURI(for: url, policy: policy) == nil ? nil : record) }
         inFlight[url] = task
         let result = await task.value
         inFlight[url] = nil

@@ -253,8 +253,7 @@ public actor MediaCache {
     public func download(episodeID: Int64, url: String) async throws(CacheError) {
         if isDownloading(episodeID) { return }
         // A finished download skips the queue; its record is read on the cache's lane, not on this actor.
-        let library = library
-        let complete = (try? await Self.onThread { () throws(CacheError) in (try? library.cachedMedia(episodeID))??.complete == true }.get()) ?? false
+        let complete = await isDownloaded(episodeID)
         if isDownloading(episodeID) { return }  // asked again meanwhile
         if !complete, !hasDownloadSlot(for: url) {
             queuedDownloads.append((episodeID, url))
@@ -361,6 +360,12 @@ public actor MediaCache {
             throw CacheError(.library, error.message)
         }
         if let record { unlink(directory.appendingPathComponent(record.fileName).path) }
+    }
+
+    /// Whether the whole of `episodeID`'s file is on disk.
+    public func isDownloaded(_ episodeID: Int64) async -> Bool {
+        let library = library
+        return (try? await Self.onThread { () throws(CacheError) in (try? library.cachedMedia(episodeID))??.complete == true }.get()) ?? false
     }
 
     /// Every cached episode, least recently used first, with what is open now.

@@ -90,9 +90,31 @@ struct ByteCursor {
 extension ChapterByteSource {
     /// Reads `count` bytes from `offset`, failing when fewer are there.
     func exactly(_ count: Int, at offset: Int64, what: String) throws(ChapterError) -> [UInt8] {
-        let bytes = try bytes(in: offset..<offset + Int64(count))
+        guard count >= 0, offset >= 0 else { throw ChapterError("the file's \(what) has a negative size or place") }
+        let end = try FileOffset.advance(offset, by: Int64(count), what: what)
+        let bytes = try bytes(in: offset..<end)
         guard bytes.count == count else { throw ChapterError("the file ends inside its \(what)") }
         return bytes
+    }
+}
+
+/// The one way the readers move through a file by a size read from it:
+/// every sum of an offset and a size from outside bytes is checked here, so
+/// a size near `Int64.max` (or a file length that large, from a server's
+/// `Content-Range`) is a malformed file, never a trap.
+enum FileOffset {
+    /// `offset + size`, or an error naming `what` when it does not fit in an `Int64`
+    /// (or either is negative).
+    static func advance(_ offset: Int64, by size: Int64, what: String) throws(ChapterError) -> Int64 {
+        guard offset >= 0, size >= 0 else { throw ChapterError("malformed file: its \(what) has a negative size or place") }
+        let (end, overflow) = offset.addingReportingOverflow(size)
+        guard !overflow else { throw ChapterError("malformed file: its \(what) claims \(size) bytes at byte \(offset)") }
+        return end
+    }
+
+    /// Whether `count` more bytes fit between `offset` and `length`, without adding.
+    static func fits(_ count: Int64, at offset: Int64, in length: Int64) -> Bool {
+        offset >= 0 && count >= 0 && offset <= length && count <= length - offset
     }
 }
 

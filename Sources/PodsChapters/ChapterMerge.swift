@@ -23,7 +23,9 @@ public enum ChapterMerge {
     static let sameStart = 1.0
 
     public static func merge(_ lists: [[EpisodeChapter]], duration: Double? = nil) -> [EpisodeChapter] {
-        let ordered = lists.filter { !$0.isEmpty }.sorted { rank($0) < rank($1) }
+        // Times no episode has (stored by an older Pods, or from any source) are dropped here too.
+        let ordered = lists.map { $0.filter(\.hasTimesInRange) }.filter { !$0.isEmpty }.sorted { rank($0) < rank($1) }
+        let duration = EpisodeChapter.checkedSeconds(duration)
         var result: [EpisodeChapter] = []
         var silent: [EpisodeChapter] = []
         for list in ordered {

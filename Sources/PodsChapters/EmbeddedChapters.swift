@@ -8,6 +8,7 @@ public enum EmbeddedChapters {
             let chapters = try ID3Chapters.read(from: source)
             if !chapters.isEmpty { return chapters }
             // A FLAC file may carry an ID3 tag in front of its own header.
+            guard FileOffset.fits(4, at: Int64(tagLength), in: source.length) else { return [] }
             let after = try source.bytes(in: Int64(tagLength)..<Int64(tagLength) + 4)
             if after.starts(with: Array("fLaC".utf8)) { return try VorbisChapters.read(from: OffsetBytes(base: source, offset: Int64(tagLength))) }
             return []
@@ -26,6 +27,8 @@ struct OffsetBytes<Base: ChapterByteSource>: ChapterByteSource {
     var length: Int64 { max(0, base.length - offset) }
 
     func bytes(in range: Range<Int64>) throws(ChapterError) -> [UInt8] {
-        try base.bytes(in: range.lowerBound + offset..<range.upperBound + offset)
+        let lower = try FileOffset.advance(range.lowerBound, by: offset, what: "data")
+        let upper = try FileOffset.advance(range.upperBound, by: offset, what: "data")
+        return try base.bytes(in: lower..<upper)
     }
 }

@@ -71,8 +71,15 @@ public struct EmbeddedImage: Sendable, Equatable, Codable {
 /// Why chapters could not be read.
 public struct ChapterError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
+    /// The bytes could not be had (a network that failed or was slow, a file
+    /// that could not be opened): nothing was learnt of the file, so it may be
+    /// read again. Any other error is the file's own.
+    public var isTransient: Bool
 
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, transient: Bool = false) {
+        self.message = message
+        self.isTransient = transient
+    }
 
     public var description: String { message }
 }
@@ -80,6 +87,22 @@ public struct ChapterError: Error, Sendable, Equatable, CustomStringConvertible 
 // MARK: - Time
 
 extension EpisodeChapter {
+    /// The latest a chapter may start or end: about 115 days, the same as
+    /// `PodsFeedParser`'s `MediaSeconds.maximum` (this module depends on none other).
+    public static let maximumSeconds: Double = 10_000_000
+
+    /// `value` when it is a time in an episode (finite, 0 to `maximumSeconds`), else nil:
+    /// every reader checks its times here before anything converts them.
+    public static func checkedSeconds(_ value: Double?) -> Double? {
+        guard let value, value.isFinite, value >= 0, value <= maximumSeconds else { return nil }
+        return value
+    }
+
+    /// Whether the chapter's start (and end, if any) are times in an episode.
+    public var hasTimesInRange: Bool {
+        Self.checkedSeconds(start) != nil && (end == nil || Self.checkedSeconds(end) != nil)
+    }
+
     /// A time as chapter formats write it: `[[hh:]mm:]ss[.fff]` (Normal Play
     /// Time, also Vorbis `CHAPTERxxx`); nil for anything else.
     public static func seconds(fromClock text: String) -> Double? {
@@ -92,6 +115,6 @@ extension EpisodeChapter {
                   let value = Double(part), value.isFinite else { return nil }
             total = total * 60 + value
         }
-        return total
+        return checkedSeconds(total)
     }
 }

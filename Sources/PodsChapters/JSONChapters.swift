@@ -17,8 +17,8 @@ public enum JSONChapters {
             throw ChapterError("the JSON has no \"chapters\" list, so it is not a chapters file")
         }
         return document.chapters.prefix(maximumChapters).compactMap { entry in
-            guard let start = entry.startTime, start.isFinite, start >= 0 else { return nil }
-            let end = entry.endTime.flatMap { $0.isFinite && $0 > start ? $0 : nil }
+            guard let start = EpisodeChapter.checkedSeconds(entry.startTime) else { return nil }
+            let end = EpisodeChapter.checkedSeconds(entry.endTime).flatMap { $0 > start ? $0 : nil }
             return EpisodeChapter(start: start, end: end, title: entry.title ?? "", url: entry.url, image: entry.img,
                                   toc: entry.toc ?? true, source: .json)
         }

@@ -25,7 +25,7 @@ public enum MP4Chapters {
         let nero = neroChapters(in: moov)
         let track = try trackChapters(in: moov, source: source)
         let best = track.count > nero.count || (track.count == nero.count && track.map(\.title.count).reduce(0, +) > nero.map(\.title.count).reduce(0, +))
-        return best ? track : nero
+        return (best ? track : nero).filter(\.hasTimesInRange)
     }
 
     // MARK: - Boxes
@@ -36,8 +36,10 @@ public enum MP4Chapters {
     static func findBox(_ type: String, in source: some ChapterByteSource) throws(ChapterError) -> Range<Int64>? {
         var offset: Int64 = 0
         for _ in 0..<10_000 {
-            guard offset + 8 <= source.length else { return nil }
-            let header = try source.bytes(in: offset..<min(offset + 16, source.length))
+            // What is left is compared with what is needed, never added to: an offset near Int64.max
+            // (a box's end) must not trap.
+            guard FileOffset.fits(8, at: offset, in: source.length) else { return nil }
+            let header = try source.bytes(in: offset..<offset + min(16, source.length - offset))
             var cursor = ByteCursor(header)
             guard let size32 = cursor.u32(), let name = cursor.take(4) else { return nil }
             var headerSize: Int64 = 8

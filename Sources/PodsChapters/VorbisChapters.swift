@@ -76,10 +76,10 @@ public enum VorbisChapters {
             let type = header[0] & 0x7F
             let length = Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
             if type == 4 {
-                return comments(in: try source.exactly(length, at: offset + 4, what: "FLAC comments"), from: 0)
+                return comments(in: try source.exactly(length, at: try FileOffset.advance(offset, by: 4, what: "FLAC metadata"), what: "FLAC comments"), from: 0)
             }
             if isLast { break }
-            offset += 4 + Int64(length)
+            offset = try FileOffset.advance(offset, by: 4 + Int64(length), what: "FLAC metadata")
         }
         return []
     }
@@ -99,10 +99,10 @@ public enum VorbisChapters {
             var cursor = ByteCursor(header, from: 14)
             guard let pageSerial = cursor.u32LE() else { break }
             let segmentCount = Int(header[26])
-            let lacing = try source.exactly(segmentCount, at: offset + 27, what: "Ogg page")
+            let lacing = try source.exactly(segmentCount, at: try FileOffset.advance(offset, by: 27, what: "Ogg page"), what: "Ogg page")
             let bodyLength = lacing.reduce(0) { $0 + Int($1) }
-            let bodyStart = offset + 27 + Int64(segmentCount)
-            offset = bodyStart + Int64(bodyLength)
+            let bodyStart = try FileOffset.advance(offset, by: 27 + Int64(segmentCount), what: "Ogg page")
+            offset = try FileOffset.advance(bodyStart, by: Int64(bodyLength), what: "Ogg page")
             if serial == nil { serial = pageSerial }
             guard pageSerial == serial else { continue }
             let body = try source.exactly(bodyLength, at: bodyStart, what: "Ogg page")

@@ -2,7 +2,8 @@ import Foundation
 
 /// Small conversions from feed text to values.
 enum FeedValues {
-    /// `S`, `M:S`, `H:M:S`, with fractions; nil for anything else.
+    /// `S`, `M:S`, `H:M:S`, with fractions; nil for anything else, and for
+    /// a time no episode has (`MediaSeconds`).
     static func duration(_ text: String) -> Double? {
         let trimmed = TextBytes.trim(text)
         guard !trimmed.isEmpty else { return nil }
@@ -13,7 +14,7 @@ enum FeedValues {
             guard let value = wholeNumber(field) ?? Double(Substring(field)), value.isFinite, value >= 0 else { return nil }
             seconds = seconds * 60 + value
         }
-        return seconds
+        return MediaSeconds.checked(seconds)
     }
 
     /// Up to 9 decimal digits, without parsing a floating-point number.

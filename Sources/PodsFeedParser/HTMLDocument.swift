@@ -83,30 +83,59 @@ public enum HTMLDocument {
     }
 
     /// Each `<a href>`'s text and URL, in order, once each.
+    ///
+    /// Searched in the note's own UTF-8 bytes, tag and attribute names
+    /// compared in ASCII case only: one index space. (A lowercased copy's
+    /// indices do not fit the original: "İ" lowercases to three bytes
+    /// where it had two, the Kelvin sign to one where it had three.)
     public static func links(_ html: String) -> [Link] {
+        let bytes = Array(html.utf8)
         var links: [Link] = []
         var seen = Set<String>()
-        let lower = html.lowercased()
-        var from = lower.startIndex
-        while links.count < maximumLinks, let anchor = lower.range(of: "<a", range: from..<lower.endIndex) {
-            from = anchor.upperBound
-            guard let next = lower[anchor.upperBound...].first, next == " " || next == "\t" || next == "\n",
-                  let tagEnd = lower[anchor.upperBound...].firstIndex(of: ">"),
-                  let href = lower.range(of: "href", range: anchor.upperBound..<tagEnd) else { continue }
-            var index = lower[href.upperBound..<tagEnd].drop { $0 == " " }.startIndex
-            guard index < tagEnd, lower[index] == "=" else { continue }
-            index = lower[lower.index(after: index)..<tagEnd].drop { $0 == " " }.startIndex
+        var from = 0
+        while links.count < maximumLinks, let anchor = find("<a", in: bytes, from: from, to: bytes.count) {
+            from = anchor + 2
+            guard from < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[from]),
+                  let tagEnd = bytes[from...].firstIndex(of: UInt8(ascii: ">")),
+                  let href = find("href", in: bytes, from: from, to: tagEnd) else { continue }
+            var index = skipSpaces(bytes, from: href + 4, to: tagEnd)
+            guard index < tagEnd, bytes[index] == UInt8(ascii: "=") else { continue }
+            index = skipSpaces(bytes, from: index + 1, to: tagEnd)
             guard index < tagEnd else { continue }
-            let quote = lower[index]
-            let valueStart = quote == "\"" || quote == "'" ? lower.index(after: index) : index
-            let valueEnd = lower[valueStart..<tagEnd].firstIndex { quote == "\"" || quote == "'" ? $0 == quote : $0 == " " } ?? tagEnd
-            let url = HTMLText.plainText(String(html[valueStart..<valueEnd]))
-            let textEnd = lower.range(of: "</a", range: tagEnd..<lower.endIndex)?.lowerBound ?? lower.endIndex
-            let text = HTMLText.plainText(String(html[lower.index(after: tagEnd)..<textEnd]))
+            let quote = bytes[index]
+            let quoted = quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'")
+            let valueStart = quoted ? index + 1 : index
+            let valueEnd = bytes[valueStart..<tagEnd].firstIndex { quoted ? $0 == quote : $0 == 0x20 } ?? tagEnd
+            let url = HTMLText.plainText(String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self))
+            let textEnd = find("</a", in: bytes, from: tagEnd, to: bytes.count) ?? bytes.count
+            let text = HTMLText.plainText(String(decoding: bytes[(tagEnd + 1)..<textEnd], as: UTF8.self))
             from = textEnd
             guard url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("mailto:"), seen.insert(url).inserted else { continue }
             links.append(Link(text: text, url: url))
         }
         return links
+    }
+
+    /// The first place of `pattern` (ASCII, lower case) in `bytes[from..<to]`,
+    /// comparing letters in ASCII case only; nil when it is not there.
+    static func find(_ pattern: StaticString, in bytes: [UInt8], from: Int, to: Int) -> Int? {
+        let needle = UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
+        let end = min(to, bytes.count)
+        guard !needle.isEmpty, from >= 0, end - from >= needle.count else { return nil }
+        outer: for start in from...(end - needle.count) {
+            for (offset, wanted) in needle.enumerated() {
+                var byte = bytes[start + offset]
+                if byte >= 0x41, byte <= 0x5A { byte |= 0x20 }
+                guard byte == wanted else { continue outer }
+            }
+            return start
+        }
+        return nil
+    }
+
+    private static func skipSpaces(_ bytes: [UInt8], from: Int, to: Int) -> Int {
+        var index = from
+        while index < to, bytes[index] == 0x20 { index += 1 }
+        return index
     }
 }

@@ -1,6 +1,7 @@
 import Logging
 import PodsCache
 import PodsDBus
+import PodsFeedParser
 import PodsLibrary
 import PodsSession
 import Synchronization
@@ -94,7 +95,7 @@ package final class EpisodeNotifier: NewEpisodeAnnouncer {
         }
         for (summary, episode) in newest {
             let art = episode.podcastArtworkURL ?? episode.episode.artworkURL
-            let icon = if let art, let artwork = artwork { await artwork.cachedURI(for: art) ?? "" } else { "" }
+            let icon = if let art, let artwork = artwork { await artwork.cachedURI(for: art, policy: episode.urlPolicy) ?? "" } else { "" }
             let more = summary.added > 1 ? " (and \(summary.added - 1) more)" : ""
             await notify(summary: summary.title, body: "New: \(episode.episode.title)\(more)", icon: icon, play: episode.id)
         }

@@ -1,5 +1,7 @@
+import Foundation
 import PodsCache
 import PodsDBus
+import PodsFeedParser
 import PodsLibrary
 import PodsPlayer
 import PodsProtocol
@@ -96,7 +98,7 @@ package final class Playlists: Sendable {
     }
 
     private func entry(_ podcast: Podcast) async -> Entry {
-        let icon = if let url = podcast.artworkURL, let artwork = artwork { await artwork.cachedURI(for: url) } else { String?.none }
+        let icon = if let url = podcast.artworkURL, let artwork = artwork { await artwork.cachedURI(for: url, policy: URLPolicy(documentURL: URL(string: podcast.feedURL))) } else { String?.none }
         return Entry(podcastID: podcast.id, title: podcast.title, icon: icon ?? "")
     }
 

@@ -1,6 +1,7 @@
 import Logging
 import PodsCache
 import PodsDBus
+import PodsFeedParser
 import PodsLibrary
 import PodsPlayback
 import PodsPlayer
@@ -146,7 +147,7 @@ package final class TrackList: Sendable {
         guard let library,
               let episode = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.episode(episodeID) }) else { return nil }
         let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
-        let art = if let remoteArt, let artwork = artwork { await artwork.cachedURI(for: remoteArt) } else { String?.none }
+        let art = if let remoteArt, let artwork = artwork { await artwork.cachedURI(for: remoteArt, policy: episode.urlPolicy) } else { String?.none }
         var entries: [String: DBusValue] = [
             MPRIS.Metadata.trackID: .objectPath(TrackID.episode(episodeID).objectPath),
             MPRIS.Metadata.title: .string(episode.episode.title),
@@ -155,7 +156,7 @@ package final class TrackList: Sendable {
             MPRIS.Metadata.podcastID: .int64(episode.podcastId),
         ]
         if let author = episode.episode.author ?? episode.podcastAuthor { entries[MPRIS.Metadata.artist] = .stringArray([author]) }
-        if let duration = episode.episode.duration, duration.isFinite, duration > 0 {
+        if let duration = MediaSeconds.checked(episode.episode.duration), duration > 0 {
             entries[MPRIS.Metadata.length] = .int64(Duration.milliseconds(Int64(duration * 1000)).microsecondsSaturating)
         }
         if let url = episode.episode.enclosures.first?.url { entries[MPRIS.Metadata.url] = .string(url) }

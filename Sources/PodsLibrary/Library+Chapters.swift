@@ -46,6 +46,13 @@ extension Library {
         }
     }
 
+    /// Forgets `episodeID`'s list of `kind`: it is read again when next asked for.
+    public func deleteChapterList(_ episodeID: Int64, _ kind: ChapterListKind) throws(LibraryError) {
+        try writing { db in
+            try db.execute(sql: "DELETE FROM chapterList WHERE episodeId = ? AND kind = ?", arguments: [episodeID, kind.rawValue])
+        }
+    }
+
     /// Keeps `list` as `episodeID`'s list of `kind`, replacing any other.
     public func saveChapterList(_ episodeID: Int64, _ kind: ChapterListKind, _ list: StoredChapterList) throws(LibraryError) {
         var stripped = list.chapters

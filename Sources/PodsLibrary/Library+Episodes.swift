@@ -33,7 +33,7 @@ extension Library {
     static let episodeSelect = """
         SELECT episode.*, episodeDetail.description, episodeDetail.descriptionHTML, episodeDetail.chapters,
             episodeDetail.persons, podcast.title AS podcastTitle, podcast.artworkURL AS podcastArtworkURL,
-            podcast.author AS podcastAuthor
+            podcast.author AS podcastAuthor, podcast.feedURL AS podcastFeedURL
         FROM episode JOIN podcast ON podcast.id = episode.podcastId
             LEFT JOIN episodeDetail ON episodeDetail.episodeId = episode.id
         """
@@ -76,6 +76,7 @@ extension Library {
             id: row.decode(forColumn: "id"), podcastId: row.decode(forColumn: "podcastId"), episode: episode, position: row.decode(forColumn: "position"),
             completed: row.decode(forColumn: "completed"), lastPlayedAt: (row.decode(forColumn: "lastPlayedAt") as Double?).map(Date.init(timeIntervalSince1970:)),
             currentlyPlaying: row.decode(forColumn: "currentlyPlaying"), inFeed: row.decode(forColumn: "inFeed"),
-            podcastTitle: row.decode(forColumn: "podcastTitle") ?? "", podcastAuthor: row.decode(forColumn: "podcastAuthor"), podcastArtworkURL: row.decode(forColumn: "podcastArtworkURL"))
+            podcastTitle: row.decode(forColumn: "podcastTitle") ?? "", podcastAuthor: row.decode(forColumn: "podcastAuthor"), podcastArtworkURL: row.decode(forColumn: "podcastArtworkURL"),
+            podcastFeedURL: row.decode(forColumn: "podcastFeedURL") ?? "")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PodsFeedParser
 import GRDB
 
 // MARK: - Listening status
@@ -56,7 +57,7 @@ extension Library {
             if completed {
                 try Self.recordListening(id, started: nil, total: nil, at: now, db)
             } else {
-                try Self.queue(id, "new", total: episode.episode.duration.map { Int($0.rounded()) }, at: now, db)
+                try Self.queue(id, "new", total: MediaSeconds.whole(episode.episode.duration), at: now, db)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PodsFeedParser
 import GRDB
 
 /// A listening change waiting for the sync server to acknowledge it.
@@ -107,8 +108,10 @@ extension Library {
         guard let row = try Row.fetchOne(db, sql: "SELECT position, completed, duration FROM episode WHERE id = ?", arguments: [episodeID])
         else { return }
         let duration: Double? = try row.decode(forColumn: "duration")
-        let length = total ?? duration.map { Int($0.rounded()) }
-        let position = Int(((try row.decode(forColumn: "position")) as Double? ?? 0).rounded(.down))
+        // Stored times are checked again before they become Ints: a library written before the
+        // parser range-checked them may hold an itunes:duration of 1e23 (a trap at every start).
+        let length = total ?? MediaSeconds.whole(duration)
+        let position = MediaSeconds.whole((try row.decode(forColumn: "position")) as Double?, rounding: .down) ?? 0
         if (try row.decode(forColumn: "completed")) as Bool? == true {
             let end = max(length ?? position, 1)
             try queue(episodeID, "play", started: started ?? 0, position: end, total: end, at: now, db)

@@ -43,6 +43,14 @@ public struct LibraryEpisode: Sendable, Equatable, Identifiable {
     public var podcastTitle = ""
     public var podcastAuthor: String?
     public var podcastArtworkURL: String?
+    /// The podcast's own feed: only a podcast whose feed is a local file may
+    /// name local files (`urlPolicy`).
+    public var podcastFeedURL = ""
+
+    /// What this episode's stored URLs may name: files only when its podcast's
+    /// own feed is one (`URLPolicy`); a URL a web feed once named is never read
+    /// from disk, whatever a library written before the policy holds.
+    public var urlPolicy: URLPolicy { URLPolicy(documentURL: URL(string: podcastFeedURL)) }
 }
 
 /// What a refresh of one podcast did.

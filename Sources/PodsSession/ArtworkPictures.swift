@@ -1,6 +1,7 @@
 import Foundation
 import PodsCache
 import PodsConcurrency
+import PodsFeedParser
 import PodsLibrary
 import PodsPlayback
 
@@ -40,7 +41,7 @@ package struct ArtworkPictures: Sendable {
         guard let remote = episode.episode.artworkURL ?? episode.podcastArtworkURL else {
             throw .notFound("episode \(id) has no artwork")
         }
-        guard let local = await cache.localURI(for: remote), let source = URL(string: local), source.isFileURL else {
+        guard let local = await cache.localURI(for: remote, policy: episode.urlPolicy), let source = URL(string: local), source.isFileURL else {
             throw .failed("the artwork could not be fetched")
         }
         let rendered = cache.directory.appendingPathComponent("rendered-\(pixels)-" + ArtworkCache.fileName(for: source.path) + ".png")

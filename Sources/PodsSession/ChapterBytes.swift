@@ -8,7 +8,7 @@ package struct FileChapterBytes: ChapterByteSource {
     package let length: Int64
 
     package init(path: String) throws(ChapterError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ChapterError("cannot open \(path)") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ChapterError("cannot open \(path)", transient: true) }
         self.handle = handle
         self.length = Int64((try? handle.seekToEnd()) ?? 0)
     }
@@ -21,7 +21,7 @@ package struct FileChapterBytes: ChapterByteSource {
             try handle.seek(toOffset: UInt64(lower))
             return Array(try handle.read(upToCount: count) ?? Data())
         } catch {
-            throw ChapterError("cannot read the file: \(error.localizedDescription)")
+            throw ChapterError("cannot read the file: \(error.localizedDescription)", transient: true)
         }
     }
 }
@@ -48,8 +48,8 @@ package struct MediaChapterBytes: ChapterByteSource {
             switch outcome {
             case .bytes(0): return Array(result.prefix(filled))
             case .bytes(let read): filled += read
-            case .interrupted: throw ChapterError("the media's bytes did not come in time")
-            case .failed(let message): throw ChapterError(message)
+            case .interrupted: throw ChapterError("the media's bytes did not come in time", transient: true)
+            case .failed(let message): throw ChapterError(message, transient: true)
             }
         }
         return result

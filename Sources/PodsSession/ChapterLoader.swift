@@ -74,14 +74,24 @@ package struct ChapterLoader: Sendable {
 
     // MARK: - The media file's own
 
+    /// What a reader left when podsd died inside it: the file's one attempt is spent.
+    package static let diedReading = "podsd stopped while reading this file's chapters"
+
+    /// The media file's own chapters: stored after the first read, whatever it
+    /// gave. A file a reader fails on (or dies on: the attempt is written down
+    /// before the read) is not read again; only bytes that did not come in
+    /// time leave it for next time.
     private func mediaChapters(_ episode: LibraryEpisode, media: (any RandomAccessMedia)?) async -> [EpisodeChapter] {
         guard let url = episode.episode.enclosures.first?.url else { return [] }
         let id = episode.id
         let (library, artwork, logger) = (library, artwork, logger)
-        let path = url.hasPrefix("file:") ? URL(string: url)?.path : nil
-        guard path != nil || media != nil else { return [] }
+        // A file: enclosure is read only for a podcast whose own feed is a file (URLPolicy).
+        let path = url.hasPrefix("file:") && episode.urlPolicy.isLocal ? URL(string: url)?.path : nil
         return await Self.lane.run {
             if let stored = try? library.chapterList(id, .media, url: url) { return stored.chapters }
+            guard path != nil || media != nil else { return [] }
+            // Written before the read, replaced after it: a reader that kills podsd costs the file one attempt.
+            try? library.saveChapterList(id, .media, StoredChapterList(url: url, chapters: [], error: Self.diedReading))
             do throws(ChapterError) {
                 var chapters: [EpisodeChapter]
                 if let path {
@@ -99,8 +109,13 @@ package struct ChapterLoader: Sendable {
                 try? library.saveChapterList(id, .media, StoredChapterList(url: url, chapters: chapters))
                 return chapters
             } catch {
-                // Not kept: a file that did not arrive in time is read again next time.
                 logger.warning("episode \(id): could not read the chapters in \(url): \(error)")
+                if error.isTransient {
+                    // Bytes that did not come in time: read again next time.
+                    try? library.deleteChapterList(id, .media)
+                } else {
+                    try? library.saveChapterList(id, .media, StoredChapterList(url: url, chapters: [], error: error.message))
+                }
                 return []
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PodsCache
+import PodsFeedParser
 import PodsHTTP
 import PodsLibrary
 import PodsSettings
@@ -104,7 +105,8 @@ extension LibraryPlayer {
         guard let artwork else { return }
         let library = library
         let urls = (try? await LibraryWork.lane.run { () throws(LibraryError) in try library.podcastArtworkURLs() }) ?? []
-        for url in urls { _ = await artwork.localURI(for: url) }
+        // Only web images need fetching: a local podcast's file is its own copy.
+        for url in urls { _ = await artwork.localURI(for: url, policy: URLPolicy(documentURL: nil)) }
     }
 
     /// What follows a refresh, `pods refresh`'s or the background one's: the

@@ -1,5 +1,6 @@
 import PodsCache
 import PodsChapters
+import PodsFeedParser
 import PodsHTTP
 import PodsLibrary
 import PodsPlayback
@@ -79,15 +80,19 @@ extension LibraryPlayer {
 
     // MARK: - Chapters
 
-    /// The merged chapters of `episodeID`: the loaded episode's as playing,
-    /// another's read through its range cache (only the tag's bytes).
+    /// The merged chapters of `episodeID`: the loaded episode's as playing;
+    /// another's from the feed, its chapters file and what is stored, its
+    /// media file's own tags only once it is downloaded. Browsing (`pods ui`'s
+    /// details, `pods show`) never fetches an episode's audio: that would tell
+    /// every host what is browsed, and run a tag reader on a file nobody chose to play.
     package func chapters(of episodeID: Int64) async throws(SessionError) -> [EpisodeChapter] {
         if episodeID == loaded?.id || episodeID == 0 {
             guard loaded != nil else { throw SessionError.notFound("no episode is loaded") }
             return await controller.chapters()
         }
         let episode = try SessionError.mapped { () throws(LibraryError) in try library.episode(episodeID) }
-        guard let url = episode.episode.enclosures.first?.url, let mediaCache, HTTPClient.isHTTP(url) else {
+        guard let url = episode.episode.enclosures.first?.url, let mediaCache, HTTPClient.isHTTP(url),
+              await mediaCache.isDownloaded(episodeID) else {
             return await chapterLoader.chapters(for: episode, media: nil)
         }
         let cache = try? await mediaCache.open(episodeID: episodeID, url: url, forPlayback: false)
@@ -107,7 +112,7 @@ extension LibraryPlayer {
         var changed = false
         for index in chapters.indices.prefix(200) {
             guard let image = chapters[index].image, HTTPClient.isHTTP(image) else { continue }
-            if let local = await artwork.localURI(for: image) {
+            if let local = await artwork.localURI(for: image, policy: episode.urlPolicy) {
                 chapters[index].image = local
                 changed = true
             }

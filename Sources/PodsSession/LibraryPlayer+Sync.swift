@@ -1,4 +1,5 @@
 import Foundation
+import PodsFeedParser
 import PodsLibrary
 
 /// What the player does for the sync: records listening as play actions
@@ -51,7 +52,7 @@ extension LibraryPlayer {
 
     /// The loaded episode, if it is `episodeID` and paused, moves to `position`.
     private func moveLoaded(_ episodeID: Int64, to position: Double?) async {
-        guard let position, loaded?.id == episodeID else { return }
+        guard let position = MediaSeconds.checked(position), loaded?.id == episodeID else { return }
         let state = await controller.currentState()
         guard state.status != .playing, state.track?.episode?.episodeID == episodeID else { return }
         await controller.jump(to: .milliseconds(Int64(position * 1000)))

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PodsCache
 import PodsChapters
+import PodsFeedParser
 import PodsFeeds
 import PodsHTTP
 import PodsLibrary
@@ -152,7 +153,7 @@ package actor LibraryPlayer {
                 loadMarker.write(episode.id, attempts: died.attempts + 1)
             }
             try await load(episode, paused: true)
-            logger.info("resumed episode \(episode.id) paused at \(Int(episode.position)) s")
+            logger.info("resumed episode \(episode.id) paused at \(MediaSeconds.whole(episode.position, rounding: .down) ?? 0) s")
             // Listening a kill cut short of its record is recorded now, for the sync.
             try library.recordUnrecordedListening(episode.id)
         } catch {
@@ -193,16 +194,16 @@ package actor LibraryPlayer {
         loadedBy = (play, begunAtStart)
         if let previous { Task { [mediaCache] in await mediaCache?.release(previous) } }
         let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
-        let localArt = if let remoteArt, let artwork { await artwork.cachedURI(for: remoteArt) } else { String?.none }
+        let localArt = if let remoteArt, let artwork { await artwork.cachedURI(for: remoteArt, policy: episode.urlPolicy) } else { String?.none }
         guard token == loadToken else { throw Self.overtaken(episode.id) }  // the newer load owns the cache now
         let metadata = EpisodeMetadata(
             episodeID: episode.id, podcastID: episode.podcastId, title: episode.episode.title,
             podcastTitle: episode.podcastTitle, author: episode.episode.author ?? episode.podcastAuthor,
             artworkURL: localArt ?? remoteArt)
-        if localArt == nil, let remoteArt { fetchArtwork(remoteArt, for: episode.id) }
+        if localArt == nil, let remoteArt { fetchArtwork(remoteArt, for: episode.id, policy: episode.urlPolicy) }
         playing = preferences.playback(for: episode.podcastId)
         // A fresh episode starts past its intro (unless the intro is the whole of it).
-        var start = position ?? .seconds(episode.position)
+        var start = position ?? .seconds(MediaSeconds.checked(episode.position) ?? 0)
         if start == .zero, playing.skipIntro > 0, episode.episode.duration.map({ playing.skipIntro < $0 }) ?? true {
             start = .seconds(playing.skipIntro)
         }
@@ -265,10 +266,10 @@ package actor LibraryPlayer {
     }
 
     /// Fetches artwork that is not cached yet, then shows the local copy.
-    private func fetchArtwork(_ url: String, for episodeID: Int64) {
+    private func fetchArtwork(_ url: String, for episodeID: Int64, policy: URLPolicy) {
         guard let artwork else { return }
         Task { [controller] in
-            guard let local = await artwork.localURI(for: url) else { return }
+            guard let local = await artwork.localURI(for: url, policy: policy) else { return }
             await controller.setArtwork(local, forEpisode: episodeID)
         }
     }

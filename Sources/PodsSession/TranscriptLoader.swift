@@ -1,5 +1,6 @@
 import Foundation
 import PodsConcurrency
+import PodsFeedParser
 import PodsHTTP
 import PodsLibrary
 import PodsTranscripts
@@ -27,7 +28,7 @@ package struct TranscriptLoader: Sendable {
            let cues = try? JSONDecoder().decode([TranscriptCue].self, from: Data(stored.cuesJSON.utf8)) {
             return cues
         }
-        let data = try await fetch(url)
+        let data = try await fetch(url, policy: episode.urlPolicy)
         let parsed: (format: Transcript.Format, cues: [TranscriptCue])
         do throws(TranscriptError) { parsed = try Transcript.parse(data) } catch {
             throw SessionError.failed("the transcript \(url) cannot be read: \(error.message)")
@@ -39,10 +40,12 @@ package struct TranscriptLoader: Sendable {
         return parsed.cues
     }
 
-    private func fetch(_ url: String) async throws(SessionError) -> Data {
-        if url.hasPrefix("file:"), let path = URL(string: url)?.path {
-            guard let data = FileManager.default.contents(atPath: path) else { throw SessionError.failed("cannot read the transcript \(path)") }
-            return data
+    private func fetch(_ url: String, policy: URLPolicy) async throws(SessionError) -> Data {
+        if url.hasPrefix("file:") {
+            switch policy.readLocalFile(url) {
+            case .success(let data): return data
+            case .failure(let error): throw SessionError.failed("the transcript cannot be read: \(error.message)")
+            }
         }
         guard HTTPClient.isHTTP(url) else { throw SessionError.failed("the transcript's URL is not http(s): \(url)") }
         do {

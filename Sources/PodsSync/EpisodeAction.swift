@@ -64,9 +64,8 @@ public struct EpisodeAction: Sendable, Equatable {
               let name = (json["action"] as? String)?.lowercased(), let kind = Kind(rawValue: name),
               let timestamp = SyncTimestamp.date(json["timestamp"]) else { return nil }
         func seconds(_ key: String) -> Int? {
-            guard let number = (json[key] as? NSNumber)?.doubleValue ?? (json[key] as? String).flatMap(Double.init),
-                  number.isFinite, number >= 0, number < 1e9 else { return nil }
-            return Int(number)
+            let number = (json[key] as? NSNumber)?.doubleValue ?? (json[key] as? String).flatMap(Double.init)
+            return MediaSeconds.whole(number, rounding: .towardZero)
         }
         let guid = (json["guid"] as? String).flatMap { $0.isEmpty || $0 == "null" ? nil : $0 }
         self.init(podcast: podcast, episode: episode, guid: guid, kind: kind, timestamp: timestamp,

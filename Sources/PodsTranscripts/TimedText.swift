@@ -39,7 +39,7 @@ enum TimedText {
             guard let value = Double(part), value.isFinite, value >= 0 else { return nil }
             total = total * 60 + value
         }
-        return total
+        return MediaSeconds.checked(total)
     }
 
     /// Drops `<i>`, `</v>`, `<c.yellow>` and other inline tags.
@@ -70,7 +70,9 @@ enum JSONTranscript {
         guard let document = try? JSONDecoder().decode(Document.self, from: data) else { return nil }
         return document.segments.prefix(Transcript.maximumCues).compactMap { segment in
             guard let body = segment.body else { return nil }
-            return TranscriptCue(start: segment.startTime, end: segment.endTime, speaker: segment.speaker, text: body)
+            // Times no episode has are dropped: the cue stays, untimed.
+            return TranscriptCue(start: MediaSeconds.checked(segment.startTime), end: MediaSeconds.checked(segment.endTime),
+                                 speaker: segment.speaker, text: body)
         }
     }
 }

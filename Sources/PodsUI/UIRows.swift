@@ -193,7 +193,8 @@ public enum Clock {
     public static func day(unixSeconds: Int64) -> String { String(JSONDate.string(unixSeconds: unixSeconds).prefix(10)) }
 
     public static func text(_ seconds: Double) -> String {
-        let total = seconds.isFinite ? max(0, Int(seconds)) : 0
+        // Times come from outside (a feed's duration, through podsd): 1e23 seconds shows as 0:00, not a trap.
+        let total = MediaSeconds.whole(seconds, rounding: .down) ?? 0
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
     }

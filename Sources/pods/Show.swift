@@ -96,7 +96,9 @@ struct Show: AsyncParsableCommand {
         if item["completed"]?.boolValue == true { return "played" }
         let position = item["position"]?.doubleValue ?? 0
         guard position > 0 else { return "unplayed" }
-        let share = duration.map { String(format: " (%d%%)", Int(position / max($0, 1) * 100)) } ?? ""
+        let share = MediaSeconds.checked(duration).map { total in
+            String(format: " (%d%%)", Int(min(1, (MediaSeconds.checked(position) ?? 0) / max(total, 1)) * 100))
+        } ?? ""
         return "\(Status.clock(position)) in\(share)"
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PodsClient
+import PodsUI
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show what is playing.")
@@ -45,9 +46,5 @@ struct Status: AsyncParsableCommand {
             """
     }
 
-    static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded(.down))
-        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
-    }
+    static func clock(_ seconds: Double) -> String { Clock.text(seconds) }
 }

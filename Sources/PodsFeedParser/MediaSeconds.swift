@@ -1,0 +1,21 @@
+/// Seconds read from outside (a feed's `itunes:duration`, a chapter start,
+/// a transcript cue, a synced position): checked here, where they are
+/// parsed, before any of them becomes an `Int` or a `Duration`. A value
+/// that is not finite, is negative or is larger than any episode is
+/// dropped; converting `1e23` to an `Int` traps.
+public enum MediaSeconds {
+    /// The longest an episode may be: about 115 days (`PodsChapters`'
+    /// `EpisodeChapter.maximumSeconds` is the same number).
+    public static let maximum: Double = 10_000_000
+
+    /// `value` when it is a time in an episode, else nil.
+    public static func checked(_ value: Double?) -> Double? {
+        guard let value, value.isFinite, value >= 0, value <= maximum else { return nil }
+        return value
+    }
+
+    /// Whole seconds of a time in an episode, else nil: never a trap.
+    public static func whole(_ value: Double?, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int? {
+        checked(value).map { Int($0.rounded(rule)) }
+    }
+}

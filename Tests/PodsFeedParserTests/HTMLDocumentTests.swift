@@ -1,0 +1,59 @@
+import Foundation
+@testable import PodsFeedParser
+import Testing
+
+/// Show notes with text whose case mapping changes its length, and other
+/// text a note may carry: links are found, whole and from the right place,
+/// and nothing traps (REVIEW-3, N4: 40 × U+0130 before a link killed `pods show`).
+@Suite struct HTMLDocumentTests {
+    /// Each grows, shrinks or otherwise bends a case-folded or normalised copy.
+    static let awkward = [
+        "\u{130}",  // İ: lowercases to i + U+0307, two bytes to three
+        "\u{212A}",  // Kelvin sign: lowercases to k, three bytes to one
+        "\u{1E9E}",  // ẞ: lowercases to ß
+        "\u{FB01}",  // ﬁ: uppercases to FI
+        "ΣΑΣ ς",  // final sigma
+        "e\u{301}\u{302}\u{303}",  // combining marks
+        "\u{202E}שלום עולם\u{202C} مرحبا",  // right-to-left text and a bidi override
+        "👩‍👩‍👧‍👦🏳️‍🌈🇹🇷",  // emoji sequences
+        "\u{0}",  // NUL
+        "&#xD800;&#xDFFF;&#55296;",  // character references to surrogates
+        "Ａ<Ａ",  // fullwidth letters
+    ]
+
+    @Test(arguments: awkward)
+    func linksAfterAwkwardTextAreWholeAndRight(_ text: String) {
+        for count in [1, 40, 400] {
+            let before = String(repeating: text, count: count)
+            let html = "<p>\(before) <A HREF=\"https://example.com/one\">One \(text)</a> \(before)"
+                + "<a href='https://example.com/two?x=\(count)'>Two</A>\(before)</p>"
+            let links = HTMLDocument.links(html)
+            #expect(links.map(\.url) == ["https://example.com/one", "https://example.com/two?x=\(count)"], "\(text.debugDescription) × \(count)")
+            #expect(links.first?.text.hasPrefix("One") == true)
+            #expect(links.last?.text == "Two")
+            _ = HTMLDocument.paragraphs(html)
+            _ = HTMLDocument.feedLinks(html, base: "https://example.com/")
+        }
+    }
+
+    /// Reproduced: the note that killed `pods show` and `pods ui`.
+    @Test func fortyDottedCapitalIsBeforeALink() {
+        let html = String(repeating: "İ", count: 40) + "<a href=\"https://example.com/x\">x</a>"
+        #expect(HTMLDocument.links(html) == [HTMLDocument.Link(text: "x", url: "https://example.com/x")])
+    }
+
+    /// Characters that shrink when lowercased cut the wrong link before.
+    @Test func kelvinSignsBeforeALinkCutNothing() {
+        let html = String(repeating: "\u{212A}", count: 30) + "<a href=\"https://example.com/kelvin\">Kelvin</a>"
+        #expect(HTMLDocument.links(html) == [HTMLDocument.Link(text: "Kelvin", url: "https://example.com/kelvin")])
+    }
+
+    @Test func tagsAreMatchedInASCIICaseOnly() {
+        #expect(HTMLDocument.find("<a", in: Array("x<A y".utf8), from: 0, to: 5) == 1)
+        #expect(HTMLDocument.find("<a", in: Array("\u{1C}a".utf8), from: 0, to: 2) == nil)  // 0x1C | 0x20 is "<"
+        #expect(HTMLDocument.find("href", in: Array("hre".utf8), from: 0, to: 3) == nil)
+        #expect(HTMLDocument.find("href", in: Array("HREF".utf8), from: 1, to: 4) == nil)
+        #expect(HTMLDocument.links("<a") == [] && HTMLDocument.links("<a ") == [] && HTMLDocument.links("<a href=") == [])
+        #expect(HTMLDocument.links("<a href=\"https://e.com\">") == [HTMLDocument.Link(text: "", url: "https://e.com")])
+    }
+}
