@@ -191,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "PodsServiceTests",
             dependencies: [
-                "PodsClient", "PodsLibrary", "PodsProtocol", "PodsService", "PodsDBus", "PodsTerminal", "PodsTestSupport", "podsd",
+                "PodsClient", "PodsFeedParser", "PodsLibrary", "PodsProtocol", "PodsService", "PodsDBus", "PodsTerminal", "PodsTestSupport", "podsd",
                 "pods",
             ]),
     ],

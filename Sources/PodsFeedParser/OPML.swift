@@ -15,7 +15,13 @@ public enum OPML {
         }
     }
 
-    /// Every outline with an `xmlUrl`, at any depth (folders are flattened), in document order.
+    /// Outlines read at most from one file: a listener's export has hundreds;
+    /// more is no subscription list (each one costs a fetch).
+    public static let maximumOutlines = 5000
+
+    /// Every outline with an `xmlUrl`, at any depth (folders are flattened), in
+    /// document order, each feed once; a file with more than `maximumOutlines`
+    /// feeds is refused whole.
     public static func parse(_ data: Data) throws(FeedError) -> [Outline] {
         let limit = FeedParser.defaultSizeLimit
         guard data.count <= limit else { throw FeedError(.tooLarge, "the feed is larger than \(limit / 1_048_576) MB") }
@@ -31,6 +37,9 @@ public enum OPML {
         }
         try parser.finish()
         guard collector.sawOPML else { throw FeedError(.notAFeed, "not an OPML file: the root element is not <opml>") }
+        guard !collector.tooMany else {
+            throw FeedError(.tooLarge, "the OPML file names more than \(maximumOutlines) feeds; import it in parts")
+        }
         return collector.outlines
     }
 
@@ -84,18 +93,24 @@ public enum OPML {
     private final class OutlineCollector: XMLStreamHandler {
         var outlines: [Outline] = []
         var sawOPML = false
+        var tooMany = false
+        private var seen = Set<String>()
         private var depth = 0
 
         func startElement(_ name: XMLName, attributes: XMLAttributes) {
             depth += 1
             if depth == 1 { sawOPML = name.local.lowercased() == "opml" }
-            guard sawOPML, name.local.lowercased() == "outline" else { return }
+            guard sawOPML, !tooMany, name.local.lowercased() == "outline" else { return }
             let attributes = attributes.all
             func value(_ key: String) -> String? {
                 attributes.first { $0.name.lowercased() == key.lowercased() }?.value
                     .trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
             }
-            guard let url = value("xmlUrl") else { return }
+            guard let url = value("xmlUrl"), seen.insert(url).inserted else { return }
+            guard outlines.count < maximumOutlines else {
+                tooMany = true
+                return
+            }
             outlines.append(Outline(title: value("title") ?? value("text") ?? url, feedURL: url, link: value("htmlUrl")))
         }
 

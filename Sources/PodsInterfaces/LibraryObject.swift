@@ -316,13 +316,26 @@ package enum LibraryObject {
         var error: String?
     }
 
-    /// Subscribes to every outline (the refresher bounds how many fetch at
-    /// once), announcing progress as each is done; results in outline order.
+    /// Subscriptions made at once by an import: each is a fetch and a parse.
+    static let importWidth = 8
+
+    /// Subscribes to each outline, `importWidth` at a time (the work is
+    /// linear in the outlines and holds at most that many fetches), announcing
+    /// progress as each is done; results in outline order. Once the caller has
+    /// gone (its call cancelled), no further one starts.
     private static func importing(_ outlines: [OPML.Outline], with player: LibraryPlayer,
                                   signals: LibrarySignals) async -> [ImportResult] {
         signals.refreshProgress(0, outlines.count)
         return await withTaskGroup(of: (Int, ImportResult).self) { group in
+            var results: [ImportResult?] = Array(repeating: nil, count: outlines.count)
+            var done = 0
             for (index, outline) in outlines.enumerated() {
+                if index >= importWidth, let (finished, result) = await group.next() {
+                    results[finished] = result
+                    done += 1
+                    signals.refreshProgress(done, outlines.count)
+                }
+                guard !Task.isCancelled else { break }
                 group.addTask {
                     // A password in an outline's URL goes to the store, never into the library or the results.
                     let (url, credentials) = HTTPCredentials.splitting(outline.feedURL)
@@ -338,8 +351,6 @@ package enum LibraryObject {
                     }
                 }
             }
-            var results: [ImportResult?] = Array(repeating: nil, count: outlines.count)
-            var done = 0
             for await (index, result) in group {
                 results[index] = result
                 done += 1

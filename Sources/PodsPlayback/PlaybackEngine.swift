@@ -158,11 +158,11 @@ public final class PlaybackEngine {
     /// element (`filesrc location=~/.ssh/… ! filesink …` copies a file), so
     /// anything more stays where only the user writes: the config file and
     /// `--audio-sink`.
+    /// A device names a device, never a file (`busDeviceIsAllowed`).
     public static func checkBusAudioSink(_ text: String) throws(PlaybackError) {
         ensureGStreamer()
         let words = text.split(separator: " ", omittingEmptySubsequences: true)
         let nameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
-        let deviceCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.:,@/")
         guard let name = words.first, (1...64).contains(name.count), name.allSatisfy(nameCharacters.contains) else {
             throw PlaybackError(.setup, "audio-sink over D-Bus takes an audio sink's name (such as pulsesink), not '\(text)'")
         }
@@ -170,9 +170,14 @@ public final class PlaybackEngine {
         if words.count == 2, words[1].hasPrefix("device=") {
             device = words[1].dropFirst("device=".count)
         }
-        guard words.count == 1 || (device.map { (1...256).contains($0.count) && $0.allSatisfy(deviceCharacters.contains) } ?? false) else {
+        guard words.count == 1 || device != nil else {
             throw PlaybackError(.setup, "audio-sink over D-Bus takes a sink's name and at most a device=…; "
                                 + "a longer description belongs in config.toml or --audio-sink")
+        }
+        if let device, !busDeviceIsAllowed(String(device)) {
+            throw PlaybackError(.setup, "audio-sink over D-Bus takes a device by its name (such as hw:1,0, "
+                                + "plughw:CARD=PCH or a sound server's sink name), not '\(device.prefix(80))'; "
+                                + "a path or an ALSA plugin belongs in config.toml or --audio-sink")
         }
         guard let factory = gst_element_factory_find(String(name)) else {
             throw PlaybackError(.setup, "audio sink '\(name)': GStreamer has no such element")
@@ -193,6 +198,31 @@ public final class PlaybackEngine {
                 throw PlaybackError(.setup, "audio sink '\(name)' has no device to choose")
             }
         }
+    }
+
+    /// ALSA's PCM kinds that name a card and nothing else: after one of these
+    /// and a colon come only the card's arguments (`hw:1,0`, `plughw:CARD=PCH,DEV=0`).
+    static let alsaCardPCMs: Set<String> = [
+        "default", "sysdefault", "hw", "plughw", "front", "rear", "center_lfe", "side", "surround21", "surround40",
+        "surround41", "surround50", "surround51", "surround71", "iec958", "spdif", "hdmi", "dmix", "usbstream",
+    ]
+
+    /// Whether a client on the bus may choose `device`: a device's name, or an
+    /// ALSA card PCM with its arguments. Never a path (`/`), and never another
+    /// ALSA PCM: the stock `alsa.conf` defines `file:PATH` and `tee:PATH`,
+    /// which truncate and write the file they name (relative to podsd's
+    /// directory without a `/`), and `plug:` or others can nest them.
+    public static func busDeviceIsAllowed(_ device: String) -> Bool {
+        let nameCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.@")
+        let argumentCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.,=")
+        guard (1...256).contains(device.count) else { return false }
+        let parts = device.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let name = parts.first, !name.isEmpty, name.allSatisfy(nameCharacters.contains) else { return false }
+        guard parts.count == 2 else {
+            // A bare name: a sound server's sink, or an ALSA PCM without arguments, but not one that writes files.
+            return !["file", "tee"].contains(name.lowercased())
+        }
+        return alsaCardPCMs.contains(String(name)) && parts[1].allSatisfy(argumentCharacters.contains)
     }
 
     private static func makeAudioSink(_ description: String) throws(PlaybackError) -> UnsafeMutablePointer<GstElement> {

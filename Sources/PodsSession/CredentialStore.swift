@@ -15,12 +15,17 @@ package final class CredentialStore: Sendable {
     private let backend: Backend
     private let logger: Logger
     /// Every origin's credentials, read once at start and kept as they change
-    /// (each transfer asks, from libcurl's thread).
+    /// (each transfer asks, from libcurl's thread); includes one being tried.
     private let known = Mutex<[String: HTTPCredentials]>([:])
+    /// Only the credentials that worked: what is written (a password still
+    /// being tried never reaches the file, whatever another save does meanwhile).
+    private let kept = Mutex<[String: HTTPCredentials]>([:])
 
     package enum Backend: Sendable {
         case secretService(any SecretKeeper)
         case file(URL)
+        /// A file that could not be read nor moved aside: nothing is written to it.
+        case unwritable(URL)
     }
 
     private init(backend: Backend, logger: Logger) {
@@ -35,22 +40,29 @@ package final class CredentialStore: Sendable {
             do throws(SessionError) {
                 let found = try await secrets.loadAll()
                 store.known.withLock { $0 = found }
+                store.kept.withLock { $0 = found }
             } catch {
                 logger.warning("the Secret Service did not give Pods' passwords: \(error.message)")
             }
             return store
         }
         let store = CredentialStore(backend: .file(file), logger: logger)
-        if let data = FileManager.default.contents(atPath: file.path),
-           let stored = try? JSONDecoder().decode([String: [String: String]].self, from: data) {
-            store.known.withLock { known in
-                for (origin, entry) in stored {
-                    if let user = entry["user"], let password = entry["password"] {
-                        known[origin] = HTTPCredentials(user: user, password: password)
-                    }
-                }
+        guard FileManager.default.fileExists(atPath: file.path) else { return store }
+        guard let data = FileManager.default.contents(atPath: file.path),
+              let stored = try? JSONDecoder().decode([String: [String: String]].self, from: data) else {
+            // Never taken as empty: the next save would write over every password in it.
+            let aside = PrivateFile.setAside(file)
+            logger.error("\(file.path) cannot be read as Pods' credentials; \(aside.map { "moved to \($0.path)" } ?? "left as it is, and not written") so that no password in it is lost")
+            return aside == nil ? CredentialStore(backend: .unwritable(file), logger: logger) : store
+        }
+        var found: [String: HTTPCredentials] = [:]
+        for (origin, entry) in stored {
+            if let user = entry["user"], let password = entry["password"] {
+                found[origin] = HTTPCredentials(user: user, password: password)
             }
         }
+        store.known.withLock { $0 = found }
+        store.kept.withLock { $0 = found }
         return store
     }
 
@@ -58,7 +70,7 @@ package final class CredentialStore: Sendable {
     package var place: String {
         switch backend {
         case .secretService: "the Secret Service"
-        case .file(let url): url.path
+        case .file(let url), .unwritable(let url): url.path
         }
     }
 
@@ -113,25 +125,33 @@ package final class CredentialStore: Sendable {
     /// Forgets the password kept under `key` (the Secret Service's item is
     /// emptied; the file loses the entry).
     package func remove(key: String) async throws(SessionError) {
-        guard let old = known.withLock({ $0.removeValue(forKey: key) }) else { return }
-        try await persist(HTTPCredentials(user: old.user, password: ""), key: key)
+        known.withLock { _ = $0.removeValue(forKey: key) }
+        guard let old = kept.withLock({ $0.removeValue(forKey: key) }) else { return }
+        try await persist(HTTPCredentials(user: old.user, password: ""), key: key, removing: true)
     }
 
-    private func persist(_ credentials: HTTPCredentials, key: String) async throws(SessionError) {
+    /// Keeps `credentials` (which worked) under `key`: in the Secret Service,
+    /// or in the file, written whole from what worked, one writer at a time.
+    private func persist(_ credentials: HTTPCredentials, key: String, removing: Bool = false) async throws(SessionError) {
+        if !removing { kept.withLock { $0[key] = credentials } }
         switch backend {
         case .secretService(let service):
             try await service.store(credentials, key: key)
         case .file(let file):
-            let all = known.withLock { $0 }.mapValues { ["user": $0.user, "password": $0.password] }
-            try Self.writePrivately(all, to: file)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            do throws(SettingsError) {
+                // The snapshot is taken inside the file's lock: the last write holds every change before it.
+                try PrivateFile.update(file) { _ throws(SettingsError) in
+                    let all = kept.withLock { $0 }.mapValues { ["user": $0.user, "password": $0.password] }
+                    guard let data = try? encoder.encode(all) else { throw SettingsError("cannot encode the credentials") }
+                    return data
+                }
+            } catch {
+                throw SessionError.failed(error.message)
+            }
+        case .unwritable(let file):
+            throw SessionError.failed("\(file.path) cannot be read, so Pods does not write passwords into it; move it away and try again")
         }
-    }
-
-    /// Writes the file with mode 0600 from its first byte.
-    private static func writePrivately(_ entries: [String: [String: String]], to file: URL) throws(SessionError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        guard let data = try? encoder.encode(entries) else { throw SessionError.failed("cannot encode the credentials") }
-        do throws(SettingsError) { try PrivateFile.write(data, to: file) } catch { throw SessionError.failed(error.message) }
     }
 }

@@ -78,6 +78,8 @@ package actor LibraryPlayer {
     let loadMarker: LoadMarker
     /// Set by `stop()`: podsd is stopping cleanly, and no load is marked.
     private var stopping = false
+    /// The episode the last run crashed loading, and how many of its loads crashed (read once, at the resume).
+    private var crashedLoad: (episodeID: Int64, attempts: Int)?
     /// Where the episode playing began this stretch, for the sync's play action.
     package var playStart: (episodeID: Int64, position: Int)?
 
@@ -145,12 +147,10 @@ package actor LibraryPlayer {
         guard !stopping else { return }
         do {
             guard let episode = try library.currentEpisode() else { return }
-            if let died = loadMarker.leftOver(), died.episodeID == episode.id {
-                guard died.attempts < LoadMarker.attemptsAllowed else {
-                    skipAfterCrash(episode)
-                    return
-                }
-                loadMarker.write(episode.id, attempts: died.attempts + 1)
+            crashedLoad = loadMarker.crashedLoad()
+            if let died = crashedLoad, died.episodeID == episode.id, died.attempts >= LoadMarker.attemptsAllowed {
+                skipAfterCrash(episode)
+                return
             }
             try await load(episode, paused: true)
             logger.info("resumed episode \(episode.id) paused at \(MediaSeconds.whole(episode.position, rounding: .down) ?? 0) s")
@@ -207,7 +207,10 @@ package actor LibraryPlayer {
         if start == .zero, playing.skipIntro > 0, episode.episode.duration.map({ playing.skipIntro < $0 }) ?? true {
             start = .seconds(playing.skipIntro)
         }
-        if !stopping { loadMarker.begin(episode.id) }
+        if !stopping {
+            let crashed = crashedLoad.flatMap { $0.episodeID == episode.id ? $0.attempts : nil } ?? 0
+            loadMarker.begin(episode.id, attempts: crashed + 1)
+        }
         do throws(PlaybackError) {
             try await controller.open(source, episode: metadata, startingAt: start, paused: paused, announced: announced,
                                       rate: playing.speed, preferences: Self.trackPreferences(playing))
@@ -215,13 +218,23 @@ package actor LibraryPlayer {
             if token == loadToken { loadMarker.end() }
             throw SessionError.failed("could not play \(url): \(error.message)")
         }
+        // Prerolled, its tags read: the load can no longer crash (a tag reader's crash is
+        // guarded by the chapter loader's own stored attempt).
+        if token == loadToken {
+            loadMarker.end()
+            crashedLoad = nil
+            // A load that prerolled replaces what a crashed one stored: its tags are read again (once).
+            if let stored = try? library.chapterList(episode.id, .media, url: url), stored.error == Self.crashedLoadingError {
+                try? library.deleteChapterList(episode.id, .media)
+            }
+        }
         guard token == loadToken else { return }
         await refreshNeighbours()
-        Task {
-            await loadChapters(episode, media: cache, token: token)
-            if token == loadToken { loadMarker.end() }
-        }
+        Task { await loadChapters(episode, media: cache, token: token) }
     }
+
+    /// What an episode's media chapters say after podsd crashed loading it (`skipAfterCrash`).
+    static let crashedLoadingError = "podsd crashed while loading this file"
 
     /// podsd died loading `episode` (its audio or its chapters) in each of
     /// its last runs: it is not loaded at start, and its audio file's own chapters
@@ -230,11 +243,11 @@ package actor LibraryPlayer {
     private func skipAfterCrash(_ episode: LibraryEpisode) {
         loadMarker.end()
         let url = episode.episode.enclosures.first?.url ?? ""
-        logger.error("podsd stopped while loading episode \(episode.id) (\(url)) \(LoadMarker.attemptsAllowed) times; not loading it at start, and not reading its chapter tags again")
+        logger.error("podsd crashed while loading episode \(episode.id) (\(url)) \(LoadMarker.attemptsAllowed) times; not loading it at start, and not reading its chapter tags again")
         do {
             try library.clearCurrentEpisode()
             try library.saveChapterList(episode.id, .media, StoredChapterList(
-                url: url, chapters: [], error: "podsd stopped while loading this file"))
+                url: url, chapters: [], error: Self.crashedLoadingError))
         } catch {
             logger.error("\(error)")
         }

@@ -1,41 +1,123 @@
 import Foundation
+import Synchronization
 
-/// Names the episode being loaded (its audio opened and prerolled, then its
-/// chapters read) in a small file beside the library while it lasts. A
-/// marker still there when podsd starts names the episode podsd died
-/// loading: a file that crashes GStreamer or a tag reader would otherwise
-/// crash podsd again at every start, as it resumes that episode.
+/// Names the episode being loaded (its audio opened and prerolled, its tags
+/// read) in a small file beside the library while it lasts, and marks in it
+/// a **crash** during the load: a file that crashes GStreamer or a tag
+/// reader would otherwise crash podsd again at every start, as it resumes
+/// that episode.
 ///
-/// A death while loading may also be a `kill -9` that had nothing to do
-/// with the file, so the resume is tried once more (`attempts` 2) before
-/// the episode is left alone. A clean stop (SIGTERM at a logout, Quit)
-/// removes the marker: it is no death.
+/// Only a crash counts: a handler for the fatal signals (SIGSEGV, SIGBUS,
+/// SIGILL, SIGABRT, SIGFPE) appends one line to the marker through a
+/// descriptor opened at the load's start (`write(2)` is async-signal-safe),
+/// then hands the signal on to the handler it replaced (the runtime's
+/// backtrace). A SIGKILL from a logout or the OOM killer, a power cut or a
+/// clean stop leaves a marker without that line, which counts for nothing.
+/// A crash is tried once more (`attemptsAllowed` 2) before the episode is
+/// left alone at start.
+///
+/// Reading an episode's embedded chapters is guarded on its own: the attempt
+/// is stored before the read (`ChapterLoader`), so the marker ends once the
+/// audio has prerolled.
 ///
 /// The file is written without `fsync`: a crash leaves what the process
 /// wrote in the kernel's page cache, and only a crash is guarded against.
 struct LoadMarker: Sendable {
     let file: URL
-    /// Loads of one episode that may die before it is left alone at start.
+    /// Loads of one episode that may crash before it is left alone at start.
     static let attemptsAllowed = 2
+    /// The line a crash appends.
+    static let crashLine = "crashed"
 
-    init(directory: URL) { file = directory.appendingPathComponent("loading-episode") }
-
-    /// A load of `episodeID` begins: its own first attempt, unless the
-    /// marker already counts this episode's (a resume after a death).
-    func begin(_ episodeID: Int64) {
-        guard leftOver()?.episodeID != episodeID else { return }
-        write(episodeID, attempts: 1)
+    init(directory: URL) {
+        file = directory.appendingPathComponent("loading-episode")
+        CrashMark.install()
     }
 
-    func write(_ episodeID: Int64, attempts: Int) { try? Data("\(episodeID) \(attempts)\n".utf8).write(to: file) }
+    /// A load of `episodeID` begins, its `attempts`th since a crash (1 for a
+    /// load no crash came before).
+    func begin(_ episodeID: Int64, attempts: Int = 1) {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return }
+        let text = Array("\(episodeID) \(attempts)\n".utf8)
+        guard text.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == text.count else {
+            close(descriptor)
+            return
+        }
+        CrashMark.arm(descriptor)
+    }
 
-    func end() { try? FileManager.default.removeItem(at: file) }
+    /// The load ended (prerolled, failed, or podsd stops cleanly): no marker.
+    func end() {
+        CrashMark.disarm()
+        unlink(file.path)
+    }
 
-    /// The episode a previous run died loading, and how many loads of it died.
-    func leftOver() -> (episodeID: Int64, attempts: Int)? {
+    /// The episode a previous run crashed loading, and how many of its loads
+    /// crashed; nil when none did. A marker without a crash (a kill, a stop)
+    /// is removed.
+    func crashedLoad() -> (episodeID: Int64, attempts: Int)? {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
-        let fields = text.split(whereSeparator: \.isWhitespace)
-        guard let id = fields.first.flatMap({ Int64($0) }) else { return nil }
+        let lines = text.split(separator: "\n")
+        let fields = lines.first?.split(separator: " ") ?? []
+        guard lines.dropFirst().contains(where: { $0 == Self.crashLine }),
+              let id = fields.first.flatMap({ Int64($0) }) else {
+            unlink(file.path)
+            return nil
+        }
         return (id, fields.dropFirst().first.flatMap { Int($0) } ?? 1)
     }
 }
+
+/// The crash handler's state: the marker's descriptor while a load lasts
+/// (-1 otherwise), and the handlers it replaced. Read from a signal
+/// handler, so only an atomic load and memory set up before it is installed.
+private enum CrashMark {
+    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE]
+    static let installed = Mutex(false)
+
+    static func install() {
+        installed.withLock { done in
+            guard !done else { return }
+            done = true
+            _ = markerDescriptor.load(ordering: .relaxed)  // made before any signal can read it
+            for signal in signals {
+                var action = sigaction()
+                action.__sigaction_handler.sa_handler = { signal in CrashMark.crashed(signal) }
+                sigemptyset(&action.sa_mask)
+                action.sa_flags = SA_ONSTACK
+                sigaction(signal, &action, previousActions + Int(signal))
+            }
+        }
+    }
+
+    static func arm(_ descriptor: Int32) {
+        let old = markerDescriptor.exchange(descriptor, ordering: .sequentiallyConsistent)
+        if old >= 0 { close(old) }
+    }
+
+    static func disarm() {
+        let old = markerDescriptor.exchange(-1, ordering: .sequentiallyConsistent)
+        if old >= 0 { close(old) }
+    }
+
+    /// In the signal handler: the line, then the handler this one replaced
+    /// (the signal is raised again and delivered to it once this returns).
+    static func crashed(_ signal: Int32) {
+        let descriptor = markerDescriptor.load(ordering: .relaxed)
+        if descriptor >= 0 {
+            let line: StaticString = "crashed\n"
+            _ = write(descriptor, line.utf8Start, line.utf8CodeUnitCount)
+        }
+        sigaction(signal, previousActions + Int(signal), nil)
+        raise(signal)
+    }
+}
+
+private let markerDescriptor = Atomic<Int32>(-1)
+/// One slot per signal number, written once at install (before the handlers can run).
+nonisolated(unsafe) private let previousActions: UnsafeMutablePointer<sigaction> = {
+    let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+    actions.initialize(repeating: sigaction(), count: 65)
+    return actions
+}()

@@ -38,11 +38,15 @@ public struct ConfigFile: Sendable {
     // MARK: - Reading
 
     /// The settings the file holds; a missing file is written with every
-    /// key commented out. A broken file is one error naming the line and key.
+    /// key commented out. A broken file is one error naming the line and key;
+    /// one that cannot be read is an error too, and is never written over.
     public func load() throws(SettingsError) -> Settings {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            try writeTemplate()
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            try PrivateFile.update(url) { current in current ?? Data(Self.template.utf8) }
             return Settings()
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw SettingsError("cannot read \(url.path): \(String(cString: strerror(errno)))")
         }
         return try Self.parse(String(decoding: data, as: UTF8.self), name: url.path)
     }
@@ -235,12 +239,17 @@ public struct ConfigFile: Sendable {
     // MARK: - Writing
 
     /// Sets `key` to `value` (nil: removes it, so the default applies).
+    /// The file is read, edited and written as one step (`PrivateFile.update`):
+    /// two settings changed at once both stay, and a file that cannot be read is
+    /// left as it is.
     public func set(_ key: SettingKey, _ value: SettingValue?) throws(SettingsError) {
-        if FileManager.default.contents(atPath: url.path) == nil { try writeTemplate() }
-        let text = String(decoding: FileManager.default.contents(atPath: url.path) ?? Data(), as: UTF8.self)
-        let edited = Self.edit(text, key: key, value: value)
-        _ = try Self.parse(edited, name: url.path)  // never write what does not read back
-        try write(edited)
+        let name = url.path
+        try PrivateFile.update(url) { current throws(SettingsError) in
+            let text = current.map { String(decoding: $0, as: UTF8.self) } ?? Self.template
+            let edited = Self.edit(text, key: key, value: value)
+            _ = try Self.parse(edited, name: name)  // never write what does not read back
+            return Data(edited.utf8)
+        }
     }
 
     /// `text` with `key`'s line replaced, added after its commented
@@ -286,10 +295,4 @@ public struct ConfigFile: Sendable {
         return text
     }
 
-    private func writeTemplate() throws(SettingsError) { try write(Self.template) }
-
-    /// 0600: the file may hold the Podcast Index secret.
-    private func write(_ text: String) throws(SettingsError) {
-        try PrivateFile.write(Data(text.utf8), to: url)
-    }
 }

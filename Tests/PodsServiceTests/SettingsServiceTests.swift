@@ -172,14 +172,19 @@ import Testing
         let copied = directory.appendingPathComponent("copied")
         for description in ["fakesink sync=true name=other", "filesink location=\(copied.path)",
                             "fakesink filesrc location=/etc/passwd ! filesink location=\(copied.path)",
-                            "pulsesink server=elsewhere", "autoaudiosink device=x y", "pulsesink device=\"a b\""] {
+                            "pulsesink server=elsewhere", "autoaudiosink device=x y", "pulsesink device=\"a b\"",
+                            // ALSA's stock file and tee PCMs truncate and write the file they name; a path names a file.
+                            "alsasink device=file:\(copied.path)", "alsasink device=file:copied", "alsasink device=tee:\(copied.path)",
+                            "alsasink device=plug:file:copied", "alsasink device=file", "osssink device=/dev/dsp1",
+                            "alsasink device=hw:0/../x"] {
             let result = await podsd.run(Fixtures.executable("pods"), ["config", "audio-sink", description])
             #expect(result.status == 1 && result.stderr.split(separator: "\n").count == 1, "\(description): \(result)")
         }
         #expect(await podsd.pods("config", "audio-sink").stdout == "fakesink sync=true\n")
         #expect(!FileManager.default.fileExists(atPath: copied.path))
-        #expect(await podsd.pods("config", "audio-sink", "osssink device=/dev/dsp1").status == 0)
-        #expect(await podsd.pods("config", "audio-sink").stdout == "osssink device=/dev/dsp1\n")
+        // A device by its name is taken.
+        #expect(await podsd.pods("config", "audio-sink", "alsasink device=plughw:CARD=PCH,DEV=0").status == 0)
+        #expect(await podsd.pods("config", "audio-sink").stdout == "alsasink device=plughw:CARD=PCH,DEV=0\n")
         // The file is the user's own: a description there is taken, and the next track plays through it.
         try Data("audio-sink = \"fakesink sync=true name=other\"\n".utf8).write(to: directory.appendingPathComponent("config.toml"))
         try await waitFor { await podsd.pods("config", "audio-sink").stdout == "fakesink sync=true name=other\n" }

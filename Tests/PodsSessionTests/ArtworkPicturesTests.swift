@@ -1,7 +1,7 @@
 import Foundation
 import PodsCache
 import PodsFeedParser
-import PodsLibrary
+@testable import PodsLibrary
 @testable import PodsSession
 import PodsTestSupport
 import Testing
@@ -9,7 +9,8 @@ import Testing
 /// The helper that decodes artwork is a process of its own: whatever
 /// happens to it, the session gets one error and goes on.
 @Suite struct ArtworkPicturesTests {
-    /// An episode whose artwork is a local JPEG (the cache takes `file:` as it is).
+    /// An episode of a local podcast (its feed a file) whose artwork is a local
+    /// JPEG (the cache takes its `file:` as it is).
     static func episodeWithArtwork() async throws -> (Library, ArtworkCache, Int64) {
         let directory = try Fixtures.temporaryDirectory()
         let jpeg = directory.appendingPathComponent("art.jpg")
@@ -25,7 +26,8 @@ import Testing
         episode.artworkURL = jpeg.absoluteString
         episode.enclosures = [Enclosure(url: "http://127.0.0.1:1/a.mp3", type: "audio/mpeg", length: nil)]
         feed.episodes = [episode]
-        let podcast = try library.subscribe(feedURL: "http://127.0.0.1:1/feed.xml", feed: feed, etag: nil, lastModified: nil)
+        let podcast = try library.subscribe(feedURL: directory.appendingPathComponent("feed.xml").absoluteString, feed: feed,
+                                            etag: nil, lastModified: nil)
         let id = try #require(try library.episodes(podcastId: podcast.id).first?.id)
         return (library, ArtworkCache(directory: directory.appendingPathComponent("cache"), library: library), id)
     }
@@ -44,5 +46,17 @@ import Testing
         await #expect(throws: SessionError.self) { _ = try await halfway.picture(episode: episode, pixels: 64) }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter { $0.hasPrefix("rendered-") }
         #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    /// The same picture named by a web podcast: its `file:` artwork is never read (URLPolicy), whatever
+    /// a library written before the policy holds.
+    @Test func aWebPodcastsFileArtworkIsNeverRead() async throws {
+        let (library, cache, episode) = try await Self.episodeWithArtwork()
+        try await library.database.write { db in try db.execute(sql: "UPDATE podcast SET feedURL = 'https://example.com/feed.xml'") }
+        let pictures = ArtworkPictures(library: library, cache: cache, helper: ["/bin/sh", "-c", "exit 0", "sh"])
+        await #expect(throws: SessionError.self) { _ = try await pictures.picture(episode: episode, pixels: 64) }
+        let stored = try library.episode(episode)
+        #expect(stored.urlPolicy.isLocal == false)
+        #expect(await cache.cachedURI(for: try #require(stored.episode.artworkURL), policy: stored.urlPolicy) == nil)
     }
 }
