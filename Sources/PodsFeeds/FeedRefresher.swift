@@ -313,8 +313,11 @@ public actor FeedRefresher {
     /// the caller must `pipeline.leave()` when it has stored it.
     private func fetch(_ url: String, etag: String?, lastModified: String?) async throws(HTTPError) -> Fetched {
         if let file = URL(string: url), file.isFileURL {
-            guard let data = FileManager.default.contents(atPath: file.path) else {
-                throw HTTPError(.unreachable, "cannot read \(file.path)")
+            // A feed of the listener's own: local, within the size a feed may be over HTTP.
+            let data: Data
+            switch URLPolicy(documentURL: file).readLocalFile(url, maximumBytes: FeedParser.defaultSizeLimit) {
+            case .success(let read): data = read
+            case .failure(let error): throw HTTPError(.unreachable, error.message)
             }
             await pipeline.enter()
             return Fetched(body: .memory(data), finalURL: url)

@@ -1,7 +1,7 @@
 internal import CGStreamer
 import Foundation
 
-/// Turns a picture (JPEG, PNG, whatever GStreamer's decoders read) into a
+/// Turns a picture (PNG, JPEG or WebP, by its first bytes) into a
 /// square PNG of a given size, letterboxed: artwork for terminals that show
 /// pictures (`pods ui`).
 ///
@@ -21,6 +21,10 @@ public enum ImageRenderer {
             FileHandle.standardError.write(Data("podsd \(helperArgument) INPUT OUTPUT PIXELS\n".utf8))
             return 2
         }
+        // Nothing podsd had open is the helper's: a descriptor it inherited without close-on-exec
+        // (a spilled download, a socket) is closed before any outside byte is read.
+        let openMaximum = min(max(sysconf(Int32(_SC_OPEN_MAX)), 256), 65_536)
+        for descriptor in 3..<Int32(openMaximum) { close(descriptor) }
         // A small picture may declare a huge one: memory and CPU are capped, the parent also keeps time.
         var memory = rlimit(rlim_cur: 768 << 20, rlim_max: 768 << 20)
         setrlimit(Int32(RLIMIT_DATA.rawValue), &memory)
@@ -35,11 +39,34 @@ public enum ImageRenderer {
         }
     }
 
+    /// The decoding part of the pipeline for a picture that starts with
+    /// `head`, by its magic bytes; nil for anything else.
+    static func decoder(forHead head: [UInt8]) -> String? {
+        // typefind only names the type; the one decoder after it is ours to choose.
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "typefind ! pngdec" }
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "typefind ! jpegdec" }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
+            return "typefind ! webpdec"
+        }
+        return nil
+    }
+
+    private static func head(of path: String) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        return Array((try? handle.read(upToCount: 16)) ?? Data())
+    }
+
     /// Renders `input` as a `pixels`×`pixels` PNG at `output`, in this process.
     public static func render(_ input: String, to output: String, pixels: Int) throws(PlaybackError) {
         guard pixelRange.contains(pixels) else { throw PlaybackError(.other, "a picture is \(pixelRange) pixels wide") }
         gst_init(nil, nil)
-        let description = "filesrc name=source ! decodebin ! videoconvert ! videoscale add-borders=true "
+        guard let decoder = decoder(forHead: head(of: input)) else {
+            throw PlaybackError(.undecodable, "the artwork is not a PNG, JPEG or WebP picture")
+        }
+        // One image decoder, named: never decodebin, which would autoplug any demuxer for what
+        // the bytes claim to be (an HLS or DASH playlist makes hlsdemux or dashdemux fetch URLs).
+        let description = "filesrc name=source ! \(decoder) ! videoconvert ! videoscale add-borders=true "
             + "! capsfilter name=size ! pngenc snapshot=true ! filesink name=sink"
         var error: UnsafeMutablePointer<GError>?
         let parsed = gst_parse_launch(description, &error)

@@ -58,9 +58,9 @@ package struct ArtworkPictures: Sendable {
         }
         let status = await ChildProcess.exit(of: pid, killAfter: timeLimit)
         // Exited with 0 (a signal, a limit or a failed read is anything else).
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0,
-              (try? FileManager.default.moveItem(atPath: part, toPath: output.path)) != nil
-              || FileManager.default.fileExists(atPath: output.path) else {
+        // rename(2) replaces an older rendering (FileManager.moveItem refuses an existing file,
+        // which kept the first picture for good once the artwork changed).
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0, rename(part, output.path) == 0 else {
             throw .failed("the artwork could not be read as a picture")
         }
     }

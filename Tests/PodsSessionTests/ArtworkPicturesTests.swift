@@ -59,4 +59,25 @@ import Testing
         #expect(stored.urlPolicy.isLocal == false)
         #expect(await cache.cachedURI(for: try #require(stored.episode.artworkURL), policy: stored.urlPolicy) == nil)
     }
+
+    /// The artwork cache rewrites a picture when its server has a new one; the
+    /// rendering made from the old one is replaced, not returned for good
+    /// (`FileManager.moveItem` refused the existing file). podsd's own helper renders.
+    @Test func aPictureIsRenderedAgainWhenItsArtworkChanges() async throws {
+        let (library, cache, episode) = try await Self.episodeWithArtwork()
+        let pictures = ArtworkPictures(library: library, cache: cache, helper: [Fixtures.executable("podsd"), "--render-artwork"])
+        let first = try Data(contentsOf: try await pictures.picture(episode: episode, pixels: 64))
+        let artworkURL = try library.episode(episode).episode.artworkURL
+        let art = try #require(artworkURL.flatMap { URL(string: $0) })
+        let made = await Subprocess.run("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=64x64",
+                                                   "-frames:v", "1", "-f", "image2", art.path])
+        #expect(made.status == 0)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: art.path)
+        let second = try Data(contentsOf: try await pictures.picture(episode: episode, pixels: 64))
+        #expect(!first.isEmpty && !second.isEmpty && first != second, "the old rendering came back")
+        // A "picture" that is a playlist (or anything but PNG, JPEG or WebP) is refused by its first bytes.
+        try Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nhttp://127.0.0.1:1/x.m3u8\n".utf8).write(to: art)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(10)], ofItemAtPath: art.path)
+        await #expect(throws: SessionError.self) { _ = try await pictures.picture(episode: episode, pixels: 64) }
+    }
 }
