@@ -102,7 +102,8 @@ private enum CrashMark {
     }
 
     /// In the signal handler: the line, then the handler this one replaced
-    /// (the signal is raised again and delivered to it once this returns).
+    /// (run inside `raise`, the signal unblocked), then the default, should
+    /// that one return (the runtime's backtracer does for a signal sent by kill).
     static func crashed(_ signal: Int32) {
         let descriptor = markerDescriptor.load(ordering: .relaxed)
         if descriptor >= 0 {
@@ -110,6 +111,12 @@ private enum CrashMark {
             _ = write(descriptor, line.utf8Start, line.utf8CodeUnitCount)
         }
         sigaction(signal, previousActions + Int(signal), nil)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, signal)
+        sigprocmask(SIG_UNBLOCK, &only, nil)
+        raise(signal)
+        Glibc.signal(signal, SIG_DFL)
         raise(signal)
     }
 }

@@ -32,6 +32,8 @@ public final class Terminal {
             action.sa_flags = SA_RESTART
             sigaction(SIGWINCH, &action, nil)
         }
+        // Whatever kills pods ui, the shell gets its terminal back (echo on, the cursor shown, the main screen).
+        pods_crash_restore(0)
         guard initscr() != nil else { throw TerminalError("the terminal could not be set up (is TERM right?)") }
         cbreak()
         noecho()
@@ -57,6 +59,7 @@ public final class Terminal {
         guard !stopped else { return }
         stopped = true
         endwin()
+        pods_crash_restore(-1)
     }
 
     /// Rows and columns now.

@@ -8,6 +8,8 @@ import Synchronization
 /// sequences), where `TmuxSession` shows only the screen.
 public final class PseudoTerminal: Sendable {
     private let master: Int32
+    /// The terminal's own side, as the program has it (`/dev/pts/N`).
+    public let terminalPath: String
     public let pid: pid_t
     private let state = State()
 
@@ -34,6 +36,7 @@ public final class PseudoTerminal: Sendable {
             throw TestSupportError("\(arguments.first ?? "") could not start")
         }
         self.master = master
+        self.terminalPath = "/dev/pts/\(number)"
         self.pid = pid
         let state = state
         Thread {

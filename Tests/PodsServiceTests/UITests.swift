@@ -213,6 +213,34 @@ import Testing
         #expect(refused.stderr.contains("[keys] fly: no such action"), "\(refused.stderr)")
     }
 
+    /// A `pods ui` that dies (of a crash, here a signal of each fatal kind)
+    /// gives its terminal back: the main screen, the cursor shown, echo and
+    /// line editing on. It died leaving the terminal in curses mode.
+    @Test(arguments: [SIGSEGV, SIGABRT, SIGILL])
+    func aUIThatCrashesGivesTheTerminalBack(_ signal: Int32) async throws {
+        let show = try await ArtworkShow.start(artwork: nil)
+        defer { show.server.stop() }
+        // Without the Swift runtime's backtracer (which, for a signal sent by kill, returns and lets the
+        // process go on), the handler's next is the default: death by the signal.
+        let environment = show.podsd.bus.environment.merging(["TERM": "xterm-256color", "SWIFT_BACKTRACE": "enable=no"]) { $1 }
+        let terminal = try PseudoTerminal([Fixtures.executable("pods"), "ui", "--no-artwork"], environment: environment)
+        try await terminal.waitForOutput("the screen") { String(decoding: $0, as: UTF8.self).contains("\u{1B}[?1049h") }
+        // The slave side, held open here, keeps the terminal's settings readable after pods ui is gone.
+        let slave = open(terminal.terminalPath, O_RDWR | O_NOCTTY)
+        defer { if slave >= 0 { close(slave) } }
+        var during = termios()
+        #expect(slave >= 0 && tcgetattr(slave, &during) == 0)
+        #expect(during.c_lflag & tcflag_t(ECHO) == 0, "curses mode: no echo")
+        let before = terminal.output.count
+        kill(terminal.pid, signal)
+        try await waitFor(timeout: .seconds(10)) { terminal.exited }
+        let after = String(decoding: terminal.output.dropFirst(before), as: UTF8.self)
+        #expect(after.contains("\u{1B}[?1049l") && after.contains("\u{1B}[?25h"), "\(after.debugDescription)")
+        var now = termios()
+        #expect(tcgetattr(slave, &now) == 0)
+        #expect(now.c_lflag & tcflag_t(ECHO) != 0 && now.c_lflag & tcflag_t(ICANON) != 0, "echo and line editing back")
+    }
+
     /// In a terminal that shows pictures (here a pseudo-terminal that says
     /// it is kitty's), the details pane shows the episode's artwork in the
     /// kitty graphics protocol, in the room the pane leaves for it; quitting
