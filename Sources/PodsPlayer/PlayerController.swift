@@ -18,11 +18,12 @@ public actor PlayerController {
         /// The position jumped (seek, rewind, discontinuity).
         case seeked(Duration)
         /// Where the listener is in an episode: every second while playing,
-        /// and at once on pause, seek, stop, track change and shutdown.
-        case progress(episodeID: Int64, position: Duration, duration: Duration?)
+        /// and at once on pause, seek, stop, track change and shutdown. `load`:
+        /// the track's `TrackInfo.load`, so an old one is one comparison.
+        case progress(episodeID: Int64, position: Duration, duration: Duration?, load: Int)
         /// An episode played to its end; `continues` is false when the sleep
         /// timer was waiting for that end (what plays next should wait, paused).
-        case ended(episodeID: Int64, continues: Bool)
+        case ended(episodeID: Int64, continues: Bool, load: Int)
         /// Where playback is, after every published state, poll and seek.
         /// `live`, set while playing and settled, reads the pipeline's own
         /// position until the next one; without it, `position` holds (a
@@ -240,6 +241,9 @@ public actor PlayerController {
     /// false once another has been, so an event about it is old news.
     public func isLatestLoad(_ load: Int) -> Bool { load == announcements }
 
+    /// The last load announced or opened (what `isLatestLoad` compares with).
+    public var latestLoad: Int { announcements }
+
     /// The announced load will not come (it failed, or there was nothing to load).
     public func withdrawLoad(_ id: Int) {
         if announcedLoad?.id == id { announcedLoad = nil }
@@ -319,8 +323,8 @@ public actor PlayerController {
         if refreshNavigation(at: target) { observer?(.state(state)) }
         announcePosition(target)
         observer?(.seeked(target))
-        if let episode = state.track?.episode {
-            observer?(.progress(episodeID: episode.episodeID, position: target, duration: state.track?.duration))
+        if let track = state.track, let episode = track.episode {
+            observer?(.progress(episodeID: episode.episodeID, position: target, duration: track.duration, load: track.load))
         }
     }
 
@@ -429,7 +433,9 @@ public actor PlayerController {
         engine?.stop()
         state.isBuffering = false
         setStatus(.stopped)
-        if let episode = state.track?.episode { observer?(.ended(episodeID: episode.episodeID, continues: !sleepsHere)) }
+        if let track = state.track, let episode = track.episode {
+            observer?(.ended(episodeID: episode.episodeID, continues: !sleepsHere, load: track.load))
+        }
     }
 
     // MARK: - Publishing
@@ -476,8 +482,8 @@ public actor PlayerController {
 
     /// Tells the observer where the listener is in the loaded episode.
     private func reportProgress() {
-        guard let episode = state.track?.episode, state.status != .stopped else { return }
-        observer?(.progress(episodeID: episode.episodeID, position: position(), duration: state.track?.duration))
+        guard let track = state.track, let episode = track.episode, state.status != .stopped else { return }
+        observer?(.progress(episodeID: episode.episodeID, position: position(), duration: track.duration, load: track.load))
     }
 
     // MARK: - Position poll (only while playing)

@@ -21,10 +21,11 @@ package actor LibraryPlayer {
     // internal; nothing outside the player's files touches it.
     /// What the controller reports that concerns the library.
     package enum Event: Sendable {
-        case progress(episodeID: Int64, position: Duration, duration: Duration?)
+        /// `load`: the controller's load the event is about (`TrackInfo.load`).
+        case progress(episodeID: Int64, position: Duration, duration: Duration?, load: Int)
         /// `continues` false: the sleep timer waited for this end, so the
         /// next episode loads paused.
-        case ended(episodeID: Int64, continues: Bool)
+        case ended(episodeID: Int64, continues: Bool, load: Int)
         /// Something that is not a library episode was loaded, by the
         /// controller's load `load` (`TrackInfo.load`).
         case otherTrack(load: Int)
@@ -350,7 +351,9 @@ package actor LibraryPlayer {
 
     private func handle(_ event: Event) async {
         switch event {
-        case .progress(let id, let position, let duration):
+        case .progress(let id, let position, let duration, let load):
+            // A newer load of the same episode (a replay from the start) owns its place.
+            if loaded?.id == id, await !controller.isLatestLoad(load) { return }
             let stretch = playing.completionStretch(duration: duration)
             let nearEnd = duration.map { stretch > .zero && $0 - position <= stretch } ?? false
             do {
@@ -358,14 +361,18 @@ package actor LibraryPlayer {
             } catch {
                 logger.error("could not save progress: \(error)")
             }
-        case .ended(let id, let continues):
+        case .ended(let id, let continues, let load):
+            // An end older than the latest load: the episode did end (it is played), unless that load
+            // plays the same episode again, which is then the listener's; either way nothing follows it.
+            let latest = await controller.isLatestLoad(load)
+            if !latest, loaded?.id == id { return }
             do {
                 try library.markCompleted(id, true)
                 signals.statusChanged(id)
                 // An end that comes after another play began (a PlayEpisode as the episode ended) starts nothing;
                 // the end of a short episode (or one resumed at its end) that comes while its own play is
                 // still under way does.
-                guard loaded?.id == id, loadedToken == loadToken, playsBegun == loadedBy.playsBegun,
+                guard latest, loaded?.id == id, loadedToken == loadToken, playsBegun == loadedBy.playsBegun,
                       playsUnderWay.subtracting(loadedBy.play.map { [$0] } ?? []).isEmpty else { return }
                 guard preferences.playback(for: nil).autoNext, let next = try library.nextEpisode(after: id) else {
                     await refreshNeighbours()

@@ -54,10 +54,10 @@ package final class ListeningRules: Sendable {
                 if let playing { player?.send(.startedPlaying(episodeID: playing)) }
             }
             return TrackChange(newTrack: newTrack, changed: changed)
-        case .progress(let id, let position, let duration):
-            player?.send(.progress(episodeID: id, position: position, duration: duration))
-        case .ended(let id, let continues):
-            player?.send(.ended(episodeID: id, continues: continues))
+        case .progress(let id, let position, let duration, let load):
+            player?.send(.progress(episodeID: id, position: position, duration: duration, load: load))
+        case .ended(let id, let continues, let load):
+            player?.send(.ended(episodeID: id, continues: continues, load: load))
         case .seeked, .position:
             break
         }

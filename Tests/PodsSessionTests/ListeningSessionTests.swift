@@ -47,12 +47,38 @@ import Testing
         session.server.hold("/0.mp3")
         let play = Task { try await session.player.play(episodeID: first) }
         try await waitFor(timeout: .seconds(10)) { session.server.requests(for: "/0.mp3") > 0 }
-        session.player.send(.ended(episodeID: first, continues: true))
+        session.player.send(.ended(episodeID: first, continues: true, load: await session.controller.latestLoad))
         try await waitFor(timeout: .seconds(10)) { (try? session.library.currentEpisode()?.id) == second }
         #expect(try session.library.episode(first).completed)
         try await waitFor(timeout: .seconds(10)) { await session.controller.currentState().track?.episode?.episodeID == second }
         session.server.release("/0.mp3")
         _ = await play.result  // replaced by the next episode: its own wait ends either way
+    }
+
+    /// An end that belongs to an older load of the same episode (it ended
+    /// while the listener asked to hear it again) is old news: it neither
+    /// marks the replay played nor plays the next in its place. Events carry
+    /// their load (REVIEW-3, N10). A later event, handled after it in order,
+    /// shows it was handled.
+    @Test func aStaleEndNeverReplacesAReplay() async throws {
+        let session = try await ListeningSession(seconds: 20)
+        defer { session.stop() }
+        let (first, second) = (session.episodes[0], session.episodes[1])
+        try session.library.enqueue([second])
+        try await session.player.play(episodeID: first, paused: true)
+        let ended = await session.controller.latestLoad
+        try await session.player.play(episodeID: first, paused: true)  // the replay
+        let replay = await session.controller.latestLoad
+        #expect(replay != ended)
+        session.player.send(.ended(episodeID: first, continues: true, load: ended))
+        session.player.send(.progress(episodeID: first, position: .milliseconds(1234), duration: nil, load: replay))
+        try await waitFor(timeout: .seconds(10)) { (try? session.library.episode(first).position) == 1.234 }
+        #expect(try session.library.currentEpisode()?.id == first)
+        #expect(try !session.library.episode(first).completed)
+        // And a stale progress of that older load does not move the replay.
+        session.player.send(.progress(episodeID: first, position: .seconds(15), duration: nil, load: ended))
+        session.player.send(.progress(episodeID: first, position: .milliseconds(2345), duration: nil, load: replay))
+        try await waitFor(timeout: .seconds(10)) { (try? session.library.episode(first).position) == 2.345 }
     }
 
     /// A play that fails (the server has no such file) is an error, and the
