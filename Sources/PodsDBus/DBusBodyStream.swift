@@ -31,8 +31,12 @@ public enum DBusBodyStream {
 
         /// Writes one frame; blocks the calling thread while the reader is behind.
         public func write(_ body: DBusWireBody) throws(DBusError) {
+            // A frame longer than a reader takes is refused here, never written with its length cut to 32 bits.
+            guard body.bytes.count <= DBusBodyStream.maxFrameBytes else {
+                throw .failed("a frame of \(body.bytes.count) bytes, more than the \(DBusBodyStream.maxFrameBytes) a stream may hold")
+            }
             // The length, then the body as it is (not copied behind the length).
-            let length = UInt32(truncatingIfNeeded: body.bytes.count).littleEndian
+            let length = UInt32(body.bytes.count).littleEndian
             var failure: DBusError?
             withUnsafeBytes(of: length) { header in
                 body.bytes.withUnsafeBytes { bytes in

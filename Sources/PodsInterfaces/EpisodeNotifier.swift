@@ -23,8 +23,8 @@ package final class EpisodeNotifier: NewEpisodeAnnouncer {
     private let connection: DBusConnection
     private let player: LibraryPlayer
     private let logger: Logger
-    /// Notification id → the episode its Play action plays.
-    private let actions = Mutex<[(notification: UInt32, episode: Int64)]>([])
+    /// Each notification shown: its id, its episode, and the unique name of the server that showed it.
+    private let actions = Mutex<[(notification: UInt32, episode: Int64, server: String)]>([])
     private let toldNoServer = Mutex(false)
     private let listening = Mutex<(task: Task<Void, Never>?, finished: Bool)>((nil, false))
 
@@ -63,13 +63,26 @@ package final class EpisodeNotifier: NewEpisodeAnnouncer {
         }
     }
 
+    /// Only the notification server that showed a notification speaks for its
+    /// clicks: any other client on the bus can send an `ActionInvoked` signal,
+    /// but not under that server's unique name (the bus stamps the sender).
     private func follow(_ clicks: AsyncStream<DBusSignal>) async {
         for await click in clicks {
             guard click.path == Self.path.rawValue, let id = click.arguments.first?.int64Value.map(UInt32.init(truncatingIfNeeded:)),
                   click.arguments.last?.stringValue == "play" || click.arguments.last?.stringValue == "default",
-                  let episode = actions.withLock({ $0.first { $0.notification == id }?.episode }) else { continue }
+                  let episode = actions.withLock({ actions in
+                      actions.first { $0.notification == id && $0.server == click.sender }?.episode
+                  }) else { continue }
             do { try await player.play(episodeID: episode) } catch { logger.error("could not play episode \(episode): \(error.message)") }
         }
+    }
+
+    /// The unique name that owns the notification service now (nil: none).
+    private func serverName() async -> String? {
+        let reply = try? await connection.call(
+            destination: "org.freedesktop.DBus", path: DBusObjectPath(validLiteral: "/org/freedesktop/DBus"), interface: "org.freedesktop.DBus",
+            member: "GetNameOwner", arguments: [.string(Self.service)], timeout: .seconds(5))
+        return reply?.first?.stringValue
     }
 
     /// Tells of the episodes a refresh added (podcasts with `added` > 0).
@@ -110,9 +123,9 @@ package final class EpisodeNotifier: NewEpisodeAnnouncer {
                 arguments: [.string("Pods"), .uint32(0), .string(icon.isEmpty ? "pods" : icon), .string(summary), .string(body),
                             .stringArray(["play", "Play", "default", "Play"]), .variantDictionary(hints), .int32(-1)],
                 timeout: .seconds(5))
-            guard let id = reply.first?.int64Value.map(UInt32.init(truncatingIfNeeded:)) else { return }
+            guard let id = reply.first?.int64Value.map(UInt32.init(truncatingIfNeeded:)), let server = await serverName() else { return }
             actions.withLock { actions in
-                actions.append((id, episode))
+                actions.append((id, episode, server))
                 if actions.count > Self.remembered { actions.removeFirst() }
             }
         } catch {

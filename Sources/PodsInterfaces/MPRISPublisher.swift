@@ -50,7 +50,8 @@ package final class MPRISPublisher: Sendable {
     /// One property of `playerProperties()`, without copying the others.
     package func playerProperty(named name: String) -> DBusValue? {
         switch name {
-        case Property.position.name: .int64(clock.withLock { $0.now() }.microsecondsSaturating)
+        // The snapshot is copied out, and the pipeline asked after: a GStreamer query never runs under the lock.
+        case Property.position.name: .int64(clock.withLock { $0 }.now().microsecondsSaturating)
         case Property.canControl.name: .bool(true)
         default: lastSent.withLock { $0[name] }
         }
@@ -59,8 +60,9 @@ package final class MPRISPublisher: Sendable {
     package func publish(_ change: PlayerController.Change) {
         switch change {
         case .state(let state):
+            let now = clock.withLock { $0 }.now()  // (the query outside the lock; publishing is serial)
             clock.withLock { clock in
-                clock.position = clock.now()
+                clock.position = now
                 clock.live = nil  // until the controller says where it is
                 clock.moving = state.status == .playing && !state.isBuffering
                 clock.duration = state.track?.duration

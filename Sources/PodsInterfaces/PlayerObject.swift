@@ -86,8 +86,11 @@ package enum PlayerObject {
                             throw DBusError.invalidArgs(error.message)
                         }
                     }
+                    let value: SettingValue
+                    do throws(SettingsError) { value = try key.parse(text) } catch { throw DBusError.invalidArgs(error.message) }
+                    // Written (and synced) on the library's lane, never on the thread that answers media keys.
                     do throws(SettingsError) {
-                        try preferences.set(key, try key.parse(text), podcast: podcast)
+                        try await LibraryWork.lane.run { () throws(SettingsError) in try preferences.set(key, value, podcast: podcast) }
                     } catch { throw DBusError.invalidArgs(error.message) }
                     settingsChanged()
                     return []
@@ -95,7 +98,9 @@ package enum PlayerObject {
                 method(.unsetConfig) { arguments throws(DBusError) in
                     let podcast = try await podcastID(arguments[0].stringValue ?? "", library)
                     let key = try settingKey(arguments[1].stringValue ?? "")
-                    do throws(SettingsError) { try preferences.set(key, nil, podcast: podcast) } catch {
+                    do throws(SettingsError) {
+                        try await LibraryWork.lane.run { () throws(SettingsError) in try preferences.set(key, nil, podcast: podcast) }
+                    } catch {
                         throw DBusError.failed(error.message)
                     }
                     settingsChanged()

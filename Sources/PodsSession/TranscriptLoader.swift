@@ -4,12 +4,17 @@ import PodsFeedParser
 import PodsHTTP
 import PodsLibrary
 import PodsTranscripts
+import Synchronization
 
 /// An episode's `podcast:transcript`: fetched once, read into cues (SRT,
 /// WebVTT, JSON, HTML or plain text) and kept in the library.
 package struct TranscriptLoader: Sendable {
     package let library: Library
     private let http: HTTPClient
+    /// The last transcripts read, so that paging through one (`ListTranscript`, a page a call)
+    /// decodes it once, not once a page: at most `recentKept`, each at most `Transcript.maximumCues`.
+    private static let recent = Mutex<[(key: String, cues: [TranscriptCue])]>([])
+    private static let recentKept = 4
 
     package init(library: Library) {
         self.library = library
@@ -24,8 +29,11 @@ package struct TranscriptLoader: Sendable {
         guard let url = episode.episode.transcriptURL else {
             throw SessionError.notFound("episode \(episodeID) has no transcript")
         }
+        let key = "\(library.directory.path) \(episodeID) \(url)"
+        if let recent = Self.recent.withLock({ $0.first { $0.key == key }?.cues }) { return recent }
         if let stored = try await LibraryWork.run({ () throws(LibraryError) in try library.transcript(episodeID, url: url) }),
            let cues = try? JSONDecoder().decode([TranscriptCue].self, from: Data(stored.cuesJSON.utf8)) {
+            Self.remember(key, cues)
             return cues
         }
         let data = try await fetch(url, policy: episode.urlPolicy)
@@ -37,7 +45,16 @@ package struct TranscriptLoader: Sendable {
         try await LibraryWork.run { () throws(LibraryError) in
             try library.saveTranscript(episodeID, url: url, format: parsed.format.rawValue, cuesJSON: json)
         }
+        Self.remember(key, parsed.cues)
         return parsed.cues
+    }
+
+    private static func remember(_ key: String, _ cues: [TranscriptCue]) {
+        recent.withLock { recent in
+            recent.removeAll { $0.key == key }
+            recent.append((key, cues))
+            if recent.count > recentKept { recent.removeFirst() }
+        }
     }
 
     private func fetch(_ url: String, policy: URLPolicy) async throws(SessionError) -> Data {

@@ -1,7 +1,7 @@
 import PodsCache
 import Testing
 
-@Suite struct ByteRangesTests {
+@Suite(.timeLimit(.minutes(10))) struct ByteRangesTests {
     @Test func insertMergesOverlappingAndTouchingRanges() {
         var set = ByteRanges()
         set.insert(10..<20)

@@ -33,7 +33,7 @@ private actor CallOrder {
     func letGoNow() { letGo = true }
 }
 
-@Suite struct MediaCacheTests {
+@Suite(.timeLimit(.minutes(10))) struct MediaCacheTests {
     /// Readers on four threads at random offsets, as demuxers pull: every
     /// read returns the file's bytes, and no byte crosses the wire twice.
     @Test func randomReadsFromManyThreadsGetTheRightBytesAndFetchEachOnce() async throws {
@@ -167,7 +167,7 @@ private actor CallOrder {
     }
 }
 
-@Suite struct MediaCacheURLTests {
+@Suite(.timeLimit(.minutes(10))) struct MediaCacheURLTests {
     /// An episode the feed moved to another URL (same length, no ETag) is
     /// cached anew from the new URL, not served from the old file's bytes.
     /// Downloads asked for at once keep the limits: the slot is taken from

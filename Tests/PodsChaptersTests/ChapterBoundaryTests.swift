@@ -6,7 +6,7 @@ import Testing
 /// from the file: 0, 1, a header less one, `UInt32.max`, `Int64.max − 8`
 /// through `Int64.max`, a size past the file and one that ends exactly at its
 /// end. A size is anyone's number: each one is read or refused, never a trap.
-@Suite struct ChapterBoundaryTests {
+@Suite(.timeLimit(.minutes(10))) struct ChapterBoundaryTests {
     static let int64Edges: [UInt64] = (0...8).map { UInt64(Int64.max) - $0 } + [UInt64(Int64.max) + 1, UInt64.max]
 
     static func bigEndian(_ value: UInt64, width: Int) -> [UInt8] {

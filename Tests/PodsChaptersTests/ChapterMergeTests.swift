@@ -1,7 +1,7 @@
 import PodsChapters
 import Testing
 
-@Suite struct ChapterMergeTests {
+@Suite(.timeLimit(.minutes(10))) struct ChapterMergeTests {
     static func list(_ source: ChapterSource, _ starts: [Double], titles: [String]? = nil, images: Bool = false) -> [EpisodeChapter] {
         starts.enumerated().map { index, start in
             EpisodeChapter(start: start, title: titles?[index] ?? "", image: images ? "https://x/\(index).jpg" : nil, source: source)

@@ -3,7 +3,7 @@ import Foundation
 import PodsTestSupport
 import Testing
 
-@Suite struct EmbeddedChaptersTests {
+@Suite(.timeLimit(.minutes(10))) struct EmbeddedChaptersTests {
     static let marks = [
         ChapterFixtures.Mark(0, 2, "Intro"), ChapterFixtures.Mark(2, 4.5, "Ünïcode talk — part 1"), ChapterFixtures.Mark(4.5, 6, "Outro"),
     ]

@@ -2,7 +2,7 @@ import Foundation
 import PodsChapters
 import Testing
 
-@Suite struct JSONChaptersTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONChaptersTests {
     @Test func readsTheVersion12Format() throws {
         let chapters = try JSONChapters.parse(Data("""
             {"version": "1.2.0", "chapters": [

@@ -5,7 +5,7 @@ import PodsProtocol
 import PodsTestSupport
 import Testing
 
-@Suite struct ItemJSONTests {
+@Suite(.timeLimit(.minutes(10))) struct ItemJSONTests {
     private let schema = ItemSchema("test", [
         ItemField("id", .int64), .maybe("title", .string), ItemField("at", .int64, .date), .maybe("rate", .double),
         ItemField("on", .bool), ItemField("parts", .array(.dictionary(key: .string, value: .variant)),

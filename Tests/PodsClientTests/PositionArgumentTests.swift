@@ -2,7 +2,7 @@ import Foundation
 import PodsClient
 import Testing
 
-@Suite struct PositionArgumentTests {
+@Suite(.timeLimit(.minutes(10))) struct PositionArgumentTests {
     @Test func parsesEveryForm() {
         #expect(PositionArgument("+30") == .relative(.seconds(30)))
         #expect(PositionArgument("-15") == .relative(.seconds(-15)))

@@ -3,7 +3,7 @@ import PodsConcurrency
 import Synchronization
 import Testing
 
-@Suite struct BlockingLaneTests {
+@Suite(.timeLimit(.minutes(10))) struct BlockingLaneTests {
     /// Counts jobs running at once and the most seen.
     final class Occupancy: Sendable {
         private let state = Mutex((now: 0, most: 0))

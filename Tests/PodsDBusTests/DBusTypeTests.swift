@@ -1,7 +1,7 @@
 import PodsDBus
 import Testing
 
-@Suite struct DBusTypeTests {
+@Suite(.timeLimit(.minutes(10))) struct DBusTypeTests {
     @Test(arguments: ["y", "b", "n", "q", "i", "u", "x", "t", "d", "s", "o", "g", "h", "v",
                       "as", "a{sv}", "a{oa{sv}}", "(oss)", "(b(oss))", "aa{sv}", "a(xs)", "a{s(ii)}"])
     func signatureRoundTrips(_ signature: String) throws {

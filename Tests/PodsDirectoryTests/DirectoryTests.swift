@@ -4,7 +4,7 @@ import PodsHTTP
 import PodsTestSupport
 import Testing
 
-@Suite struct DirectoryTests {
+@Suite(.timeLimit(.minutes(10))) struct DirectoryTests {
     @Test func iTunesDropsResultsWithoutAFeed() async throws {
         let server = try LoopbackHTTPServer(files: [:])
         defer { server.stop() }

@@ -3,7 +3,7 @@ import Foundation
 import PodsTestSupport
 import Testing
 
-@Suite struct FeedValueTests {
+@Suite(.timeLimit(.minutes(10))) struct FeedValueTests {
     @Test(arguments: [
         ("Wed, 01 May 2024 08:00:00 GMT", "2024-05-01T08:00:00Z"),
         ("Wed, 01 May 2024 08:00:00 +0000", "2024-05-01T08:00:00Z"),

@@ -6,7 +6,7 @@ import Testing
 /// A bounded mutation fuzzer over the parser, seeded from the real feeds:
 /// every input must parse or fail with a `FeedError`, within a second.
 /// CI runs a short pass; `PODS_FUZZ_INPUTS=100000` runs a long one.
-@Suite struct FuzzTests {
+@Suite(.timeLimit(.minutes(10))) struct FuzzTests {
     typealias Random = SplitMix64
 
     static let tokens: [[UInt8]] = ["<", ">", "&", ";", "&amp;", "&nbsp;", "&#x0;", "&#99999999;", "<![CDATA[", "]]>", "<!--",

@@ -5,7 +5,7 @@ import Testing
 /// Show notes with text whose case mapping changes its length, and other
 /// text a note may carry: links are found, whole and from the right place,
 /// and nothing traps (REVIEW-3, N4: 40 × U+0130 before a link killed `pods show`).
-@Suite struct HTMLDocumentTests {
+@Suite(.timeLimit(.minutes(10))) struct HTMLDocumentTests {
     /// Each grows, shrinks or otherwise bends a case-folded or normalised copy.
     static let awkward = [
         "\u{130}",  // İ: lowercases to i + U+0307, two bytes to three

@@ -4,7 +4,7 @@ import Testing
 
 /// Broken and hostile documents: a clear error or every item before the
 /// damage, quickly, in bounded memory, never a crash.
-@Suite struct HostileFeedTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileFeedTests {
     static func rss(_ items: String, head: String = "") -> Data {
         Data("""
             <?xml version="1.0" encoding="UTF-8"?>\(head)

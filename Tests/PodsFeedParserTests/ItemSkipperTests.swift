@@ -5,7 +5,7 @@ import Testing
 
 /// Known items left out before libxml2 sees them: what is parsed is what
 /// changed, and a feed parsed with fingerprints is the feed parsed without.
-@Suite struct ItemSkipperTests {
+@Suite(.timeLimit(.minutes(10))) struct ItemSkipperTests {
     /// Every real feed and every document of the peer suite: asking for
     /// fingerprints changes nothing else, and with all of them known, every
     /// fingerprinted item is left out and the channel still parses the same.

@@ -6,7 +6,7 @@ import Testing
 /// Text after a well-formedness error comes out exact: libxml2 2.9 drops
 /// named references after the first error, so `ReferenceRepair` turns them
 /// into character references before it sees them.
-@Suite struct ReferenceRepairTests {
+@Suite(.timeLimit(.minutes(10))) struct ReferenceRepairTests {
     static func rss(channelTitle: String = "T", _ items: String) -> Data {
         Data("""
             <?xml version="1.0" encoding="UTF-8"?>
@@ -109,7 +109,7 @@ import Testing
     }
 }
 
-@Suite struct OPMLReferenceTests {
+@Suite(.timeLimit(.minutes(10))) struct OPMLReferenceTests {
     @Test func outlineTitlesAfterAFaultKeepTheirReferences() throws {
         let document = Data("""
             <?xml version="1.0"?><opml version="2.0"><head><title>Mine & yours</title></head><body>
@@ -123,7 +123,7 @@ import Testing
     }
 }
 
-@Suite struct OPMLExportTests {
+@Suite(.timeLimit(.minutes(10))) struct OPMLExportTests {
     @Test func controlCharactersInTitlesNeverMakeTheExportUnreadable() throws {
         let outlines = [OPML.Outline(title: "A\u{1}B\u{B} & <C>\tD", feedURL: "https://e.com/a?x=1&y=2")]
         let parsed = try OPML.parse(Data(OPML.document(outlines).utf8))

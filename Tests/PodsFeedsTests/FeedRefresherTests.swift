@@ -5,7 +5,7 @@ import PodsHTTP
 import PodsTestSupport
 import Testing
 
-@Suite struct FeedRefresherTests {
+@Suite(.timeLimit(.minutes(10))) struct FeedRefresherTests {
     private static func feed(_ title: String, items: Int) -> Data {
         var xml = #"<?xml version="1.0"?><rss version="2.0"><channel><title>\#(title)</title>"#
         for item in 0..<items {
@@ -140,7 +140,7 @@ import Testing
     }
 }
 
-@Suite struct FeedMoveTests {
+@Suite(.timeLimit(.minutes(10))) struct FeedMoveTests {
     /// A subscription follows a feed that moves, but not onto a local file
     /// and not from https down to plain http.
     @Test func aFeedMovesOnlyWithinTheWebAndNeverDownToPlainHTTP() {

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Real requests to a loopback server the test starts.
-@Suite struct HTTPClientTests {
+@Suite(.timeLimit(.minutes(10))) struct HTTPClientTests {
     static let feed = Fixtures.sharedTestData.appendingPathComponent("feeds/rsparser/theomnishow.rss")
 
     @Test func getsABody() async throws {
@@ -57,7 +57,7 @@ import Testing
 }
 
 /// Every GET of the process runs on one libcurl multi loop.
-@Suite struct TransferLoopTests {
+@Suite(.timeLimit(.minutes(10))) struct TransferLoopTests {
     @Test func connectionsAreKeptAliveAndReused() async throws {
         let server = try LoopbackHTTPServer(files: ["/feed.xml": HTTPClientTests.feed], keepAlive: true)
         defer { server.stop() }
@@ -97,7 +97,7 @@ import Testing
     }
 }
 
-@Suite struct SpilledBodyTests {
+@Suite(.timeLimit(.minutes(10))) struct SpilledBodyTests {
     @Test func aBodyPastTheThresholdGoesToAFileAndASmallOneStaysInMemory() async throws {
         let server = try LoopbackHTTPServer(files: ["/feed.xml": HTTPClientTests.feed])
         defer { server.stop() }
@@ -126,7 +126,7 @@ import Testing
 /// Every transfer of the process, the loop's and the caches' streaming
 /// ones alike, starts through one scheduler with a global and a
 /// per-server limit; what playback waits for goes ahead of the rest.
-@Suite struct TransferSchedulerTests {
+@Suite(.timeLimit(.minutes(10))) struct TransferSchedulerTests {
     @Test func theLimitsHoldAndUrgentTransfersHaveRoomKept() {
         let scheduler = TransferScheduler(backgroundLimit: 4, backgroundPerServer: 2, keptForUrgent: 1)
         #expect(scheduler.tryStart(server: "a", priority: .background))

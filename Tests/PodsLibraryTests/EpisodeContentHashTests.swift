@@ -3,7 +3,7 @@ import Foundation
 @testable import PodsLibrary
 import Testing
 
-@Suite struct EpisodeContentHashTests {
+@Suite(.timeLimit(.minutes(10))) struct EpisodeContentHashTests {
     private static func episode(_ change: (inout Episode) -> Void = { _ in }) -> Episode {
         var episode = Episode()
         episode.guid = "g"

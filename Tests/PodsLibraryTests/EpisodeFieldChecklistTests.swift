@@ -7,7 +7,7 @@ import Testing
 /// holds) fails here with the places it must also go, and the content hash
 /// is checked to see every field, so a field left out of it cannot
 /// silently stop updating on refresh.
-@Suite struct EpisodeFieldChecklistTests {
+@Suite(.timeLimit(.minutes(10))) struct EpisodeFieldChecklistTests {
     static let places = """
         A field of Episode (or Enclosure, Chapter, Person) changed. Put it in each place, then pin it here:
           1. PodsFeedParser/FeedBuilder.swift reads it from the feed (and Feed+JSON.swift writes it for pods inspect --json);

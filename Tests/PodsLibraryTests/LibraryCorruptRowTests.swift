@@ -6,7 +6,7 @@ import Testing
 
 /// SQLite is dynamically typed: a value of the wrong type in a column (a
 /// file edited by hand, another program) is a `LibraryError`, never a trap.
-@Suite struct LibraryCorruptRowTests {
+@Suite(.timeLimit(.minutes(10))) struct LibraryCorruptRowTests {
     @Test func aValueOfTheWrongTypeIsAnErrorNotACrash() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

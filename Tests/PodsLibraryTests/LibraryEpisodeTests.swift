@@ -4,7 +4,7 @@ import PodsLibrary
 import PodsTestSupport
 import Testing
 
-@Suite struct LibraryEpisodeTests {
+@Suite(.timeLimit(.minutes(10))) struct LibraryEpisodeTests {
     private func feed(_ items: [(String, String, Int)]) -> Feed {
         var feed = Feed()
         feed.title = "Show"

@@ -5,7 +5,7 @@ import GRDB
 import PodsTestSupport
 import Testing
 
-@Suite struct LibraryMigrationTests {
+@Suite(.timeLimit(.minutes(10))) struct LibraryMigrationTests {
     /// A library written before v4 (descriptions twice in `episode`, no
     /// content hashes) opens with everything as it was, and a refresh with the
     /// same feed finds nothing changed: the migration's hashes are the ones a

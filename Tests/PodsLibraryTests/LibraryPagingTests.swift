@@ -4,7 +4,7 @@ import PodsLibrary
 import PodsTestSupport
 import Testing
 
-@Suite struct LibraryPagingTests {
+@Suite(.timeLimit(.minutes(10))) struct LibraryPagingTests {
     @Test func pagingA50kLibraryReturnsEveryEpisodeOnceInOrder() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -6,7 +6,7 @@ import Testing
 
 /// The sync's queue in the library: one action per episode waits, an
 /// acknowledgement removes only what was sent, a newer remote change wins.
-@Suite struct LibrarySyncTests {
+@Suite(.timeLimit(.minutes(10))) struct LibrarySyncTests {
     private func withLibrary(_ body: (Library, [String: Int64]) throws -> Void) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

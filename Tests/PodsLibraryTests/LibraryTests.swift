@@ -6,7 +6,7 @@ import PodsTestSupport
 import Synchronization
 import Testing
 
-@Suite struct LibraryTests {
+@Suite(.timeLimit(.minutes(10))) struct LibraryTests {
     /// A commit that takes the log past 1000 pages has it folded into the
     /// file in the background, on a connection of its own (the writer's
     /// commit does not copy it); the next write cuts the log back to 4 MB,

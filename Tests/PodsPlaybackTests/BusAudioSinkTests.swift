@@ -4,7 +4,7 @@ import Testing
 /// What a client of `org.pods.Pods` may choose as the audio device: a
 /// device's name, never a file (REVIEW-3, N2: `alsasink device=file:PATH`
 /// was saved, and the next play wrote 18 MB into PATH).
-@Suite struct BusAudioSinkTests {
+@Suite(.timeLimit(.minutes(10))) struct BusAudioSinkTests {
     @Test(arguments: [
         "default", "hw:1,0", "plughw:CARD=PCH,DEV=0", "sysdefault:CARD=Generic", "dmix", "hdmi:CARD=HDMI,DEV=1",
         "alsa_output.pci-0000_00_1f.3.analog-stereo", "bluez_sink.00_11_22_33_44_55.a2dp_sink", "pipewire",

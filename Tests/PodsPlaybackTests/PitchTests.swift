@@ -5,7 +5,7 @@ import Testing
 
 /// Speed changes keep the pitch: a 440 Hz tone played at 2× comes out as
 /// 440 Hz in half the time (without scaletempo it would be 880 Hz).
-@Suite struct PitchTests {
+@Suite(.timeLimit(.minutes(10))) struct PitchTests {
     static let sampleRate = 22050
 
     @Test func doubleSpeedKeepsThePitch() async throws {

@@ -3,7 +3,7 @@ import PodsPlayback
 import PodsTestSupport
 import Testing
 
-@Suite struct PlaybackEngineTests {
+@Suite(.timeLimit(.minutes(10))) struct PlaybackEngineTests {
     @Test func playsInRealTimeAndReportsDuration() async throws {
         let harness = try EngineHarness()
         harness.engine.load(MediaSource(filePath: Fixtures.sampleMP3.path))
@@ -172,7 +172,7 @@ import Testing
 /// READY: one that was stopped kept its old queue's fill count and copied
 /// from the freed queue when the next stream needed a smaller one (a
 /// SIGSEGV in the streaming thread, taking the test process with it).
-@Suite struct TimeStretchRenewalTests {
+@Suite(.timeLimit(.minutes(10))) struct TimeStretchRenewalTests {
     @Test func everyFormatFollowsEveryOtherAtOneAndAHalf() async throws {
         let show = try await FormatShow(in: EpisodeServer.audioDirectory)
         let harness = try EngineHarness()

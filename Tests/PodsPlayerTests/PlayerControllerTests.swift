@@ -5,7 +5,7 @@ import PodsTestSupport
 import Testing
 
 /// The player's rules, in process: no bus, no podsd, a real pipeline.
-@Suite struct PlayerControllerTests {
+@Suite(.timeLimit(.minutes(10))) struct PlayerControllerTests {
     private static func controller() async throws -> (PlayerController, Task<Void, Never>) {
         let controller = try PlayerController(audioSink: "fakesink sync=true")
         let events = Task { await controller.run() }
@@ -62,7 +62,7 @@ import Testing
 /// Cancellation reaches the pipeline's waits: an open whose caller gave up
 /// (its D-Bus call timed out) returns at once instead of after the
 /// server's first bytes or `openTimeout`; the load itself goes on.
-@Suite struct PlayerCancellationTests {
+@Suite(.timeLimit(.minutes(10))) struct PlayerCancellationTests {
     @Test func aCancelledOpenStopsWaitingForTheServerAndTheLoadGoesOn() async throws {
         let server = try LoopbackHTTPServer(files: ["/held.mp3": Fixtures.sampleMP3])
         defer { server.stop() }

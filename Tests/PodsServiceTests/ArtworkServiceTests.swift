@@ -63,7 +63,7 @@ struct ArtworkShow {
 
 /// `org.pods.Library2.Artwork`: an episode's artwork as a PNG of the size
 /// asked, rendered in a helper process, never in podsd.
-@Suite struct ArtworkServiceTests {
+@Suite(.timeLimit(.minutes(10))) struct ArtworkServiceTests {
     @Test func anEpisodesArtworkComesAsASquarePNGRenderedOncePerSize() async throws {
         let show = try await ArtworkShow.start(artwork: try await ArtworkShow.jpeg(width: 300, height: 150))
         defer { show.server.stop() }

@@ -5,7 +5,7 @@ import Testing
 
 /// podsd refreshes by itself every `refresh-interval`, backs off a failing
 /// feed (twice as long after each failure), and says when each feed is next.
-@Suite struct BackgroundRefreshTests {
+@Suite(.timeLimit(.minutes(10))) struct BackgroundRefreshTests {
     /// A stop during a refresh round (a server holding a feed) ends at once:
     /// the round's transfers are cancelled, and nothing of it is written (the
     /// held feed is no failure).

@@ -5,7 +5,7 @@ import PodsTestSupport
 import Testing
 
 /// The `pods` command line against a real podsd.
-@Suite struct CLITests {
+@Suite(.timeLimit(.minutes(10))) struct CLITests {
     /// The CLI reads as a map: its commands in five groups, one version for
     /// both programs, and one `--json` wherever a script would want it.
     @Test func helpGroupsTheCommandsAndVersionsAgree() async throws {
@@ -72,7 +72,7 @@ import Testing
     }
 }
 
-@Suite struct InspectCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct InspectCommandTests {
     @Test func inspectsFilesAndHTTPFeeds() async throws {
         let feed = Fixtures.sharedTestData.appendingPathComponent("feeds/rsparser/atp.rss")
         let server = try LoopbackHTTPServer(files: ["/atp.rss": feed, "/page.html": Fixtures.packageRoot.appendingPathComponent("README.md")])

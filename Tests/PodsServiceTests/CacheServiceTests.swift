@@ -4,7 +4,7 @@ import PodsLibrary
 import PodsTestSupport
 import Testing
 
-@Suite(.serialized) struct CacheServiceTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CacheServiceTests {
     /// The scenario, per format: session one, restart, `pods download`.
     /// Every byte crosses the wire once (headers aside, ≤ 1.02).
     @Test(arguments: AudioFixtures.Format.allCases)
@@ -62,7 +62,7 @@ extension CacheServiceTests {
 
 /// What the server and the disk go through: no ranges, a new file between
 /// sessions, kill -9 in a download, no network, artwork, faults.
-@Suite(.serialized) struct CacheFaultTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CacheFaultTests {
     private func position(_ podsd: PodsdProcess) async throws -> Double {
         Double(try await podsd.client.property("Position").int64Value ?? 0) / 1_000_000
     }

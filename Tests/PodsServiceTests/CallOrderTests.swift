@@ -8,7 +8,7 @@ import Testing
 /// Calls from one sender are applied in the order sent; plays from several
 /// senders at once leave one episode playing, the one the library names,
 /// and nothing open behind it.
-@Suite struct CallOrderTests {
+@Suite(.timeLimit(.minutes(10))) struct CallOrderTests {
     @Test func aBurstOfAThousandMixedMPRISCallsIsAppliedInOrder() async throws {
         let podsd = try await PodsdProcess.start()
         try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
@@ -150,7 +150,7 @@ import Testing
 
 /// Timed, so it runs with the real-time group (`scripts/test`): on two cores
 /// the parallel suite's other podsd processes would be timed with it.
-@Suite struct SlowCallTests {
+@Suite(.timeLimit(.minutes(10))) struct SlowCallTests {
     /// A slow `Next` (the next episode's first bytes held by its server)
     /// and a `Refresh` waiting on a feed its server holds never hold up the
     /// `Pause` their sender sends after them: the Pause is answered at once,

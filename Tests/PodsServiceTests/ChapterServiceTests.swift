@@ -7,7 +7,7 @@ import Testing
 
 /// Chapters from the feed, its chapters file and the MP3's tags, merged;
 /// jumps, Next and Previous across chapters and episodes, on a real podsd.
-@Suite struct ChapterServiceTests {
+@Suite(.timeLimit(.minutes(10))) struct ChapterServiceTests {
     /// A real M4A that GStreamer plays, with one box in `moov` whose 64-bit
     /// size is Int64.max: podsd died reading its chapters, and again at
     /// every start (it resumed the episode and read them again).

@@ -7,7 +7,7 @@ import Testing
 
 /// Every method and property through `gdbus` and `dbus-send`, with right
 /// and wrong arguments; podsd answers each and stays alive.
-@Suite struct DBusConformanceTests {
+@Suite(.timeLimit(.minutes(10))) struct DBusConformanceTests {
     static let object = ["--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue]
 
     func gdbusCall(_ podsd: PodsdProcess, _ method: String, _ arguments: String...) async -> CommandResult {
@@ -169,7 +169,7 @@ import Testing
 /// Calls podsd did not ask for cost it a bounded amount: the signature is
 /// checked before any argument is read, and reading stops after
 /// `DBusRouter.maximumArgumentValues` values.
-@Suite struct HostileCallTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileCallTests {
     /// Sends a call with a 50 MB `ay` through GLib's D-Bus client (it marshals
     /// the bytes as one block), printing the error podsd answers with.
     static let sender = """

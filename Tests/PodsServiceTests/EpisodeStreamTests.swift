@@ -9,7 +9,7 @@ import Testing
 
 /// `StreamEpisodes`: the whole list written into a pipe the client passes,
 /// off the bus, on a private bus with the real podsd and the real `pods`.
-@Suite struct EpisodeStreamTests {
+@Suite(.timeLimit(.minutes(10))) struct EpisodeStreamTests {
     @Test func theStreamHoldsWhatPagingGivesInTheSameOrderAndEndsWithTheLastPage() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

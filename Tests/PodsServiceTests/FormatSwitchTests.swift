@@ -15,7 +15,7 @@ import Testing
 /// switches, seeks at once, and checks that podsd is alive, the episode
 /// asked for is the one playing, at the rate asked, and the position moves
 /// at that rate. The three ways run side by side, each on a podsd of its own.
-@Suite struct FormatSwitchTests {
+@Suite(.timeLimit(.minutes(10))) struct FormatSwitchTests {
     static let rates = [0.5, 0.75, 1.5, 2.0, 3.0]
 
     enum Way: String, CaseIterable, Sendable {
@@ -88,6 +88,7 @@ import Testing
         try await library.play(episode: ids[steps[0].from] ?? 0)
         try await ListeningScenario.waitForPosition(player, timeout: .seconds(10)) { $0 > 0.2 }
         let started = ContinuousClock.now
+        var secondWindows: [String] = []
         for (number, step) in steps.enumerated() {
             let label = "\(way.rawValue) step \(number + 1) of \(steps.count), \(step)"
             do {
@@ -113,7 +114,7 @@ import Testing
                 // A seek right after the switch, past where any earlier step
                 // left the episode (its resume position).
                 try await player.setPosition(.seconds(8))
-                try await expectPlaying(player, at: step.rate, after: 8, label)
+                if try await expectPlaying(player, at: step.rate, after: 8, label) { secondWindows.append(label) }
             } catch {
                 let status = try? await player.status()
                 let exit = await podsd.waitForExit(timeout: .milliseconds(500))
@@ -121,7 +122,10 @@ import Testing
                 return
             }
         }
-        print("format switches \(way.rawValue): \(steps.count) switches in \(ContinuousClock.now - started)")
+        print("format switches \(way.rawValue): \(steps.count) switches in \(ContinuousClock.now - started), "
+              + "\(secondWindows.count) needing a second window")
+        // The second window forgives GStreamer's catch-up after a seek now and then, not a glitch at every switch.
+        #expect(secondWindows.count <= max(2, steps.count / 20), "second windows: \(secondWindows)")
         #expect(podsd.isRunning)
     }
 
@@ -146,8 +150,10 @@ import Testing
     /// it, up to 1.8× the rate over the first window on loaded cores (CI
     /// failed once on 2.7× at 2×), and every time the next window ran at
     /// the rate within 2%. So a window that misses is followed by a second,
-    /// which must hold; a stall or a wrong rate misses both.
-    static func expectPlaying(_ player: PlayerClient, at rate: Double, after start: Double, _ label: String) async throws {
+    /// which must hold; a stall or a wrong rate misses both. Returns whether
+    /// the second was needed (the caller counts them: a few percent at most).
+    @discardableResult
+    static func expectPlaying(_ player: PlayerClient, at rate: Double, after start: Double, _ label: String) async throws -> Bool {
         try await ListeningScenario.waitForPosition(player, timeout: .seconds(10), every: .milliseconds(2)) { $0 > start + 0.01 }
         let status = try await player.status()
         guard status.rate == rate else { throw TestSupportError("Rate is \(status.rate)") }
@@ -162,7 +168,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(150))
         let second = try await reading(player)
         let firstSpeed = speed(from: first, to: second)
-        guard abs(firstSpeed / rate - 1) >= 0.33 else { return }
+        guard abs(firstSpeed / rate - 1) >= 0.33 else { return false }
         try await Task.sleep(for: .milliseconds(150))
         let third = try await reading(player)
         let secondSpeed = speed(from: second, to: third)
@@ -170,6 +176,7 @@ import Testing
             throw TestSupportError("the position moved at \(firstSpeed)× then \(secondSpeed)× over two windows of "
                                    + "\((third.at - second.at) / .seconds(1)) s (from \(first.position) s)")
         }
+        return true
     }
 
     static func speed(from first: (at: ContinuousClock.Instant, position: Double),

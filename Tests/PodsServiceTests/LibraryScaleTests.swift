@@ -8,7 +8,7 @@ import Testing
 
 /// The library interface with a library of a real listener's size, on a
 /// private bus with the real podsd and the real `pods`.
-@Suite struct LibraryScaleTests {
+@Suite(.timeLimit(.minutes(10))) struct LibraryScaleTests {
     @Test func listing50kEpisodesStreamsValidJSONWhileMPRISStaysFastAndPodsdStaysSmall() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -25,7 +25,7 @@ func libraryAt(_ directory: URL) throws -> Library { try Library(directory: dire
 /// The file a podsd keeps while it loads an episode (`LoadMarker`), for a podsd started in `directory`.
 func loadMarkerPath(_ directory: URL) -> String { directory.appendingPathComponent("data/loading-episode").path }
 
-@Suite struct LibraryServiceTests {
+@Suite(.timeLimit(.minutes(10))) struct LibraryServiceTests {
     @Test func subscribeListRefreshWithETagsAndChanges() async throws {
         let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
         defer { server.stop() }
@@ -206,7 +206,7 @@ func json(_ text: String) throws -> Any {
 /// suites' load the second's save can come late. Then kill -9 at any moment,
 /// loads included, ten times: a kill is no crash (`LoadMarker` counts only
 /// fatal signals), so the next start still resumes the episode.
-@Suite struct KillNineTests {
+@Suite(.timeLimit(.minutes(10))) struct KillNineTests {
     @Test func killNineLosesAtMostTwoSecondsAndNeverCorruptsThenResumesPaused() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -256,7 +256,7 @@ func json(_ text: String) throws -> Any {
     }
 }
 
-@Suite struct LibraryFeedFaultTests {
+@Suite(.timeLimit(.minutes(10))) struct LibraryFeedFaultTests {
     @Test func permanentRedirectsMoveTheFeedServerErrorsAreStoredAndChangesAreSignalled() async throws {
         let server = try LoopbackHTTPServer(files: [:], redirects: [
             "/old.xml": (308, "/new.xml"), "/broken.xml": (301, "/new.xml"),

@@ -4,7 +4,7 @@ import PodsProtocol
 import PodsTestSupport
 import Testing
 
-@Suite struct LifecycleTests {
+@Suite(.timeLimit(.minutes(10))) struct LifecycleTests {
     /// Only the bus daemon says a name is lost: a `NameLost` any client
     /// sends straight to podsd (here with `dbus-send`) stops nothing.
     @Test func aNameLostFromAnotherClientIsIgnored() async throws {
@@ -108,7 +108,7 @@ import Testing
     }
 }
 
-@Suite struct SettingsPersistenceTests {
+@Suite(.timeLimit(.minutes(10))) struct SettingsPersistenceTests {
     @Test func speedAndVolumeSurviveARestart() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -132,7 +132,7 @@ import Testing
 /// the speed it had: a crash is never more than a press of play away from
 /// the listener's place. The crash is a real one, in the streaming thread
 /// (`CrashingElement`).
-@Suite struct CrashRecoveryTests {
+@Suite(.timeLimit(.minutes(10))) struct CrashRecoveryTests {
     @Test func aSegfaultInAStreamingThreadIsAFailureTheUnitRestartsAndTheRestartResumesPaused() async throws {
         let unit = try String(contentsOf: Fixtures.data("pods.service.in"), encoding: .utf8)
         #expect(unit.split(separator: "\n").contains("Restart=on-failure"))

@@ -6,7 +6,7 @@ import PodsTestSupport
 import Testing
 
 /// A real subscriber on the bus sees PropertiesChanged and Seeked.
-@Suite struct MPRISSignalTests {
+@Suite(.timeLimit(.minutes(10))) struct MPRISSignalTests {
     @Test func propertiesChangedAndSeeked() async throws {
         let podsd = try await PodsdProcess.start()
         let signals = try await podsd.connection.signals(matching: DBusSignalMatch(

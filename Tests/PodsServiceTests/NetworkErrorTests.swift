@@ -5,7 +5,7 @@ import Testing
 /// A stream that cannot be read says why, in words a listener can act on,
 /// whichever GStreamer element posts first and whichever libsoup the
 /// desktop has (the suite runs with libsoup 3 installed, as GNOME has it).
-@Suite struct NetworkErrorTests {
+@Suite(.timeLimit(.minutes(10))) struct NetworkErrorTests {
     @Test func eachNetworkFailureSaysWhatItIs() async throws {
         let server = try LoopbackHTTPServer(files: ["/episode.mp3": Fixtures.sampleMP3])
         defer { server.stop() }

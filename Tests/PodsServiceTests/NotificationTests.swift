@@ -6,7 +6,7 @@ import Testing
 
 /// New episodes found by a background refresh are announced through a
 /// notification server on the bus, with the artwork and a Play action.
-@Suite struct NotificationTests {
+@Suite(.timeLimit(.minutes(10))) struct NotificationTests {
     static func feed(_ title: String, episodes: [String], server: LoopbackHTTPServer) -> Data {
         var xml = #"<?xml version="1.0"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>"#
         xml += "<title>\(title)</title><itunes:image href=\"\(server.url("/art.png"))\"/>"
@@ -39,6 +39,32 @@ import Testing
         try notifications.click(shown.id, action: "play")
         try await waitFor { (try? await podsd.client.status().title) == "One fresh" }
         #expect(notifications.notifications.count == 1)
+    }
+
+    /// A click that only another client sent (not the notification server) plays nothing.
+    @Test func aClickSpoofedByAnotherClientPlaysNothing() async throws {
+        let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
+        defer { server.stop() }
+        server.setFile("/art.png", Data([0x89] + Array("PNG artwork".utf8)), type: "image/png")
+        server.setFile("/One.xml", Self.feed("One", episodes: ["One old"], server: server))
+        let bus = try await PrivateBus.start()
+        let notifications = try await NotificationServer.start(on: bus)
+        let podsd = try await PodsdProcess.start(bus: bus)
+        #expect(await podsd.pods("subscribe", server.url("/One.xml")).status == 0)
+        server.setFile("/One.xml", Self.feed("One", episodes: ["One old", "One fresh"], server: server))
+        #expect(await podsd.pods("refresh").status == 0)
+        try await waitFor(timeout: .seconds(10)) { !notifications.notifications.isEmpty }
+        let shown = try #require(notifications.notifications.first)
+        for action in ["play", "default"] {
+            try podsd.connection.emitSignal(path: DBusObjectPath(validLiteral: "/org/freedesktop/Notifications"),
+                                            interface: "org.freedesktop.Notifications", member: "ActionInvoked",
+                                            arguments: [.uint32(shown.id), .string(action)])
+        }
+        // Taken, a click plays within milliseconds; half a second of nothing is a refusal.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect((try? await podsd.client.status().title) != "One fresh")
+        try notifications.click(shown.id, action: "play")
+        try await waitFor { (try? await podsd.client.status().title) == "One fresh" }
     }
 
     @Test func manyPodcastsAtOnceAreOneSummaryAndNotifyFalseIsQuiet() async throws {

@@ -5,7 +5,7 @@ import PodsTestSupport
 import Testing
 
 /// podsd driven by the real `playerctl` on a private bus.
-@Suite struct PlayerctlTests {
+@Suite(.timeLimit(.minutes(10))) struct PlayerctlTests {
     @Test func playerctlDrivesEverything() async throws {
         let podsd = try await PodsdProcess.start()
         #expect(await podsd.playerctl("status").stdout.trimmed == "Stopped")

@@ -7,7 +7,7 @@ import Testing
 /// Private feeds: the user name and password are kept apart from the URL
 /// (Secret Service, else a 0600 file), used for the feed and its audio on
 /// the same host, and never printed or exported.
-@Suite struct PrivateFeedTests {
+@Suite(.timeLimit(.minutes(10))) struct PrivateFeedTests {
     static func server() throws -> LoopbackHTTPServer {
         let server = try LoopbackHTTPServer(files: ["/private/a.mp3": Fixtures.sampleMP3])
         server.setFile("/private/feed.xml", sampleFeed([("p1", "Members only", 1, server.url("/private/a.mp3"))], title: "Private Show"))

@@ -8,7 +8,7 @@ import Testing
 /// Least privilege on the bus: a sandbox let talk to the MPRIS name (as
 /// Flatpak grants media applets and players) reaches MPRIS and nothing of
 /// the library, the settings or the sync, under any name podsd answers to.
-@Suite struct SandboxProxyTests {
+@Suite(.timeLimit(.minutes(10))) struct SandboxProxyTests {
     @Test func throughAProxyThatMayTalkToMPRISOnlyMPRISAnswers() async throws {
         let podsd = try await PodsdProcess.start()
         #expect(await podsd.pods("subscribe", Fixtures.data("sample-podcast.xml").absoluteString).status == 0)

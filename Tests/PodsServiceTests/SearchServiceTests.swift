@@ -5,7 +5,7 @@ import Testing
 
 /// `pods search` against loopback stand-ins of iTunes and Podcast Index,
 /// and subscribing by an Apple link or a web page that names its feed.
-@Suite struct SearchServiceTests {
+@Suite(.timeLimit(.minutes(10))) struct SearchServiceTests {
     static func start(_ server: LoopbackHTTPServer, key: String? = DirectoryFixtures.podcastIndexKey,
                       secret: String = DirectoryFixtures.podcastIndexSecret, iTunes: String? = nil) async throws -> PodsdProcess {
         let directory = try Fixtures.temporaryDirectory()

@@ -6,7 +6,7 @@ import Testing
 
 /// `pods config`: the player's settings in config.toml, a podcast's own in
 /// the library, and what they do to playback.
-@Suite struct SettingsServiceTests {
+@Suite(.timeLimit(.minutes(10))) struct SettingsServiceTests {
     static func json(_ result: CommandResult) throws -> Any { try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) }
 
     static func position(_ podsd: PodsdProcess) async throws -> Double {

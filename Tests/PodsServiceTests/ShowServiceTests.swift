@@ -4,7 +4,7 @@ import PodsTestSupport
 import Testing
 
 /// `pods show`: an episode's page, and its transcript fetched once.
-@Suite struct ShowServiceTests {
+@Suite(.timeLimit(.minutes(10))) struct ShowServiceTests {
     @Test func anEpisodesPageWithLinksChaptersPeopleAndATranscript() async throws {
         let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
         defer { server.stop() }

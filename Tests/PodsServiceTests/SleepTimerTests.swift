@@ -6,7 +6,7 @@ import PodsTestSupport
 import Testing
 
 /// `pods sleep`: on time, with the fade heard in what the pipeline played.
-@Suite struct SleepTimerTests {
+@Suite(.timeLimit(.minutes(10))) struct SleepTimerTests {
     /// podsd playing into a WAV file in real time (8 kHz mono S16LE), so the
     /// test can measure the fade in the audio itself.
     static func start(recordingTo wav: URL) async throws -> PodsdProcess {

@@ -7,7 +7,7 @@ import Testing
 
 /// Events that cannot go stale: an event about a load that another load
 /// has since replaced changes nothing (each provoked here on a real podsd).
-@Suite struct StaleEventTests {
+@Suite(.timeLimit(.minutes(10))) struct StaleEventTests {
     /// An episode ending just as a `PlayEpisode` of another arrives: the
     /// end's auto-next never takes the place of the episode asked for.
     @Test func anEndDuringPlayEpisodeNeverStartsTheNextInstead() async throws {
@@ -78,7 +78,7 @@ import Testing
 
 /// A load is one change: a podcast with a speed of its own starts at it,
 /// and no `PropertiesChanged` on the way shows the track before at that speed.
-@Suite struct LoadTransactionTests {
+@Suite(.timeLimit(.minutes(10))) struct LoadTransactionTests {
     @Test func theFirstChangeOfANewEpisodeDescribesItWhole() async throws {
         let fixture = try await EpisodeServer(seconds: 20)
         defer { fixture.server.stop() }

@@ -5,7 +5,7 @@ import Testing
 
 /// Nothing is lost: a clock an hour behind, an offline period, a 500 in
 /// the middle of a batch, a kill -9 in the middle of a sync.
-@Suite struct SyncFailureTests {
+@Suite(.timeLimit(.minutes(10))) struct SyncFailureTests {
     /// The desktop runs an hour behind (libfaketime); its changes still win
     /// when they are the newer ones, and reach the server stamped right.
     @Test(arguments: [SyncServerStandIn.API.gpodder, .nextcloud])

@@ -7,7 +7,7 @@ import Testing
 /// What Pods makes of what servers and other clients send, and what it
 /// sends them: matching, update_urls, the playing episode, hostile input,
 /// and the exact shapes AntennaPod and gPodder read.
-@Suite struct SyncInputTests {
+@Suite(.timeLimit(.minutes(10))) struct SyncInputTests {
     /// An action of a podcast subscribed while a sync runs (after its
     /// subscriptions went up) is sent by the next sync, never deleted unsent.
     @Test func anActionOfAPodcastSubscribedDuringASyncIsSentByTheNext() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// Two podsd processes, each with its own library and bus, sync through a
 /// stand-in of each server API: progress, played, unplayed, subscribe and
 /// unsubscribe go both ways.
-@Suite struct SyncTests {
+@Suite(.timeLimit(.minutes(10))) struct SyncTests {
     @Test(arguments: [SyncServerStandIn.API.gpodder, .nextcloud])
     func twoLibrariesFollowEachOther(api: SyncServerStandIn.API) async throws {
         let world = try SyncWorld(api: api)

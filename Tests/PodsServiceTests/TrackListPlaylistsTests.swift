@@ -7,7 +7,7 @@ import Testing
 
 /// MPRIS TrackList and Playlists, driven by gdbus and followed by a client
 /// that rebuilds the list from the signals, with playerctld on the bus.
-@Suite struct TrackListPlaylistsTests {
+@Suite(.timeLimit(.minutes(10))) struct TrackListPlaylistsTests {
     static let object = ["--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue]
 
     static func gdbus(_ podsd: PodsdProcess, _ method: String, _ arguments: String...) async -> CommandResult {

@@ -4,7 +4,7 @@ import PodsTestSupport
 import Testing
 
 /// `trim-silence`: long silences play faster, positions stay in the file's time.
-@Suite struct TrimSilenceTests {
+@Suite(.timeLimit(.minutes(10))) struct TrimSilenceTests {
     /// 4 s tone, 6 s silence, 4 s tone, 5 s silence, 4 s tone: 23 s with 11 s of silence.
     static func fileWithSilences(in directory: URL) async throws -> URL {
         let url = directory.appendingPathComponent("silences.mp3")

@@ -5,7 +5,7 @@ import Testing
 
 /// The real `pods ui` in a real terminal (tmux), against the real podsd on
 /// a private bus: keys in with send-keys, the screen back with capture-pane.
-@Suite struct UITests {
+@Suite(.timeLimit(.minutes(10))) struct UITests {
     struct Fixture {
         let podsd: PodsdProcess
         let server: LoopbackHTTPServer

@@ -8,7 +8,7 @@ import Testing
 
 /// The helper that decodes artwork is a process of its own: whatever
 /// happens to it, the session gets one error and goes on.
-@Suite struct ArtworkPicturesTests {
+@Suite(.timeLimit(.minutes(10))) struct ArtworkPicturesTests {
     /// An episode of a local podcast (its feed a file) whose artwork is a local
     /// JPEG (the cache takes its `file:` as it is).
     static func episodeWithArtwork() async throws -> (Library, ArtworkCache, Int64) {

@@ -12,7 +12,7 @@ import Testing
 /// The listening session's rules, in process: a real library file, a real
 /// pipeline (`fakesink sync=true`) and episodes over loopback HTTP, wired
 /// as podsd wires them, but no bus and no podsd.
-@Suite struct ListeningSessionTests {
+@Suite(.timeLimit(.minutes(10))) struct ListeningSessionTests {
     /// An episode that plays to its end is marked played, clients are told,
     /// and the queue's next episode plays.
     @Test func anEpisodeThatEndsIsMarkedPlayedAndTheQueuesNextPlays() async throws {
@@ -231,7 +231,7 @@ struct ListeningSession: Sendable {
 
 /// Library work whose caller was cancelled while it waited for the
 /// library's lane never starts.
-@Suite struct LibraryWorkTests {
+@Suite(.timeLimit(.minutes(10))) struct LibraryWorkTests {
     @Test func aCancelledCallersWorkDoesNotStart() async throws {
         let ran = Mutex(0)
         let (started, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))

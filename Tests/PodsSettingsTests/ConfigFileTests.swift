@@ -3,7 +3,7 @@ import PodsSettings
 import PodsTestSupport
 import Testing
 
-@Suite struct ConfigFileTests {
+@Suite(.timeLimit(.minutes(10))) struct ConfigFileTests {
     static func file() throws -> ConfigFile {
         ConfigFile(url: try Fixtures.temporaryDirectory().appendingPathComponent("pods/config.toml"))
     }

@@ -2,7 +2,7 @@ import Foundation
 import PodsSync
 import Testing
 
-@Suite struct EpisodeActionTests {
+@Suite(.timeLimit(.minutes(10))) struct EpisodeActionTests {
     static let when = Date(timeIntervalSince1970: 1_729_419_373)  // 2024-10-20T10:16:13Z
 
     @Test func whatIsSentIsWhatAntennaPodAndTheServersExpect() throws {

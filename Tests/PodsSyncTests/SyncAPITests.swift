@@ -2,7 +2,7 @@ import Foundation
 import PodsSync
 import Testing
 
-@Suite struct SyncAPITests {
+@Suite(.timeLimit(.minutes(10))) struct SyncAPITests {
     @Test func bothAPIsPaths() {
         let gpodder = SyncEndpoints(api: .gpodder, server: "https://gpodder.example/", user: "al ice", device: "pods-box")
         #expect(gpodder.check(now: Date()).url == "https://gpodder.example/api/2/auth/al%20ice/login.json")

@@ -3,7 +3,7 @@ import PodsFeedParser
 import PodsTranscripts
 import Testing
 
-@Suite struct TranscriptTests {
+@Suite(.timeLimit(.minutes(10))) struct TranscriptTests {
     @Test func srt() throws {
         let (format, cues) = try Transcript.parse(Data("""
             1\r

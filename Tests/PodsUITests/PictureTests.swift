@@ -4,7 +4,7 @@ import PodsUI
 import Testing
 
 /// Artwork in the details pane: when pictures are sent, how, and the room the pane leaves.
-@Suite struct PictureTests {
+@Suite(.timeLimit(.minutes(10))) struct PictureTests {
     @Test func autoSendsPicturesOnlyToTerminalsThatSayTheyShowThem() {
         let yes: [[String: String]] = [
             ["TERM": "xterm-kitty"], ["TERM": "xterm-256color", "KITTY_WINDOW_ID": "3"], ["TERM_PROGRAM": "WezTerm"],

@@ -5,7 +5,7 @@ import PodsUI
 import Testing
 
 /// The UI's drawing and rules without a terminal: a model drawn on a canvas.
-@Suite struct ScreenTests {
+@Suite(.timeLimit(.minutes(10))) struct ScreenTests {
     static func model() -> UIModel {
         var model = UIModel()
         model.podcasts.rows = [PodcastRow(id: 1, title: "播客 Show", unplayed: 2, episodes: 3, lastError: nil)]
@@ -59,7 +59,7 @@ import Testing
     }
 }
 
-@Suite struct DisplayTextTests {
+@Suite(.timeLimit(.minutes(10))) struct DisplayTextTests {
     @Test func widthsFollowTheTerminals() {
         #expect(DisplayText.width(of: "abc") == 3)
         #expect(DisplayText.width(of: "日本語") == 6)
@@ -86,7 +86,7 @@ import Testing
     }
 }
 
-@Suite struct KeyMapTests {
+@Suite(.timeLimit(.minutes(10))) struct KeyMapTests {
     @Test func bindingsReplaceTheDefaultsAndBadOnesAreOneLine() throws {
         let keys = try KeyMap(bindings: ["play-pause": ["P", "space"], "quit": ["Q"]])
         #expect(keys.action(for: .character("P")) == .playPause)
