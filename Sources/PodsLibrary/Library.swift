@@ -212,32 +212,37 @@ public final class Library: Sendable {
             try db.execute(sql: "ALTER TABLE episode ADD COLUMN itemHash INTEGER")
         }
         migrator.registerMigration("v11: times in range, no file: URLs for web podcasts") { db in
-            // Written before the parser checked them: an itunes:duration of 1e23 trapped
-            // podsd at every start after an unclean exit. Times no episode has go
-            // (`MediaSeconds`), and `file:` URLs a web feed named go (`URLPolicy`: a
-            // podcast whose own feed is a file may name files; no other). Every item is
-            // parsed again at the next refresh (its fingerprint was made by the older parser).
-            let maximum = MediaSeconds.maximum
-            let web = "(SELECT id FROM podcast WHERE feedURL NOT LIKE 'file:%')"
-            let fileURL = "LIKE 'file:%'"
-            try db.execute(sql: """
-                UPDATE episode SET duration = NULL WHERE NOT (duration >= 0 AND duration <= \(maximum));
-                UPDATE episode SET position = 0 WHERE NOT (position >= 0 AND position <= \(maximum));
-                UPDATE syncDeferred SET position = NULL WHERE NOT (position >= 0 AND position <= \(maximum));
-                UPDATE podcast SET artworkURL = NULL WHERE feedURL NOT LIKE 'file:%' AND artworkURL \(fileURL);
-                UPDATE podcast SET link = NULL WHERE feedURL NOT LIKE 'file:%' AND link \(fileURL);
-                UPDATE episode SET artworkURL = NULL WHERE artworkURL \(fileURL) AND podcastId IN \(web);
-                UPDATE episode SET link = NULL WHERE link \(fileURL) AND podcastId IN \(web);
-                UPDATE episode SET chaptersURL = NULL WHERE chaptersURL \(fileURL) AND podcastId IN \(web);
-                UPDATE episode SET transcriptURL = NULL WHERE transcriptURL \(fileURL) AND podcastId IN \(web);
-                UPDATE episode SET enclosures = '[]' WHERE podcastId IN \(web)
-                    AND EXISTS (SELECT 1 FROM json_each(episode.enclosures) WHERE json_extract(value, '$.url') \(fileURL));
-                DELETE FROM chapterList WHERE url \(fileURL) AND episodeId IN (SELECT id FROM episode WHERE podcastId IN \(web));
-                DELETE FROM transcript WHERE url \(fileURL) AND episodeId IN (SELECT id FROM episode WHERE podcastId IN \(web));
-                UPDATE episode SET itemHash = NULL;
-                """)
+            try clearStoredValuesOutsideTheRules(db)
         }
         return migrator
+    }
+
+    /// Values written before the parser checked them: an itunes:duration of
+    /// 1e23 trapped podsd at every start after an unclean exit. Times no
+    /// episode has go (`MediaSeconds`), and `file:` URLs a web feed named go
+    /// (`URLPolicy`: a podcast whose own feed is a file may name files; no
+    /// other). Every item is parsed again at the next refresh (its
+    /// fingerprint was made by the older parser). Migration v11.
+    static func clearStoredValuesOutsideTheRules(_ db: Database) throws {
+        let maximum = MediaSeconds.maximum
+        let web = "(SELECT id FROM podcast WHERE feedURL NOT LIKE 'file:%')"
+        let fileURL = "LIKE 'file:%'"
+        try db.execute(sql: """
+            UPDATE episode SET duration = NULL WHERE NOT (duration >= 0 AND duration <= \(maximum));
+            UPDATE episode SET position = 0 WHERE NOT (position >= 0 AND position <= \(maximum));
+            UPDATE syncDeferred SET position = NULL WHERE NOT (position >= 0 AND position <= \(maximum));
+            UPDATE podcast SET artworkURL = NULL WHERE feedURL NOT LIKE 'file:%' AND artworkURL \(fileURL);
+            UPDATE podcast SET link = NULL WHERE feedURL NOT LIKE 'file:%' AND link \(fileURL);
+            UPDATE episode SET artworkURL = NULL WHERE artworkURL \(fileURL) AND podcastId IN \(web);
+            UPDATE episode SET link = NULL WHERE link \(fileURL) AND podcastId IN \(web);
+            UPDATE episode SET chaptersURL = NULL WHERE chaptersURL \(fileURL) AND podcastId IN \(web);
+            UPDATE episode SET transcriptURL = NULL WHERE transcriptURL \(fileURL) AND podcastId IN \(web);
+            UPDATE episode SET enclosures = '[]' WHERE podcastId IN \(web)
+                AND EXISTS (SELECT 1 FROM json_each(episode.enclosures) WHERE json_extract(value, '$.url') \(fileURL));
+            DELETE FROM chapterList WHERE url \(fileURL) AND episodeId IN (SELECT id FROM episode WHERE podcastId IN \(web));
+            DELETE FROM transcript WHERE url \(fileURL) AND episodeId IN (SELECT id FROM episode WHERE podcastId IN \(web));
+            UPDATE episode SET itemHash = NULL;
+            """)
     }
 
     // MARK: - Settings

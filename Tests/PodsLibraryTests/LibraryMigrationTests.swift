@@ -6,6 +6,54 @@ import PodsTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct LibraryMigrationTests {
+    /// A library written before the parser checked times and before the URL
+    /// policy (REVIEW-3, N3): an itunes:duration of 1e23 trapped podsd at
+    /// every start after an unclean exit, and `file:` URLs a web feed once
+    /// named were still read. v11 clears both for web podcasts, keeps a local
+    /// podcast's files, and makes every item parse again; a time that comes
+    /// back from the library unchecked is checked again where it becomes an Int.
+    @Test func v11ClearsTimesNoEpisodeHasAndWebPodcastsFileURLs() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let old = try Library(directory: directory, migratingUpTo: "v10: item fingerprints")
+            try old.database.write { db in
+                try db.execute(sql: """
+                    INSERT INTO podcast (id, feedURL, title, subscribedAt, artworkURL) VALUES
+                        (1, 'https://example.org/feed', 'Web', 0, 'file:///etc/passwd'),
+                        (2, 'file:///home/u/feed.xml', 'Local', 0, 'file:///home/u/art.png');
+                    """)
+                for (id, podcast) in [(1, 1), (2, 2)] {
+                    try db.execute(sql: """
+                        INSERT INTO episode (id, podcastId, guid, title, duration, position, artworkURL, chaptersURL, transcriptURL,
+                            link, enclosures, feedOrder, itemHash, contentHash)
+                        VALUES (?, ?, ?, 'E', 1e23, 1e300, 'file:///a.png', 'file:///c.json', 'file:///t.srt', 'file:///l',
+                            '[{"url":"file:///x.mp3","type":"audio/mpeg","length":1}]', 0, 7, 0)
+                        """, arguments: [id, podcast, "g\(id)"])
+                    try db.execute(sql: "INSERT INTO episodeDetail (episodeId, description, chapters, persons) VALUES (?, '', '[]', '[]')",
+                                   arguments: [id])
+                    try db.execute(sql: """
+                        INSERT INTO transcript (episodeId, url, format, cues, fetchedAt) VALUES (?, 'file:///t.srt', 'srt', '[]', 0)
+                        """, arguments: [id])
+                }
+            }
+        }
+        let library = try Library(directory: directory)
+        let web = try library.episode(1), local = try library.episode(2)
+        #expect(web.episode.duration == nil && web.position == 0)
+        #expect(web.episode.artworkURL == nil && web.episode.chaptersURL == nil && web.episode.transcriptURL == nil)
+        #expect(web.episode.enclosures.isEmpty && web.podcastArtworkURL == nil)
+        #expect(try library.transcript(1, url: "file:///t.srt") == nil)
+        #expect(local.episode.artworkURL == "file:///a.png" && local.episode.enclosures.first?.url == "file:///x.mp3")
+        #expect(try library.transcript(2, url: "file:///t.srt") != nil)
+        #expect(local.episode.duration == nil, "a time no episode has goes whatever the podcast")
+        let hashes = try library.database.read { db in try Int.fetchAll(db, sql: "SELECT count(*) FROM episode WHERE itemHash IS NOT NULL") }
+        #expect(hashes == [0], "every item parses again")
+        // Written again by some path that does not check: recording the listening checks it where it becomes an Int.
+        try library.database.write { db in try db.execute(sql: "UPDATE episode SET duration = 1e23, position = 1e300 WHERE id = 1") }
+        try library.recordListening(1, started: nil, total: nil)
+    }
+
     /// A library written before v4 (descriptions twice in `episode`, no
     /// content hashes) opens with everything as it was, and a refresh with the
     /// same feed finds nothing changed: the migration's hashes are the ones a
