@@ -43,3 +43,22 @@ import Testing
         #expect(EpisodeChapter.seconds(fromClock: "") == nil)
     }
 }
+
+/// Chapter times no episode has, from every chapter source: dropped where
+/// they are read, and again where lists merge (a list an older Pods stored).
+@Suite(.timeLimit(.minutes(10))) struct AbsurdChapterTimeTests {
+    @Test(arguments: ["1e23", "1e308", "-1", "9223372036854775808", "\"1e23\"", "\"NaN\"", "\"inf\""])
+    func jsonStartsNoEpisodeHasAreDropped(_ value: String) throws {
+        let chapters = try JSONChapters.parse(Data(#"{"chapters":[{"startTime":\#(value),"title":"far"},{"startTime":1,"endTime":\#(value),"title":"near"}]}"#.utf8))
+        #expect(chapters.map(\.title) == ["near"])
+        #expect(chapters.first?.end == nil)
+    }
+
+    @Test func vorbisClocksAndMergedListsKeepOnlyTimesInAnEpisode() {
+        let comments = ["CHAPTER001=99999999999:00:00.000", "CHAPTER001NAME=far", "CHAPTER002=00:00:01.000", "CHAPTER002NAME=near"]
+        #expect(VorbisChapters.chapters(fromComments: comments).map(\.title) == ["near"])
+        let stored = [EpisodeChapter(start: 1e23, title: "far", source: .json), EpisodeChapter(start: .nan, title: "nan", source: .json),
+                      EpisodeChapter(start: 2, end: .infinity, title: "open", source: .json), EpisodeChapter(start: 1, title: "near", source: .json)]
+        #expect(ChapterMerge.merge([stored], duration: 1e308).map(\.title) == ["near"])
+    }
+}

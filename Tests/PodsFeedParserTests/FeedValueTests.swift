@@ -141,3 +141,32 @@ import Testing
         }
     }
 }
+
+/// Seconds from outside that no episode has: dropped where they are parsed,
+/// never an `Int` or a `Duration` (a 1e23 itunes:duration trapped podsd).
+@Suite(.timeLimit(.minutes(10))) struct AbsurdSecondsTests {
+    static let absurd = ["99999999999999999999999", "1e23", "1e308", "inf", "-inf", "NaN", "nan", "-1", "-0.5",
+                         "9223372036854775808", "18446744073709551616", "10000001", "2777:46:41", "1:2:3:4", "1e-400x"]
+
+    @Test(arguments: absurd)
+    func aDurationOrAChapterStartNoEpisodeHasIsDropped(_ value: String) throws {
+        #expect(FeedValues.duration(value) == nil || FeedValues.duration(value)! <= MediaSeconds.maximum, "\(value)")
+        let feed = try FeedParser(baseURL: URL(string: "https://e.com/f.xml")).parse(Data("""
+            <rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:psc="http://podlove.org/simple-chapters"><channel>
+            <title>T</title><item><title>I</title><guid>g</guid><itunes:duration>\(value)</itunes:duration>
+            <psc:chapters><psc:chapter start="\(value)" title="x"/><psc:chapter start="1" title="y"/></psc:chapters></item></channel></rss>
+            """.utf8))
+        let episode = try #require(feed.episodes.first)
+        #expect(episode.duration.map { $0.isFinite && $0 >= 0 && $0 <= MediaSeconds.maximum } ?? true, "\(value)")
+        #expect(episode.chapters.allSatisfy { $0.start.isFinite && $0.start >= 0 && $0.start <= MediaSeconds.maximum })
+        #expect(episode.chapters.contains { $0.title == "y" })
+    }
+
+    @Test func timesAreCheckedBeforeTheyBecomeInts() {
+        for value in [1e23, 1e308, Double.infinity, -Double.infinity, Double.nan, -1, Double(Int64.max) + 1] {
+            #expect(MediaSeconds.checked(value) == nil && MediaSeconds.whole(value) == nil, "\(value)")
+        }
+        #expect(MediaSeconds.whole(59.6) == 60 && MediaSeconds.whole(59.6, rounding: .down) == 59)
+        #expect(MediaSeconds.checked(MediaSeconds.maximum) == MediaSeconds.maximum)
+    }
+}

@@ -72,3 +72,25 @@ import Testing
         ])
     }
 }
+
+/// Cue times no episode has (1e23, 1e308, infinity, NaN, negative,
+/// `Int64.max + 1`) in each timed format: the cue stays, its time goes.
+@Suite(.timeLimit(.minutes(10))) struct AbsurdCueTimeTests {
+    @Test(arguments: ["1e23", "1e308", "inf", "nan", "-1", "9223372036854775808"])
+    func jsonCueTimesNoEpisodeHasAreDropped(_ value: String) throws {
+        let json = #"{"version":"1.0.0","segments":[{"startTime":\#(value),"endTime":\#(value),"body":"one"},{"startTime":1,"endTime":2,"body":"two"}]}"#
+        guard let parsed = try? Transcript.parse(Data(json.utf8)) else { return }  // not JSON at all (inf, nan): one error is fine
+        #expect(parsed.cues.allSatisfy { cue in [cue.start, cue.end].allSatisfy { $0.map { $0.isFinite && $0 >= 0 && $0 <= MediaSeconds.maximum } ?? true } })
+        #expect(parsed.cues.contains { $0.text == "two" && $0.start == 1 })
+    }
+
+    @Test(arguments: ["99999999999:00:00,000", "00:00:1e23", "-1:00:00,000", "00:00:inf", "00:00:nan"])
+    func srtAndVTTTimesNoEpisodeHasDropTheirCue(_ time: String) throws {
+        for text in ["1\n\(time) --> 00:00:02,000\nfar\n\n2\n00:00:01,000 --> 00:00:02,000\nnear\n",
+                     "WEBVTT\n\n\(time.replacingOccurrences(of: ",", with: ".")) --> 00:02.000\nfar\n\n00:01.000 --> 00:02.000\nnear\n"] {
+            let parsed = try Transcript.parse(Data(text.utf8))
+            #expect(parsed.cues.allSatisfy { ($0.start ?? 0) <= MediaSeconds.maximum && ($0.start ?? 0) >= 0 }, "\(time)")
+            #expect(parsed.cues.contains { $0.text == "near" })
+        }
+    }
+}
