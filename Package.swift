@@ -185,7 +185,7 @@ let package = Package(
         .testTarget(
             name: "PodsSessionTests",
             dependencies: [
-                "PodsFeedParser", "PodsFeeds", "PodsLibrary", "PodsPlayer", "PodsSession", "PodsTestSupport",
+                "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary", "PodsPlayer", "PodsSession", "PodsSettings", "PodsTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

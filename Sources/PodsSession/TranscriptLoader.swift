@@ -31,14 +31,25 @@ package struct TranscriptLoader: Sendable {
         }
         let key = "\(library.directory.path) \(episodeID) \(url)"
         if let recent = Self.recent.withLock({ $0.first { $0.key == key }?.cues }) { return recent }
-        if let stored = try await LibraryWork.run({ () throws(LibraryError) in try library.transcript(episodeID, url: url) }),
-           let cues = try? JSONDecoder().decode([TranscriptCue].self, from: Data(stored.cuesJSON.utf8)) {
+        let stored = try await LibraryWork.run { () throws(LibraryError) in try library.transcript(episodeID, url: url) }
+        if let stored, stored.format == Self.unreadable {
+            // A reader that failed on this file (or died on it) had its one attempt.
+            throw SessionError.failed("the transcript \(url) cannot be read: \(stored.cuesJSON)")
+        }
+        if let stored, let cues = try? JSONDecoder().decode([TranscriptCue].self, from: Data(stored.cuesJSON.utf8)) {
             Self.remember(key, cues)
             return cues
         }
         let data = try await fetch(url, policy: episode.urlPolicy)
+        // Written before the read, replaced after it: a reader that kills podsd costs the file one attempt.
+        try await LibraryWork.run { () throws(LibraryError) in
+            try library.saveTranscript(episodeID, url: url, format: Self.unreadable, cuesJSON: "podsd stopped while reading it")
+        }
         let parsed: (format: Transcript.Format, cues: [TranscriptCue])
         do throws(TranscriptError) { parsed = try Transcript.parse(data) } catch {
+            try? await LibraryWork.run { () throws(LibraryError) in
+                try library.saveTranscript(episodeID, url: url, format: Self.unreadable, cuesJSON: error.message)
+            }
             throw SessionError.failed("the transcript \(url) cannot be read: \(error.message)")
         }
         let json = (try? JSONEncoder().encode(parsed.cues)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
@@ -48,6 +59,9 @@ package struct TranscriptLoader: Sendable {
         Self.remember(key, parsed.cues)
         return parsed.cues
     }
+
+    /// The stored format of a transcript a reader failed on; its cues column holds why.
+    static let unreadable = "unreadable"
 
     private static func remember(_ key: String, _ cues: [TranscriptCue]) {
         recent.withLock { recent in
