@@ -63,7 +63,8 @@ public enum ChildProcess {
                 var status: Int32 = 0
                 while true {
                     let ended = waitpid(pid, &status, WNOHANG)
-                    if ended == pid || (ended < 0 && errno != EINTR) { return continuation.resume(returning: status) }
+                    if ended == pid { return continuation.resume(returning: status) }
+                    if ended < 0 && errno != EINTR { return continuation.resume(returning: unknownEnd) }
                     if ContinuousClock.now >= deadline {
                         kill(pid, SIGKILL)
                         return continuation.resume(returning: wait(pid))
@@ -74,10 +75,17 @@ public enum ChildProcess {
         }
     }
 
-    /// Waits (blocking: call it off the task pool) for `pid` to end; its wait status.
+    /// Waits (blocking: call it off the task pool) for `pid` to end; its wait
+    /// status, or `unknownEnd` when it cannot be waited for (ECHILD): never 0,
+    /// which a caller would take for success.
     public static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return status
+        while true {
+            if waitpid(pid, &status, 0) == pid { return status }
+            if errno != EINTR { return unknownEnd }
+        }
     }
+
+    /// The status of a child whose end could not be learnt: exited with 255.
+    public static let unknownEnd: Int32 = 255 << 8
 }

@@ -106,7 +106,9 @@ public enum HTMLDocument {
             let quoted = quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'")
             let valueStart = quoted ? index + 1 : index
             let valueEnd = bytes[valueStart..<tagEnd].firstIndex { quoted ? $0 == quote : $0 == 0x20 } ?? tagEnd
-            let url = HTMLText.plainText(String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self))
+            var url = HTMLText.plainText(String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self))
+            // A mail link opens a message to its address, nothing more: its query (?attach=, ?body=) goes.
+            if url.hasPrefix("mailto:"), let query = url.firstIndex(of: "?") { url = String(url[..<query]) }
             let textEnd = find("</a", in: bytes, from: tagEnd, to: bytes.count) ?? bytes.count
             let text = HTMLText.plainText(String(decoding: bytes[(tagEnd + 1)..<textEnd], as: UTF8.self))
             from = textEnd

@@ -29,7 +29,13 @@ public final class Library: Sendable {
         let path = directory.appendingPathComponent(Self.fileName).path
         self.directory = directory
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // The library holds listening history and private feeds' URLs: the user's alone, however
+            // open the home folder is (SQLite gives its log files the library file's mode).
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            let created = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if created >= 0 { close(created) }
+            chmod(path, 0o600)
             let folder = LogFolder(path: path)
             self.folder = folder
             var configuration = Configuration()

@@ -122,3 +122,23 @@ import Testing
         #expect(throws: LibraryError.self) { _ = try Library(directory: URL(fileURLWithPath: "/proc/pods-test")) }
     }
 }
+
+/// The library holds listening history and private feeds' URLs: only its
+/// user reads it, whatever the umask (REVIEW-3, Everything else 15).
+@Suite(.timeLimit(.minutes(10))) struct LibraryFileModeTests {
+    @Test func theLibraryAndItsFolderAreTheUsersAlone() throws {
+        let parent = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let directory = parent.appendingPathComponent("data")
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let library = try Library(directory: directory)
+        _ = try library.podcasts()
+        func mode(_ path: String) throws -> Int { try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1 }
+        #expect(try mode(directory.path) == 0o700)
+        for name in ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm"]
+        where FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path) {
+            #expect(try mode(directory.appendingPathComponent(name).path) == 0o600, "\(name)")
+        }
+    }
+}
