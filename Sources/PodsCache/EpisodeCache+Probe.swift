@@ -30,6 +30,12 @@ extension EpisodeCache {
                             handoff.resolve(.failure(CacheError(.unknownLength, "\(url): the server does not say how long the file is")))
                             return false
                         }
+                        // A length from the server is checked before a file is sized by it (a sparse file of
+                        // 2^60 bytes is made at once on XFS or Btrfs): no episode is that long.
+                        guard length <= EpisodeCache.maximumLength else {
+                            handoff.resolve(.failure(CacheError(.unknownLength, "\(url): the server says the file is \(length) bytes")))
+                            return false
+                        }
                         do throws(CacheError) {
                             let file = try ScratchFile(path: path, length: nil)
                             try file.reset(length: length)

@@ -65,6 +65,8 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
     }
 
     public let episodeID: Int64
+    /// The longest file a cache takes (64 GiB): a longer length from a server streams without one.
+    public static let maximumLength: Int64 = 64 << 30
     public let length: Int64
     public let supportsRandomAccess: Bool
     let file: ScratchFile
@@ -170,8 +172,10 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
     /// seconds at this episode's average bitrate.
     func setDuration(_ seconds: Double) {
         guard seconds.isFinite, seconds > 1 else { return }
-        let bytes = Int64(Double(length) / seconds * tuning.readAheadTime)
-        locked { readAheadBytes = min(max(bytes, tuning.readAheadRange.lowerBound), tuning.readAheadRange.upperBound) }
+        // Clamped as a Double, then converted: a server's length over a short duration can exceed Int64.
+        let bytes = min(max(Double(length) / seconds * tuning.readAheadTime, Double(tuning.readAheadRange.lowerBound)),
+                        Double(tuning.readAheadRange.upperBound))
+        locked { readAheadBytes = Int64(bytes) }
     }
 
     /// Marks the cache an explicit download (never evicted), or not.

@@ -148,6 +148,8 @@ public final class LoopbackHTTPServer: Sendable {
         case status(Int)
         /// Promise the whole file, send this many bytes of it, then close.
         case dropAfter(Int)
+        /// Answer ranges truly, but say in `Content-Range` that the whole file is this long.
+        case claimsLength(Int64)
     }
 
     /// Fails every request for `path` this way (nil: serve it normally again).
@@ -300,12 +302,15 @@ public final class LoopbackHTTPServer: Sendable {
             return send(client, head: "HTTP/1.1 \(redirect.status) Moved\r\nLocation: \(redirect.location)\r\nContent-Length: 0\r\nConnection: \(connection)\r\n\r\n", body: Data())
         }
         var cutAfter: Int?
+        var claimedLength: Int64?
         switch faults.withLock({ $0[path] }) {
         case .status(let status):
             _ = send(client, head: "HTTP/1.1 \(status) Failed\r\nContent-Length: 6\r\nConnection: close\r\n\r\n", body: Data("failed".utf8))
             return false
         case .dropAfter(let count):
             cutAfter = count
+        case .claimsLength(let length):
+            claimedLength = length
         case nil:
             break
         }
@@ -327,7 +332,7 @@ public final class LoopbackHTTPServer: Sendable {
         }
         if let range {
             let body = file.data.subdata(in: range).prefix(cutAfter ?? .max)
-            return send(client, head: "HTTP/1.1 206 Partial Content\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Range: bytes \(range.lowerBound)-\(range.upperBound - 1)/\(file.data.count)\r\nContent-Length: \(body.count)\r\nConnection: \(cutAfter == nil ? connection : "close")\r\n\r\n", body: body, path: path) && cutAfter == nil
+            return send(client, head: "HTTP/1.1 206 Partial Content\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Range: bytes \(range.lowerBound)-\(range.upperBound - 1)/\(claimedLength.map(String.init) ?? String(file.data.count))\r\nContent-Length: \(body.count)\r\nConnection: \(cutAfter == nil ? connection : "close")\r\n\r\n", body: body, path: path) && cutAfter == nil
         } else {
             return send(client, head: "HTTP/1.1 200 OK\r\nContent-Type: \(file.type)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Length: \(file.data.count)\r\nConnection: \(cutAfter == nil ? connection : "close")\r\n\r\n", body: file.data.prefix(cutAfter ?? .max), path: path) && cutAfter == nil
         }
