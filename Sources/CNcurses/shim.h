@@ -12,9 +12,9 @@
 #include <ncursesw/curses.h>
 #include <locale.h>
 #include <wchar.h>
+// No <signal.h> or <termios.h> here: under _XOPEN_SOURCE their structs (ucontext_t) differ from
+// SwiftGlibc's, and a fresh build fails; the crash handler is PodsTerminal's own (CrashRestore).
 #include <errno.h>
-#include <signal.h>
-#include <termios.h>
 #include <unistd.h>
 
 static inline WINDOW *pods_stdscr(void) { return stdscr; }
@@ -47,48 +47,5 @@ static void pods_winch(int value) {
     int saved = errno;  // a handler leaves errno as it found it
     if (fd >= 0) { char byte = 1; (void)!write(fd, &byte, 1); }
     errno = saved;
-}
-// The terminal as it was before curses took it, put back on a fatal signal
-// (SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE): endwin() is not safe in a
-// signal handler, but tcsetattr() and write() are. The handler leaves the
-// alternate screen, shows the cursor and resets attributes, restores the
-// saved settings (echo, canonical input), then hands the signal on to the
-// handler it replaced (the runtime's backtrace, or death).
-// pods_crash_restore(0) saves the settings and installs it; -1 disarms it
-// (the terminal was given back cleanly). State lives in the function's
-// statics, as pods_winch's does.
-static void pods_crash_restore(int value) {
-    static struct termios saved;
-    static volatile sig_atomic_t armed = 0;
-    static struct sigaction previous[65];
-    static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE };
-    if (value == 0) {
-        if (tcgetattr(STDIN_FILENO, &saved) != 0) return;
-        struct sigaction action;
-        action.sa_handler = pods_crash_restore;
-        sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_ONSTACK;
-        for (unsigned i = 0; i < sizeof fatal / sizeof fatal[0]; i++) sigaction(fatal[i], &action, &previous[fatal[i]]);
-        armed = 1;
-        return;
-    }
-    if (value < 0) { armed = 0; return; }
-    if (armed) {
-        static const char reset[] = "\033[0m\033[?25h\033[?1049l\r\n";
-        (void)!write(STDOUT_FILENO, reset, sizeof reset - 1);
-        tcsetattr(STDIN_FILENO, TCSANOW, &saved);
-        armed = 0;
-    }
-    if (value >= 65) return;
-    // The handler replaced runs now, inside raise() (the signal unblocked); if it returns
-    // (the runtime's backtracer does, for a signal sent by kill), the default ends the process.
-    sigaction(value, &previous[value], NULL);
-    sigset_t only;
-    sigemptyset(&only);
-    sigaddset(&only, value);
-    sigprocmask(SIG_UNBLOCK, &only, NULL);
-    raise(value);
-    signal(value, SIG_DFL);
-    raise(value);
 }
 #endif

@@ -33,7 +33,7 @@ public final class Terminal {
             sigaction(SIGWINCH, &action, nil)
         }
         // Whatever kills pods ui, the shell gets its terminal back (echo on, the cursor shown, the main screen).
-        pods_crash_restore(0)
+        CrashRestore.arm()
         guard initscr() != nil else { throw TerminalError("the terminal could not be set up (is TERM right?)") }
         cbreak()
         noecho()
@@ -59,7 +59,7 @@ public final class Terminal {
         guard !stopped else { return }
         stopped = true
         endwin()
-        pods_crash_restore(-1)
+        CrashRestore.disarm()
     }
 
     /// Rows and columns now.
