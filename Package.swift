@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "PodsConcurrency"),
         .target(name: "PodsClient", dependencies: ["PodsDBus", "PodsFeedParser", "PodsProtocol"]),
         // The terminal through ncursesw: keys, colours and a screen drawn whole.
-        .target(name: "PodsTerminal", dependencies: ["CNcurses"]),
+        .target(name: "PodsTerminal", dependencies: ["CNcurses", "PodsConcurrency"]),
         // `pods ui`: the library, show notes and player on one screen.
         .target(name: "PodsUI", dependencies: ["PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsProtocol", "PodsTerminal"]),
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),

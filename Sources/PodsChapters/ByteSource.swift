@@ -90,8 +90,7 @@ struct ByteCursor {
 extension ChapterByteSource {
     /// Reads `count` bytes from `offset`, failing when fewer are there.
     func exactly(_ count: Int, at offset: Int64, what: String) throws(ChapterError) -> [UInt8] {
-        guard count >= 0, offset >= 0 else { throw ChapterError("the file's \(what) has a negative size or place") }
-        let end = try FileOffset.advance(offset, by: Int64(count), what: what)
+        let end = try FileOffset.advance(offset, by: Int64(count), what: what)  // (negative ones refused there)
         let bytes = try bytes(in: offset..<end)
         guard bytes.count == count else { throw ChapterError("the file ends inside its \(what)") }
         return bytes

@@ -18,6 +18,10 @@ public struct URLPolicy: Sendable {
         isLocal = documentURL?.isFileURL == true
     }
 
+    /// The policy for what a podcast whose own feed is `feedURL` may name
+    /// (what the library stored for it included).
+    public init(feedURL: String) { self.init(documentURL: URL(string: feedURL)) }
+
     /// The most bytes a local document is read whole: what HTTP lets in for one.
     public static let maximumLocalBytes = 16 << 20
 

@@ -1,4 +1,3 @@
-import Foundation
 import PodsCache
 import PodsDBus
 import PodsFeedParser
@@ -98,7 +97,7 @@ package final class Playlists: Sendable {
     }
 
     private func entry(_ podcast: Podcast) async -> Entry {
-        let icon = if let url = podcast.artworkURL, let artwork = artwork { await artwork.cachedURI(for: url, policy: URLPolicy(documentURL: URL(string: podcast.feedURL))) } else { String?.none }
+        let icon = if let url = podcast.artworkURL, let artwork = artwork { await artwork.cachedURI(for: url, policy: URLPolicy(feedURL: podcast.feedURL)) } else { String?.none }
         return Entry(podcastID: podcast.id, title: podcast.title, icon: icon ?? "")
     }
 

@@ -50,7 +50,7 @@ public struct LibraryEpisode: Sendable, Equatable, Identifiable {
     /// What this episode's stored URLs may name: files only when its podcast's
     /// own feed is one (`URLPolicy`); a URL a web feed once named is never read
     /// from disk, whatever a library written before the policy holds.
-    public var urlPolicy: URLPolicy { URLPolicy(documentURL: URL(string: podcastFeedURL)) }
+    public var urlPolicy: URLPolicy { URLPolicy(feedURL: podcastFeedURL) }
 }
 
 /// What a refresh of one podcast did.

@@ -1,4 +1,5 @@
 import Foundation
+import PodsConcurrency
 import Synchronization
 
 /// Names the episode being loaded (its audio opened and prerolled, its tags
@@ -70,10 +71,8 @@ struct LoadMarker: Sendable {
 }
 
 /// The crash handler's state: the marker's descriptor while a load lasts
-/// (-1 otherwise), and the handlers it replaced. Read from a signal
-/// handler, so only an atomic load and memory set up before it is installed.
+/// (-1 otherwise). Read from a signal handler, so only an atomic load.
 private enum CrashMark {
-    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE]
     static let installed = Mutex(false)
 
     static func install() {
@@ -81,13 +80,7 @@ private enum CrashMark {
             guard !done else { return }
             done = true
             _ = markerDescriptor.load(ordering: .relaxed)  // made before any signal can read it
-            for signal in signals {
-                var action = sigaction()
-                action.__sigaction_handler.sa_handler = { signal in CrashMark.crashed(signal) }
-                sigemptyset(&action.sa_mask)
-                action.sa_flags = SA_ONSTACK
-                sigaction(signal, &action, previousActions + Int(signal))
-            }
+            chain.install { signal in CrashMark.crashed(signal) }
         }
     }
 
@@ -101,30 +94,17 @@ private enum CrashMark {
         if old >= 0 { close(old) }
     }
 
-    /// In the signal handler: the line, then the handler this one replaced
-    /// (run inside `raise`, the signal unblocked), then the default, should
-    /// that one return (the runtime's backtracer does for a signal sent by kill).
+    /// In the signal handler: the line, then the signal handed on.
     static func crashed(_ signal: Int32) {
         let descriptor = markerDescriptor.load(ordering: .relaxed)
         if descriptor >= 0 {
             let line: StaticString = "crashed\n"
             _ = write(descriptor, line.utf8Start, line.utf8CodeUnitCount)
         }
-        sigaction(signal, previousActions + Int(signal), nil)
-        var only = sigset_t()
-        sigemptyset(&only)
-        sigaddset(&only, signal)
-        sigprocmask(SIG_UNBLOCK, &only, nil)
-        raise(signal)
-        Glibc.signal(signal, SIG_DFL)
-        raise(signal)
+        chain.passOn(signal)
     }
 }
 
 private let markerDescriptor = Atomic<Int32>(-1)
-/// One slot per signal number, written once at install (before the handlers can run).
-nonisolated(unsafe) private let previousActions: UnsafeMutablePointer<sigaction> = {
-    let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
-    actions.initialize(repeating: sigaction(), count: 65)
-    return actions
-}()
+/// Made (by `install`'s first use) before the handler that reads it is in place.
+private let chain = FatalSignalChain()

@@ -1,4 +1,5 @@
 import Glibc
+import PodsConcurrency
 import Synchronization
 
 /// The terminal as it was before curses took it, put back if the process
@@ -7,14 +8,11 @@ import Synchronization
 /// alternate screen). `endwin()` is not safe in a signal handler, but
 /// `write` and `tcsetattr` are: the handler leaves the alternate screen,
 /// shows the cursor, resets attributes and restores the saved settings, then
-/// runs the handler it replaced (the runtime's backtrace) and, should that
-/// return, the default.
+/// hands the signal on (`FatalSignalChain`).
 ///
 /// State the handler reads is set up before it is installed and then only
 /// read (an atomic flag says whether to act).
 enum CrashRestore {
-    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE]
-
     /// Saves the terminal's settings and installs the handler (once).
     static func arm() {
         guard !installed else {
@@ -23,13 +21,7 @@ enum CrashRestore {
         }
         guard tcgetattr(STDIN_FILENO, saved) == 0 else { return }
         installed = true
-        for signal in signals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signal in CrashRestore.restore(signal) }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_ONSTACK
-            sigaction(signal, &action, previous + Int(signal))
-        }
+        chain.install { signal in CrashRestore.restore(signal) }
         armed.store(true, ordering: .sequentiallyConsistent)
     }
 
@@ -43,14 +35,7 @@ enum CrashRestore {
             _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
             tcsetattr(STDIN_FILENO, TCSANOW, saved)
         }
-        sigaction(signal, previous + Int(signal), nil)
-        var only = sigset_t()
-        sigemptyset(&only)
-        sigaddset(&only, signal)
-        sigprocmask(SIG_UNBLOCK, &only, nil)
-        raise(signal)
-        Glibc.signal(signal, SIG_DFL)
-        raise(signal)
+        chain.passOn(signal)
     }
 
     /// Touched only by `arm` (from the thread that starts the terminal, before the handler is installed).
@@ -64,9 +49,5 @@ nonisolated(unsafe) private let saved: UnsafeMutablePointer<termios> = {
     settings.initialize(to: termios())
     return settings
 }()
-/// One slot per signal number, written once at install.
-nonisolated(unsafe) private let previous: UnsafeMutablePointer<sigaction> = {
-    let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
-    actions.initialize(repeating: sigaction(), count: 65)
-    return actions
-}()
+/// Made (by `arm`'s first use) before the handler that reads it is in place.
+private let chain = FatalSignalChain()

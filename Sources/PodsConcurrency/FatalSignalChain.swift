@@ -1,0 +1,51 @@
+import Glibc
+
+/// A handler for the signals a crash raises (SIGSEGV, SIGBUS, SIGILL,
+/// SIGABRT, SIGFPE) that does its own async-signal-safe work and then hands
+/// the signal on: to the handler it replaced (the Swift runtime's backtrace),
+/// run inside `raise` with the signal unblocked, and, should that one return
+/// (the backtracer does for a signal sent by `kill`), to the default, which
+/// ends the process by the signal. podsd marks the load a crash cut short;
+/// `pods ui` gives the terminal back.
+///
+/// Make one chain per use, as a global, then `install` it: the handler
+/// reaches it through that global, which must be made before any signal
+/// can arrive.
+public final class FatalSignalChain: @unchecked Sendable {
+    // @unchecked Sendable, proven: `previous` is written only by `install`,
+    // before the handlers that read it are in place, and never again.
+
+    public static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE]
+    /// One slot per signal number.
+    private let previous: UnsafeMutablePointer<sigaction>
+
+    public init() {
+        previous = .allocate(capacity: 65)
+        previous.initialize(repeating: sigaction(), count: 65)
+    }
+
+    /// Puts `handler` in place for every fatal signal, keeping what it replaces.
+    /// `handler` must be async-signal-safe and end with `passOn`.
+    public func install(_ handler: @convention(c) (Int32) -> Void) {
+        for signal in Self.signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = handler
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_ONSTACK
+            sigaction(signal, &action, previous + Int(signal))
+        }
+    }
+
+    /// In the handler, last: the replaced handler, then the default.
+    public func passOn(_ signal: Int32) {
+        guard (0..<65).contains(signal) else { return }
+        sigaction(signal, previous + Int(signal), nil)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, signal)
+        sigprocmask(SIG_UNBLOCK, &only, nil)
+        raise(signal)
+        Glibc.signal(signal, SIG_DFL)
+        raise(signal)
+    }
+}
