@@ -11,7 +11,7 @@ internal import CGStreamer
 /// it on the posting thread), so a message of the previous source that was
 /// already waiting when a new one loaded is never taken for the new one's.
 final class PipelineBusReader: @unchecked Sendable {
-    // @unchecked Sendable, proven: `stopped` is atomic, and the stamp is
+    // @unchecked Sendable, proven: `stopped` and `endsEvents` are atomic, and the stamp is
     // read and written only with g_atomic; `bus` is a GstObject, whose
     // reference counting and `gst_bus_*` calls GStreamer documents as MT safe.
     private let bus: UnsafeMutablePointer<GstBus>
@@ -19,6 +19,7 @@ final class PipelineBusReader: @unchecked Sendable {
     private let stamp: UnsafeMutablePointer<PodsBusStamp>
     private let continuation: AsyncStream<PipelineMessage>.Continuation
     private let stopped = Atomic<Bool>(false)
+    private let endsEvents = Atomic<Bool>(true)
     private let explainNetworkFailure: (@Sendable (String) -> PlaybackError?)?
 
     init(pipeline: UnsafeMutablePointer<GstElement>, continuation: AsyncStream<PipelineMessage>.Continuation,
@@ -41,11 +42,13 @@ final class PipelineBusReader: @unchecked Sendable {
         thread.start()
     }
 
-    /// Ends the thread; later calls do nothing. Call after the pipeline
-    /// reached NULL: that state flushes the bus, which would drop the
-    /// wakeup, so flushing is turned off first.
-    func stop() {
+    /// Ends the thread, and with it the events unless `endingEvents` is
+    /// false (the engine goes on with another pipeline); later calls do
+    /// nothing. Call after the pipeline reached NULL: that state flushes the
+    /// bus, which would drop the wakeup, so flushing is turned off first.
+    func stop(endingEvents: Bool = true) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        endsEvents.store(endingEvents, ordering: .releasing)
         gst_bus_set_flushing(bus, 0)
         gst_bus_post(bus, pods_message_new_wakeup())
     }
@@ -68,7 +71,7 @@ final class PipelineBusReader: @unchecked Sendable {
                 continuation.yield(PipelineMessage(event: event, generation: Int32(pods_message_generation(message))))
             }
         }
-        continuation.finish()
+        if endsEvents.load(ordering: .acquiring) { continuation.finish() }
     }
 
     private func translate(_ message: UnsafeMutablePointer<GstMessage>, type: GstMessageType) -> PlaybackEvent? {

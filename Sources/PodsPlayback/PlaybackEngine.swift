@@ -19,22 +19,30 @@ public final class PlaybackEngine {
     /// How much faster than `rate` the pipeline plays (silence being trimmed).
     public private(set) var rateBoost: Double = 1
 
-    private let playbin: UnsafeMutablePointer<GstElement>
+    /// The pipeline; replaced when one stalls (`PipelineWorker`).
+    private var pipeline: PlaybackPipeline
+    /// How many pipelines stalled and were replaced.
+    public private(set) var replacedPipelines = 0
     /// The pipeline's position for other threads (see `PositionReader`).
-    public let positionReader: PositionReader
-    private let busReader: PipelineBusReader
+    public var positionReader: PositionReader { pipeline.positionReader }
+    private let continuation: AsyncStream<PipelineMessage>.Continuation
+    private let explainNetworkFailure: (@Sendable (String) -> PlaybackError?)?
+    private let stallLimit: Duration
+    /// The sink the next pipeline plays into.
+    private var audioSink: String
     /// A sink to put in at the next load (the pipeline is busy with a source now).
-    private var pendingSink: UnsafeMutablePointer<GstElement>?
-    /// The `level` meter in the audio filter, for silence detection.
-    private var level: UnsafeMutablePointer<GstElement>?
-    /// The audio filter (`level ! scaletempo`), owned by playbin.
-    private var audioFilter: UnsafeMutablePointer<GstElement>?
-    /// Hands `appsrc://` sources their media when playbin makes them.
-    private let sourceSetup = SourceSetup()
+    private var pendingSink: ElementHandle?
+    private var silenceDetection = false
+    /// The state last asked of the pipeline (it may still be on its way there).
+    private var requestedState = GST_STATE_NULL
     /// A seek to do once the pipeline has prerolled.
     private var deferredSeek: Duration?
     /// A seek under way: reported as the position until it completes.
     private var seekInFlight: Duration?
+    /// Seeks asked for, and the one taken as under way without the pipeline
+    /// having said so yet (the worker was late): a refusal of it undoes it.
+    private var seeks = 0
+    private var unconfirmedSeek: Int?
     /// The segment starts at rate 1 after every preroll; this says to seek
     /// with the current rate at the next `asyncDone`.
     private var segmentNeedsRate = false
@@ -59,61 +67,62 @@ public final class PlaybackEngine {
     /// `explainNetworkFailure(uri)` is asked, on the bus thread, why a
     /// network stream failed (nil: it cannot tell, and GStreamer's message
     /// stands): pipelines say it differently with each plugin set.
-    public init(audioSink: String? = nil,
+    /// An operation the pipeline has not finished after `stallLimit` loses
+    /// it: the engine builds another and reports an error.
+    public init(audioSink: String? = nil, stallLimit: Duration = .seconds(10),
                 explainNetworkFailure: (@Sendable (String) -> PlaybackError?)? = nil) throws(PlaybackError) {
         Self.ensureGStreamer()
-        guard let playbin = gst_element_factory_make("playbin", "pods-player") else {
-            throw PlaybackError(.setup, "GStreamer has no playbin element (install gstreamer1.0-plugins-base)")
-        }
-        // gst_element_factory_make returns a floating reference; own it.
-        _ = gst_object_ref_sink(playbin)
-        self.playbin = playbin
-        positionReader = PositionReader(playbin)
-        // Audio only, software volume: no video or subtitle decoding.
-        let audioFlag: UInt32 = 0x2, softVolumeFlag: UInt32 = 0x10
-        pods_object_set_uint(playbin, "flags", audioFlag | softVolumeFlag)
-        do throws(PlaybackError) {
-            let sink = try Self.makeAudioSink(audioSink ?? "autoaudiosink")
-            pods_object_set_object(playbin, "audio-sink", sink)
-            // A level meter (silent until silence detection is on) ahead of scaletempo.
-            if let filter = gst_parse_bin_from_description(
-                "level name=pods-level interval=50000000 post-messages=false ! scaletempo name=\(Self.timeStretchName)", 1, nil) {
-                pods_object_set_object(playbin, "audio-filter", filter)
-                level = gst_bin_get_by_name(UnsafeMutableRawPointer(filter).assumingMemoryBound(to: GstBin.self), "pods-level")
-                audioFilter = filter
-            }
-        } catch {
-            gst_object_unref(playbin)
-            throw error
-        }
-        sourceSetup.connect(to: playbin)
         let (stream, continuation) = AsyncStream<PipelineMessage>.makeStream()
         events = stream
-        busReader = PipelineBusReader(pipeline: playbin, continuation: continuation, explainNetworkFailure: explainNetworkFailure)
-        busReader.start()
+        self.continuation = continuation
+        self.explainNetworkFailure = explainNetworkFailure
+        self.stallLimit = stallLimit
+        self.audioSink = audioSink ?? "autoaudiosink"
+        pipeline = try Self.makePipeline(audioSink: self.audioSink, number: 0, continuation: continuation,
+                                         explainNetworkFailure: explainNetworkFailure, stallLimit: stallLimit)
     }
 
     deinit {
-        if let level { gst_object_unref(level) }
-        if let pendingSink { gst_object_unref(pendingSink) }
-        sourceSetup.stopFeeding()
-        gst_element_set_state(playbin, GST_STATE_NULL)
-        busReader.stop()
-        gst_object_unref(playbin)
+        if let pendingSink { gst_object_unref(pendingSink.element) }
     }
 
-    /// The time-stretch element's name in the audio filter.
-    private static let timeStretchName = "pods-tempo"
+    private static func makePipeline(audioSink: String, number: Int, continuation: AsyncStream<PipelineMessage>.Continuation,
+                                     explainNetworkFailure: (@Sendable (String) -> PlaybackError?)?,
+                                     stallLimit: Duration) throws(PlaybackError) -> PlaybackPipeline {
+        try PlaybackPipeline(audioSink: makeAudioSink(audioSink), continuation: continuation,
+                             explainNetworkFailure: explainNetworkFailure, stallLimit: stallLimit) {
+            continuation.yield(PipelineMessage(.stalled(pipeline: number), generation: -1))
+        }
+    }
 
-    /// Puts a new `scaletempo` in the filter; call before the pipeline
-    /// leaves READY (it must not be flowing). A `scaletempo` that has been
-    /// stopped keeps its queue's fill count after freeing the queue, and the
-    /// next stream in a format that needs a smaller queue makes it copy from
-    /// the freed one: podsd died switching formats at any rate but 1×
-    /// (`pods_bin_renew_element` in CGStreamer says where).
-    private func renewTimeStretch() {
-        guard let audioFilter else { return }
-        _ = pods_bin_renew_element(UnsafeMutableRawPointer(audioFilter).assumingMemoryBound(to: GstBin.self), Self.timeStretchName)
+    /// Leaves a stalled pipeline to its stuck threads and builds another
+    /// with the same sink, volume and source (stopped). When none can be
+    /// built the stalled one stays, and every later call is queued behind
+    /// it without holding the caller.
+    private func replacePipeline() throws(PlaybackError) {
+        let fresh = try Self.makePipeline(audioSink: audioSink, number: replacedPipelines + 1, continuation: continuation,
+                                          explainNetworkFailure: explainNetworkFailure, stallLimit: stallLimit)
+        pipeline.abandon()
+        if let pendingSink { gst_object_unref(pendingSink.element) }
+        pendingSink = nil
+        replacedPipelines += 1
+        pipeline = fresh
+        generation &+= 1
+        requestedState = GST_STATE_NULL
+        isPrerolled = false
+        deferredSeek = nil
+        seekInFlight = nil
+        unconfirmedSeek = nil
+        let playbin = fresh.playbin, busReader = fresh.busReader, setup = fresh.sourceSetup
+        let generation = generation, volume = volume, media = source?.media
+        let uri = source.map { $0.media == nil ? $0.uri : "appsrc://" }
+        fresh.setSilenceDetection(silenceDetection)
+        fresh.worker.run {
+            busReader.setGeneration(generation)
+            pods_object_set_double(playbin.element, "volume", volume)
+            setup.media = media
+            if let uri { pods_object_set_string(playbin.element, "uri", uri) }
+        }
     }
 
     private static let gstreamerReady: Void = {
@@ -138,8 +147,9 @@ public final class PlaybackEngine {
     public func setAudioSink(_ description: String?) throws(PlaybackError) {
         let sink = try Self.makeAudioSink(description ?? "autoaudiosink")
         _ = gst_object_ref_sink(sink)  // owned until handed to playbin at the next load
-        if let pendingSink { gst_object_unref(pendingSink) }
-        pendingSink = sink
+        if let pendingSink { gst_object_unref(pendingSink.element) }
+        pendingSink = ElementHandle(element: sink)
+        audioSink = description ?? "autoaudiosink"
     }
 
     /// Checks that `audioSink` (a `gst-launch` description, nil for
@@ -243,67 +253,89 @@ public final class PlaybackEngine {
     /// Loads `source` paused at `start`; `events` reports `asyncDone` when it
     /// is ready or `error` when it cannot be played.
     public func load(_ source: MediaSource, startingAt start: Duration = .zero) {
-        sourceSetup.stopFeeding()
-        gst_element_set_state(playbin, GST_STATE_NULL)  // the old source's last messages are posted by now
-        if let pendingSink {
-            pods_object_set_object(playbin, "audio-sink", pendingSink)
-            gst_object_unref(pendingSink)
-            self.pendingSink = nil
-        }
-        renewTimeStretch()
+        pipeline.sourceSetup.stopFeeding()
         generation &+= 1
-        busReader.setGeneration(generation)
         self.source = source
-        sourceSetup.media = source.media
-        pods_object_set_string(playbin, "uri", source.media == nil ? source.uri : "appsrc://")
         isPrerolled = false
         segmentNeedsRate = true
         deferredSeek = start > .zero ? start : nil
         seekInFlight = nil
-        gst_element_set_state(playbin, GST_STATE_PAUSED)
+        unconfirmedSeek = nil
+        requestedState = GST_STATE_PAUSED
+        let sink = pendingSink
+        pendingSink = nil
+        let playbin = pipeline.playbin, filter = pipeline.filter, busReader = pipeline.busReader, setup = pipeline.sourceSetup
+        let generation = generation, media = source.media, uri = source.media == nil ? source.uri : "appsrc://"
+        pipeline.worker.run {
+            gst_element_set_state(playbin.element, GST_STATE_NULL)  // the old source's last messages are posted by now
+            if let sink {
+                pods_object_set_object(playbin.element, "audio-sink", sink.element)
+                gst_object_unref(sink.element)
+            }
+            PlaybackPipeline.renewTimeStretch(in: filter)
+            busReader.setGeneration(generation)
+            setup.media = media
+            pods_object_set_string(playbin.element, "uri", uri)
+            gst_element_set_state(playbin.element, GST_STATE_PAUSED)
+        }
     }
 
     /// Plays from the current position (from the start after `stop()`).
     public func play() {
         guard source != nil else { return }
         prepareIfStopped()
-        gst_element_set_state(playbin, GST_STATE_PLAYING)
+        setState(GST_STATE_PLAYING)
     }
 
     public func pause() {
         guard source != nil else { return }
         prepareIfStopped()
-        gst_element_set_state(playbin, GST_STATE_PAUSED)
+        setState(GST_STATE_PAUSED)
     }
 
     /// Stops and rewinds; the source stays loaded and the audio device is released.
     public func stop() {
         guard source != nil else { return }
-        sourceSetup.stopFeeding()
-        gst_element_set_state(playbin, GST_STATE_READY)
+        pipeline.sourceSetup.stopFeeding()
+        setState(GST_STATE_READY)
         isPrerolled = false
         deferredSeek = nil
         seekInFlight = nil
+        unconfirmedSeek = nil
     }
 
     /// Drops the source.
     public func unload() {
-        sourceSetup.stopFeeding()
-        gst_element_set_state(playbin, GST_STATE_NULL)
-        sourceSetup.media = nil
+        pipeline.sourceSetup.stopFeeding()
+        let setup = pipeline.sourceSetup
+        setState(GST_STATE_NULL) { setup.media = nil }
         source = nil
         isPrerolled = false
         deferredSeek = nil
         seekInFlight = nil
+        unconfirmedSeek = nil
     }
 
-    private func prepareIfStopped() {
-        if currentState().rawValue <= GST_STATE_READY.rawValue {
-            renewTimeStretch()
-            isPrerolled = false
-            segmentNeedsRate = true
-            failedGeneration = nil  // a new try of the same source may fail again, and must say so
+    /// Asks the pipeline for `state` on its worker, then runs `after` there.
+    private func setState(_ state: GstState, then after: (@Sendable () -> Void)? = nil) {
+        requestedState = state
+        let playbin = pipeline.playbin
+        pipeline.worker.run {
+            gst_element_set_state(playbin.element, state)
+            after?()
         }
+    }
+
+    /// Whether the pipeline is (or is going) below PAUSED.
+    private var isStopped: Bool { requestedState.rawValue <= GST_STATE_READY.rawValue }
+
+    private func prepareIfStopped() {
+        guard isStopped else { return }
+        let filter = pipeline.filter
+        pipeline.worker.run { PlaybackPipeline.renewTimeStretch(in: filter) }
+        isPrerolled = false
+        segmentNeedsRate = true
+        failedGeneration = nil  // a new try of the same source may fail again, and must say so
     }
 
     // MARK: - Position
@@ -313,10 +345,10 @@ public final class PlaybackEngine {
     public func seek(to position: Duration) {
         guard source != nil else { return }
         let target = max(position, .zero)
-        if !isPrerolled || currentState().rawValue <= GST_STATE_READY.rawValue {
-            if currentState().rawValue <= GST_STATE_READY.rawValue {
+        if !isPrerolled || isStopped {
+            if isStopped {
                 prepareIfStopped()
-                gst_element_set_state(playbin, GST_STATE_PAUSED)
+                setState(GST_STATE_PAUSED)
             }
             deferredSeek = target
             return
@@ -338,7 +370,7 @@ public final class PlaybackEngine {
     public func setRate(_ newRate: Double) {
         rate = Self.clampedRate(newRate)
         guard source != nil else { return }
-        if isPrerolled, currentState().rawValue >= GST_STATE_PAUSED.rawValue {
+        if isPrerolled, !isStopped {
             performSeek(to: position() ?? .zero)
         } else {
             segmentNeedsRate = true
@@ -350,7 +382,7 @@ public final class PlaybackEngine {
     public func setRateBoost(_ factor: Double) {
         guard factor.isFinite, factor >= 1, factor != rateBoost else { return }
         rateBoost = factor
-        guard source != nil, isPrerolled, currentState().rawValue >= GST_STATE_PAUSED.rawValue else { return }
+        guard source != nil, isPrerolled, !isStopped else { return }
         performSeek(to: position() ?? .zero)
     }
 
@@ -360,14 +392,14 @@ public final class PlaybackEngine {
 
     /// Turns the level meter's messages (`PlaybackEvent.level`) on or off.
     public func setSilenceDetection(_ on: Bool) {
-        guard let level else { return }
-        pods_object_set_int(level, "post-messages", on ? 1 : 0)
+        silenceDetection = on
+        pipeline.setSilenceDetection(on)
     }
 
     /// Sets the volume, clamped to `volumeRange`.
     public func setVolume(_ newVolume: Double) {
         volume = Self.clampedVolume(newVolume)
-        pods_object_set_double(playbin, "volume", volume)
+        pods_object_set_double(pipeline.playbin.element, "volume", volume)
     }
 
     /// The pipeline's position, or nil when it has none (stopped, loading).
@@ -379,7 +411,7 @@ public final class PlaybackEngine {
     /// The media's duration, once known.
     public func duration() -> Duration? {
         var nanoseconds: gint64 = 0
-        guard gst_element_query_duration(playbin, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds > 0 else {
+        guard gst_element_query_duration(pipeline.playbin.element, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds > 0 else {
             return nil
         }
         return .nanoseconds(Int64(nanoseconds))
@@ -388,14 +420,14 @@ public final class PlaybackEngine {
     /// How many audio streams the loaded media has (0 for a file that
     /// prerolled without any, such as a script or an image).
     public func audioStreamCount() -> Int {
-        Int(pods_object_get_int(playbin, "n-audio"))
+        Int(pods_object_get_int(pipeline.playbin.element, "n-audio"))
     }
 
     /// Whether the pipeline can seek in the loaded media.
     public func isSeekable() -> Bool {
         guard let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return false }
         defer { gst_query_unref(query) }
-        guard gst_element_query(playbin, query) != 0 else { return false }
+        guard gst_element_query(pipeline.playbin.element, query) != 0 else { return false }
         var seekable: gboolean = 0
         gst_query_parse_seeking(query, nil, &seekable, nil, nil)
         return seekable != 0
@@ -406,11 +438,19 @@ public final class PlaybackEngine {
         let nanoseconds = overflow ? gint64.max : gint64(whole + target.components.attoseconds / 1_000_000_000)
         let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
         segmentNeedsRate = false
-        if gst_element_seek(playbin, rate * rateBoost, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, nanoseconds,
-                            GST_SEEK_TYPE_NONE, -1) != 0 {
-            seekInFlight = target
-            isPrerolled = false
+        seeks += 1
+        let playbin = pipeline.playbin, speed = rate * rateBoost, continuation = continuation
+        let number = seeks, stamp = Int32(truncatingIfNeeded: generation)
+        let accepted = pipeline.worker.run { () -> Bool in
+            let accepted = gst_element_seek(playbin.element, speed, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, nanoseconds,
+                                            GST_SEEK_TYPE_NONE, -1) != 0
+            if !accepted { continuation.yield(PipelineMessage(.seekRefused(number), generation: stamp)) }
+            return accepted
         }
+        guard accepted != false else { return }
+        seekInFlight = target
+        isPrerolled = false
+        unconfirmedSeek = accepted == nil ? number : nil
     }
 
     // MARK: - Events
@@ -419,12 +459,32 @@ public final class PlaybackEngine {
     /// `events` and act on the event it returns (nil for a message that
     /// belonged to an earlier source).
     public func handle(_ message: PipelineMessage) -> PlaybackEvent? {
-        guard message.generation == Int32(truncatingIfNeeded: generation) else { return nil }
-        let event = message.event
+        let event: PlaybackEvent
+        switch message.content {
+        case .stalled(let number):
+            guard number == replacedPipelines else { return nil }  // one the engine gave up already
+            let stuck = "The stream stopped the player: GStreamer did not finish a state change in \(stallLimit.components.seconds) s"
+            do throws(PlaybackError) {
+                try replacePipeline()
+                return .error(PlaybackError(.other, stuck + ", so the pipeline was replaced"))
+            } catch {
+                return .error(PlaybackError(.setup, stuck + ", and no new pipeline could be built (\(error.message)); restart podsd"))
+            }
+        case .seekRefused(let number):
+            guard message.generation == Int32(truncatingIfNeeded: generation), number == unconfirmedSeek else { return nil }
+            unconfirmedSeek = nil
+            seekInFlight = nil
+            isPrerolled = true
+            return nil
+        case .event(let pipelineEvent):
+            guard message.generation == Int32(truncatingIfNeeded: generation) else { return nil }
+            event = pipelineEvent
+        }
         switch event {
         case .asyncDone:
             isPrerolled = true
             seekInFlight = nil
+            unconfirmedSeek = nil
             let waiting = deferredSeek
             deferredSeek = nil
             if let waiting {
@@ -436,11 +496,12 @@ public final class PlaybackEngine {
         case .error:
             guard failedGeneration != generation else { return nil }
             failedGeneration = generation
-            sourceSetup.stopFeeding()
-            gst_element_set_state(playbin, GST_STATE_READY)
+            pipeline.sourceSetup.stopFeeding()
+            setState(GST_STATE_READY)
             isPrerolled = false
             deferredSeek = nil
             seekInFlight = nil
+            unconfirmedSeek = nil
         default:
             break
         }
@@ -452,16 +513,7 @@ public final class PlaybackEngine {
 
     /// Releases the pipeline and ends `events`.
     public func shutdown() {
-        sourceSetup.stopFeeding()
-        gst_element_set_state(playbin, GST_STATE_NULL)
-        busReader.stop()
-    }
-
-    private func currentState() -> GstState {
-        var state = GST_STATE_NULL
-        var pending = GST_STATE_VOID_PENDING
-        gst_element_get_state(playbin, &state, &pending, 0)
-        return pending == GST_STATE_VOID_PENDING ? state : pending
+        pipeline.shutdown()
     }
 }
 

@@ -16,8 +16,25 @@ public enum PlaybackEvent: Sendable {
 /// An event as the bus thread read it, with the engine's load generation
 /// when it was posted, so events of an earlier source can be told apart.
 public struct PipelineMessage: Sendable {
-    public let event: PlaybackEvent
+    enum Content: Sendable {
+        case event(PlaybackEvent)
+        /// A seek (by number) the owner stopped waiting for was refused.
+        case seekRefused(Int)
+        /// The pipeline (by number) did not finish an operation within the stall limit.
+        case stalled(pipeline: Int)
+    }
+
+    let content: Content
     let generation: Int32
+
+    init(event: PlaybackEvent, generation: Int32) {
+        self.init(.event(event), generation: generation)
+    }
+
+    init(_ content: Content, generation: Int32) {
+        self.content = content
+        self.generation = generation
+    }
 }
 
 /// Tags found in the media.

@@ -50,6 +50,7 @@ public actor PlayerController {
         var plays: Bool
     }
     private let explainNetworkFailure: (@Sendable (String) -> PlaybackError?)?
+    private let stallLimit: Duration
     private var loadWaiters: [Int: CheckedContinuation<Result<Void, PlaybackError>, Never>] = [:]
     private var nextWaiterID = 0
     /// A track is loading: whether it can seek is not known yet, and a seek
@@ -82,8 +83,12 @@ public actor PlayerController {
     /// Checks `audioSink` (a `gst-launch` description, nil for the
     /// desktop's default) at once; the pipeline itself waits for a track.
     /// `explainNetworkFailure` is asked why a network stream failed (`PlaybackEngine`).
-    public init(audioSink: String?, explainNetworkFailure: (@Sendable (String) -> PlaybackError?)? = nil) throws(PlaybackError) {
+    /// `stallLimit`: how long the pipeline may take over one state change
+    /// before it is given up and replaced (`PlaybackEngine`).
+    public init(audioSink: String?, stallLimit: Duration = .seconds(10),
+                explainNetworkFailure: (@Sendable (String) -> PlaybackError?)? = nil) throws(PlaybackError) {
         self.explainNetworkFailure = explainNetworkFailure
+        self.stallLimit = stallLimit
         try PlaybackEngine.checkAudioSink(audioSink)
         self.audioSink = audioSink
         (engineBuilt, engineReady) = AsyncStream<Void>.makeStream()
@@ -92,7 +97,7 @@ public actor PlayerController {
     /// The pipeline, built on first use with the rate and volume set so far.
     private func loadedEngine() throws(PlaybackError) -> PlaybackEngine {
         if let engine { return engine }
-        let engine = try PlaybackEngine(audioSink: audioSink, explainNetworkFailure: explainNetworkFailure)
+        let engine = try PlaybackEngine(audioSink: audioSink, stallLimit: stallLimit, explainNetworkFailure: explainNetworkFailure)
         engine.setRate(state.rate)
         engine.setVolume(state.volume)
         engine.setSilenceDetection(preferences.trimSilence)

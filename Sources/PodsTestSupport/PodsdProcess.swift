@@ -89,6 +89,10 @@ public final class PodsdProcess: Sendable {
 
     /// `playerctl -p pods ARGS`.
     public func playerctl(_ arguments: String...) async -> CommandResult {
+        await playerctl(arguments)
+    }
+
+    public func playerctl(_ arguments: [String]) async -> CommandResult {
         await run("playerctl", ["-p", "pods"] + arguments)
     }
 

@@ -9,8 +9,8 @@ final class EngineHarness {
     private let received = ReceivedEvents()
     private let collector: Task<Void, Never>
 
-    init(audioSink: String = "fakesink sync=true") throws {
-        let engine = try PlaybackEngine(audioSink: audioSink)
+    init(audioSink: String = "fakesink sync=true", stallLimit: Duration = .seconds(10)) throws {
+        let engine = try PlaybackEngine(audioSink: audioSink, stallLimit: stallLimit)
         self.engine = engine
         let events = engine.events, received = received
         collector = Task { for await event in events { received.append(event) } }
