@@ -12,6 +12,9 @@ enum FeedDates {
         "akst": -540, "akdt": -480, "hst": -600, "ast": -240, "adt": -180,
     ]
 
+    /// A zone's offset from UTC is less than a day (the farthest are ±14 h).
+    static let maximumOffsetMinutes = 24 * 60
+
     /// Read in place, without allocating: every episode has a date, and
     /// splitting them into arrays of tokens cost 3 % of a feed's parse.
     static func parse(_ text: String) -> Date? {
@@ -94,7 +97,8 @@ enum FeedDates {
             } else if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), token.count >= 3, let value = number(token.dropFirst()) {
                 let hhmm = token.count <= 3 ? value * 100 : value
                 let minutes = hhmm / 100 * 60 + hhmm % 100
-                offset = sign == UInt8(ascii: "-") ? -minutes : minutes
+                // No zone is a day or more from UTC: a larger offset is a typo, and read as none.
+                if minutes < maximumOffsetMinutes { offset = sign == UInt8(ascii: "-") ? -minutes : minutes }
             } else if let value = number(token) {
                 if day == nil, value >= 1, token.count <= 2 { day = value }  // 32 rolls over, as feeds expect
                 else if year == nil { year = token.count <= 2 ? (value < 50 ? 2000 + value : 1900 + value) : value }
@@ -193,7 +197,8 @@ enum FeedDates {
                 let sign = scalars[index]
                 if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), let oh = number(index + 1, 2) {
                     let om = number(index + 4, 2) ?? number(index + 3, 2) ?? 0
-                    offset = (oh * 60 + om) * (sign == UInt8(ascii: "-") ? -1 : 1)
+                    let minutes = oh * 60 + om
+                    if minutes < maximumOffsetMinutes { offset = sign == UInt8(ascii: "-") ? -minutes : minutes }
                 }
             }
         }

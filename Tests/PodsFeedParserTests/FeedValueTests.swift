@@ -21,6 +21,12 @@ import Testing
         ("2024-05-01T10:00:00+02:00", "2024-05-01T08:00:00Z"),
         ("2024-05-01T08:00:00.123Z", "2024-05-01T08:00:00Z"),
         ("2024-05-01", "2024-05-01T00:00:00Z"),
+        // An offset of a day or more is no zone: read as none, not as years away.
+        ("Wed, 01 May 2024 08:00:00 +999999999", "2024-05-01T08:00:00Z"),
+        ("Wed, 01 May 2024 08:00:00 -2400", "2024-05-01T08:00:00Z"),
+        ("Wed, 01 May 2024 22:00:00 +1400", "2024-05-01T08:00:00Z"),   // the farthest zone there is
+        ("2024-05-01T08:00:00+99:99", "2024-05-01T08:00:00Z"),
+        ("2024-05-01T00:00:00-23:59", "2024-05-01T23:59:00Z"),
     ])
     func dates(_ text: String, _ expected: String) throws {
         let date = try #require(FeedDates.parse(text))
