@@ -99,7 +99,8 @@ final class DBusRouter {
             loop.shutdown()
             return
         }
-        guard !subscriptions.isEmpty, let arguments = try? message.arguments() else { return }
+        // Any client may send a signal that matches a subscription: its arguments are read with a call's bound.
+        guard !subscriptions.isEmpty, let arguments = try? message.arguments(atMost: Self.maximumArgumentValues) else { return }
         let signal = DBusSignal(
             sender: message.sender ?? "", path: message.path ?? "", interface: interface,
             member: member, arguments: arguments, receivedAt: .now)
@@ -110,89 +111,19 @@ final class DBusRouter {
 
     private func handleCall(_ message: DBusMessage, on loop: DBusEventLoop) {
         let arrived = ContinuousClock.now  // a caller's wait starts when it sends, not when its call's turn comes
-        let member = message.member ?? ""
-        guard let pathText = message.path, let path = DBusObjectPath(pathText) else {
-            return reply(to: message, .failure(.init(name: DBusError.Name.unknownObject, message: "No object path")), on: loop)
+        let sender = message.sender ?? ""
+        let route = DBusDispatch.route(message, objects: objects) { [callQueues] path in
+            callQueues[CallQueue.Key(path: path, sender: sender)] == nil
         }
-        switch message.interface {
-        case "org.freedesktop.DBus.Peer":
-            return reply(to: message, peer(member: member, signature: message.signature), on: loop)
-        case "org.freedesktop.DBus.Introspectable":
-            return reply(to: message, introspect(path: path, member: member, signature: message.signature), on: loop)
-        default:
-            break
+        let routed: DBusDispatch.Call
+        switch route {
+        case .answer(let result): return reply(to: message, result, on: loop)
+        case .call(let call): routed = call
         }
-        if message.interface == nil, member == "Introspect" || member == "Ping" {
-            let result = member == "Ping"
-                ? peer(member: member, signature: message.signature)
-                : introspect(path: path, member: member, signature: message.signature)
-            return reply(to: message, result, on: loop)
-        }
-        guard let object = objects[path] else {
-            return reply(to: message, .failure(.init(
-                name: DBusError.Name.unknownObject, message: "No such object path '\(path)'")), on: loop)
-        }
-        let interfaces = object.interfaces
-        // The signature is checked before any argument is read, and reading
-        // stops at `maximumArgumentValues`: a call podsd cannot take costs
-        // nothing, and one it can take costs a bounded amount.
-        let isProperties = message.interface == "org.freedesktop.DBus.Properties"
-        var method: DBusMethod?
-        if isProperties {
-            if let expected = DBusPropertiesHandler.signature(of: member), message.signature != expected {
-                return reply(to: message, .failure(.invalidArgs(
-                    "\(member) takes arguments of type '\(expected)', not '\(message.signature)'")), on: loop)
-            }
-        } else {
-            switch findMethod(member: member, interface: message.interface, in: interfaces) {
-            case .failure(let error):
-                return reply(to: message, .failure(error), on: loop)
-            case .success(let found):
-                guard message.signature == found.inputSignature else {
-                    return reply(to: message, .failure(.invalidArgs(
-                        "\(found.name) takes arguments of type '\(found.inputSignature)', not '\(message.signature)'")), on: loop)
-                }
-                method = found
-            }
-        }
-        let arguments: [DBusValue]
-        do {
-            arguments = try message.arguments(atMost: Self.maximumArgumentValues)
-        } catch {
-            return reply(to: message, .failure(error), on: loop)
-        }
-        let key = CallQueue.Key(path: path, sender: message.sender ?? "")
-        if isProperties, callQueues[key] == nil,
-           let read = DBusPropertiesHandler.snapshotRead(member: member, arguments: arguments, interfaces: interfaces) {
-            return reply(to: message, read(), on: loop)
-        }
-        let work: @Sendable () async throws -> Answer
-        var timeout = DBusMethod.defaultTimeout
-        if let method, let bodyHandler = method.bodyHandler {
-            let signature = method.outputSignature
-            work = {
-                let body = try await bodyHandler(arguments)
-                guard body.signature == signature else {
-                    throw DBusError.failed("\(member) answered '\(body.signature)', not its declared '\(signature)'")
-                }
-                return .body(body)
-            }
-            timeout = method.timeout
-        } else if let method {
-            let handler = method.handler
-            work = { .values(try await handler(arguments)) }
-            timeout = method.timeout
-        } else {
-            switch DBusPropertiesHandler.work(member: member, signature: message.signature,
-                                              arguments: arguments, interfaces: interfaces) {
-            case .success(let propertyWork): work = { .values(try await propertyWork()) }
-            case .failure(let error): return reply(to: message, .failure(error), on: loop)
-            }
-        }
-        let abandonable = method?.abandonedWhenCallerLeaves ?? (member == "Get" || member == "GetAll")
+        let key = CallQueue.Key(path: routed.path, sender: sender)
+        let executor = routed.executor
         nextCallID += 1
         let callID = nextCallID
-        let executor = object.executor
         if let waiting = callQueues[key], waiting.pending >= Self.maximumQueuedCalls {
             return reply(to: message, .failure(.init(name: DBusError.Name.limitsExceeded,
                 message: "\(Self.maximumQueuedCalls) calls of this sender are waiting here already")), on: loop)
@@ -205,18 +136,18 @@ final class DBusRouter {
         // reply (a page of library items) never holds up this thread, which
         // every other call and signal waits on.
         let emptyReply = message.expectsReply ? message.methodReturn().map(MessageHandoff.init) : nil
-        let (serial, sender) = (message.serial, message.sender)
+        let serial = message.serial
         let finish: @Sendable (Result<MessageHandoff?, DBusError>) -> Void = { result in
             loop.enqueue { loop in loop.router.finishCall(callID, result, on: loop) }
         }
-        let call = Call(work: work, member: member, arrived: arrived, timeout: timeout, abandonable: abandonable,
-                        emptyReply: emptyReply, serial: serial, sender: sender)
+        let call = Call(work: routed.work, member: routed.member, arrived: arrived, timeout: routed.timeout,
+                        abandonable: routed.abandonable, emptyReply: emptyReply, serial: serial, sender: message.sender)
         queue.enqueue { [queue] callerLeft in await call.perform(in: queue, on: executor, callerLeft: callerLeft, finish: finish) }
     }
 
     /// A call taken in, waiting for its turn in its sender's queue.
     private struct Call: Sendable {
-        let work: @Sendable () async throws -> Answer
+        let work: @Sendable () async throws -> DBusDispatch.Answer
         let member: String
         let arrived: ContinuousClock.Instant
         let timeout: Duration
@@ -268,9 +199,9 @@ final class DBusRouter {
     /// `timeout`, counted from when the call arrived) passes: its caller has
     /// stopped waiting. A handler that ignores cancellation still runs to its
     /// end, but its answer is the timeout.
-    fileprivate static func run(_ work: @escaping @Sendable () async throws -> Answer, within remaining: Duration,
-                                timeout: Duration, member: String, gate: CallGate) async throws -> Answer {
-        try await withThrowingTaskGroup(of: Answer?.self) { group in
+    fileprivate static func run(_ work: @escaping @Sendable () async throws -> DBusDispatch.Answer, within remaining: Duration,
+                                timeout: Duration, member: String, gate: CallGate) async throws -> DBusDispatch.Answer {
+        try await withThrowingTaskGroup(of: DBusDispatch.Answer?.self) { group in
             group.addTask { try await DBusCall.running(with: gate) { try await work() } }
             let deadline = ContinuousClock.now + remaining
             group.addTask {
@@ -286,12 +217,6 @@ final class DBusRouter {
     fileprivate static func timedOut(_ member: String, _ timeout: Duration) -> DBusError {
         DBusError(name: DBusError.Name.timeout,
                   message: "\(member) did not finish within \(timeout.components.seconds) s, the time its callers wait")
-    }
-
-    /// What a handler answers: values for libdbus to marshal, or a body written in the wire format.
-    fileprivate enum Answer: Sendable {
-        case values([DBusValue])
-        case body(DBusWireBody)
     }
 
     /// A sender left the bus: its reads (`abandonedWhenCallerLeaves`) stop,
@@ -315,55 +240,6 @@ final class DBusRouter {
         case .failure(let error):
             reply(to: message, .failure(error), on: loop)
         }
-    }
-
-    private func findMethod(member: String, interface: String?, in interfaces: [DBusInterface]) -> Result<DBusMethod, DBusError> {
-        if let interface {
-            guard let found = interfaces.first(where: { $0.name == interface }) else {
-                return .failure(.init(name: DBusError.Name.unknownInterface, message: "No such interface '\(interface)'"))
-            }
-            guard let method = found.method(named: member) else {
-                return .failure(.init(name: DBusError.Name.unknownMethod, message: "No method '\(member)' on interface '\(interface)'"))
-            }
-            return .success(method)
-        }
-        for candidate in interfaces {
-            if let method = candidate.method(named: member) { return .success(method) }
-        }
-        return .failure(.init(name: DBusError.Name.unknownMethod, message: "No method '\(member)'"))
-    }
-
-    // MARK: - Standard interfaces
-
-    private func peer(member: String, signature: String) -> Result<[DBusValue], DBusError> {
-        guard signature.isEmpty else { return .failure(.invalidArgs("\(member) takes no arguments")) }
-        switch member {
-        case "Ping":
-            return .success([])
-        case "GetMachineId":
-            guard let raw = dbus_get_local_machine_id() else { return .failure(.failed("no machine id")) }
-            defer { dbus_free(raw) }
-            return .success([.string(String(cString: raw))])
-        default:
-            return .failure(.init(name: DBusError.Name.unknownMethod, message: "No method '\(member)' on org.freedesktop.DBus.Peer"))
-        }
-    }
-
-    private func introspect(path: DBusObjectPath, member: String, signature: String) -> Result<[DBusValue], DBusError> {
-        guard member == "Introspect" else {
-            return .failure(.init(name: DBusError.Name.unknownMethod, message: "No method '\(member)' on org.freedesktop.DBus.Introspectable"))
-        }
-        guard signature.isEmpty else { return .failure(.invalidArgs("Introspect takes no arguments")) }
-        let prefix = path.elements
-        var children = Set<String>()
-        for exported in objects.keys {
-            let elements = exported.elements
-            if elements.count > prefix.count, Array(elements.prefix(prefix.count)) == prefix {
-                children.insert(String(elements[prefix.count]))
-            }
-        }
-        let xml = DBusIntrospection.xml(interfaces: objects[path]?.interfaces ?? [], children: children.sorted())
-        return .success([.string(xml)])
     }
 
     // MARK: - Replying

@@ -294,6 +294,21 @@ private struct EchoFixture {
         #expect(received == [.uint32(1), .uint32(2), .uint32(3)])
     }
 
+    /// Any client may send a signal that matches a subscription (a
+    /// notification server's, the bus's): one whose arguments hold more
+    /// values than a call may is dropped unread, the next one still arrives.
+    @Test func aSignalLargerThanACallMayBeIsDropped() async throws {
+        let fixture = try await EchoFixture()
+        let stream = try await fixture.client.signals(matching: DBusSignalMatch(path: EchoFixture.path, interface: EchoFixture.interface))
+        let huge = DBusValue.array(.uint32, (0..<UInt32(70_000)).map(DBusValue.uint32))
+        try fixture.service.emitSignal(path: EchoFixture.path, interface: EchoFixture.interface, member: "Huge", arguments: [huge])
+        try fixture.service.emitSignal(path: EchoFixture.path, interface: EchoFixture.interface, member: "Small", arguments: [.uint32(1)])
+        for await signal in stream {
+            #expect(signal.member == "Small", "\(signal.member) with \(signal.arguments.count) arguments")
+            break
+        }
+    }
+
     @Test func nameOwnership() async throws {
         let fixture = try await EchoFixture()
         let other = try await DBusConnection.connect(address: fixture.bus.address)
