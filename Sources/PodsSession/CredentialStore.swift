@@ -28,32 +28,64 @@ package final class CredentialStore: Sendable {
         case unwritable(URL)
     }
 
+    /// The work `open` left running: unlocking, moving the file's passwords in.
+    private let settling = Mutex<Task<Void, Never>?>(nil)
+
+    /// Returns once the work `open` left running has ended.
+    package func settle() async { await settling.withLock { $0 }?.value }
+
     private init(backend: Backend, logger: Logger) {
         self.backend = backend
         self.logger = logger
     }
 
-    /// The desktop's keeper of secrets when there is one (`secrets`), else `file`.
+    /// The desktop's keeper of secrets when there is one (`secrets`) and it
+    /// gives Pods' passwords, else `file` (with one log line saying why). A
+    /// password still in the file moves into the keyring when one appears.
     package static func open(secrets: (any SecretKeeper)?, file: URL, logger: Logger) async -> CredentialStore {
         if let secrets {
-            let store = CredentialStore(backend: .secretService(secrets), logger: logger)
             do throws(SessionError) {
-                let found = try await secrets.loadAll()
+                let (found, lockedAway) = try await secrets.loadAll()
+                let store = CredentialStore(backend: .secretService(secrets), logger: logger)
                 store.known.withLock { $0 = found }
                 store.kept.withLock { $0 = found }
+                // What waits for the listener (a locked keyring's prompt) never holds up podsd's start.
+                let work = Task { [store] in
+                    if lockedAway { await store.unlock(secrets) }
+                    await store.moveIntoKeyring(from: file, secrets)
+                }
+                store.settling.withLock { $0 = work }
+                return store
             } catch {
-                logger.warning("the Secret Service did not give Pods' passwords: \(error.message)")
+                logger.warning("the Secret Service did not give Pods' passwords (\(error.message)); they are kept in \(file.path) instead")
             }
-            return store
         }
         let store = CredentialStore(backend: .file(file), logger: logger)
-        guard FileManager.default.fileExists(atPath: file.path) else { return store }
+        switch readFile(file, logger: logger) {
+        case .unreadable(let aside): return aside ? store : CredentialStore(backend: .unwritable(file), logger: logger)
+        case .read(let found):
+            store.known.withLock { $0 = found }
+            store.kept.withLock { $0 = found }
+            return store
+        }
+    }
+
+    private enum FileContents {
+        case read([String: HTTPCredentials])
+        /// Not Pods' credentials: moved aside (true) or left where it is.
+        case unreadable(movedAside: Bool)
+    }
+
+    /// The file's credentials (none when there is no file). A file that
+    /// cannot be read is never taken as empty: the next save would write
+    /// over every password in it, so it is moved aside.
+    private static func readFile(_ file: URL, logger: Logger) -> FileContents {
+        guard FileManager.default.fileExists(atPath: file.path) else { return .read([:]) }
         guard let data = FileManager.default.contents(atPath: file.path),
               let stored = try? JSONDecoder().decode([String: [String: String]].self, from: data) else {
-            // Never taken as empty: the next save would write over every password in it.
             let aside = PrivateFile.setAside(file)
             logger.error("\(file.path) cannot be read as Pods' credentials; \(aside.map { "moved to \($0.path)" } ?? "left as it is, and not written") so that no password in it is lost")
-            return aside == nil ? CredentialStore(backend: .unwritable(file), logger: logger) : store
+            return .unreadable(movedAside: aside != nil)
         }
         var found: [String: HTTPCredentials] = [:]
         for (origin, entry) in stored {
@@ -61,9 +93,55 @@ package final class CredentialStore: Sendable {
                 found[origin] = HTTPCredentials(user: user, password: password)
             }
         }
-        store.known.withLock { $0 = found }
-        store.kept.withLock { $0 = found }
-        return store
+        return .read(found)
+    }
+
+    /// Asks the keyring to unlock what Pods keeps there (its prompt).
+    private func unlock(_ secrets: any SecretKeeper) async {
+        do throws(SessionError) {
+            let found = try await secrets.unlockAll()
+            known.withLock { $0.merge(found) { current, _ in current } }
+            kept.withLock { $0.merge(found) { current, _ in current } }
+        } catch {
+            logger.warning("Pods' passwords stay locked in the keyring (\(error.message)); private feeds fail until it is unlocked")
+        }
+    }
+
+    /// Moves the passwords kept in `file` (from a start without a keyring)
+    /// into `secrets`; what the keyring refuses stays in the file, and is used.
+    private func moveIntoKeyring(from file: URL, _ secrets: any SecretKeeper) async {
+        guard case .read(let inFile) = Self.readFile(file, logger: logger), !inFile.isEmpty else { return }
+        var left: [String: HTTPCredentials] = [:]
+        for (key, credentials) in inFile.sorted(by: { $0.key < $1.key }) {
+            do throws(SessionError) {
+                try await secrets.store(credentials, key: key)
+                known.withLock { $0[key] = credentials }
+                kept.withLock { $0[key] = credentials }
+            } catch {
+                left[key] = credentials
+                known.withLock { if $0[key] == nil { $0[key] = credentials } }
+                logger.warning("the password for \(key) stays in \(file.path): \(error.message)")
+            }
+        }
+        do throws(SettingsError) {
+            if left.isEmpty {
+                try? FileManager.default.removeItem(at: file)
+            } else {
+                try PrivateFile.update(file) { _ throws(SettingsError) in try Self.encoded(left) }
+            }
+            logger.notice("moved \(inFile.count - left.count) of \(inFile.count) passwords from \(file.path) into the Secret Service")
+        } catch {
+            logger.error("the passwords moved into the Secret Service are still in \(file.path): \(error.message)")
+        }
+    }
+
+    private static func encoded(_ credentials: [String: HTTPCredentials]) throws(SettingsError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        guard let data = try? encoder.encode(credentials.mapValues { ["user": $0.user, "password": $0.password] }) else {
+            throw SettingsError("cannot encode the credentials")
+        }
+        return data
     }
 
     /// Where they are kept, for messages.
@@ -138,15 +216,9 @@ package final class CredentialStore: Sendable {
         case .secretService(let service):
             try await service.store(credentials, key: key)
         case .file(let file):
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             do throws(SettingsError) {
                 // The snapshot is taken inside the file's lock: the last write holds every change before it.
-                try PrivateFile.update(file) { _ throws(SettingsError) in
-                    let all = kept.withLock { $0 }.mapValues { ["user": $0.user, "password": $0.password] }
-                    guard let data = try? encoder.encode(all) else { throw SettingsError("cannot encode the credentials") }
-                    return data
-                }
+                try PrivateFile.update(file) { _ throws(SettingsError) in try Self.encoded(kept.withLock { $0 }) }
             } catch {
                 throw SessionError.failed(error.message)
             }

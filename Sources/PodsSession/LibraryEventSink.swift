@@ -21,6 +21,11 @@ public protocol NewEpisodeAnnouncer: Sendable {
 /// Where passwords are kept when the desktop keeps them (the Secret
 /// Service, in podsd): every entry is a user name and password under a key.
 public protocol SecretKeeper: Sendable {
-    func loadAll() async throws(SessionError) -> [String: HTTPCredentials]
+    /// What is kept where it can be read without asking the listener, and
+    /// whether more is kept locked away.
+    func loadAll() async throws(SessionError) -> (found: [String: HTTPCredentials], lockedAway: Bool)
+    /// Everything, asking the listener (the keyring's prompt) to unlock what is locked.
+    func unlockAll() async throws(SessionError) -> [String: HTTPCredentials]
+    /// Keeps `credentials` under `key`, making or unlocking the keyring first when it must (with its prompt).
     func store(_ credentials: HTTPCredentials, key: String) async throws(SessionError)
 }
