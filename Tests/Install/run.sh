@@ -36,6 +36,7 @@ check "the desktop file is valid" desktop-file-validate "$prefix/share/applicati
 check "the desktop file opens pods ui in a terminal" \
   bash -c "grep -qx 'Exec=$prefix/bin/pods ui' '$prefix/share/applications/pods.desktop' && grep -qx 'Terminal=true' '$prefix/share/applications/pods.desktop'"
 check "the AppStream metainfo is valid" appstreamcli validate --no-net "$prefix/share/metainfo/org.pods.Pods.metainfo.xml"
+check "the metainfo names Pods' license, GPL-3.0-or-later" grep -qx '  <project_license>GPL-3.0-or-later</project_license>' "$prefix/share/metainfo/org.pods.Pods.metainfo.xml"
 check "the metainfo's release is pods --version" grep -q "<release version=\"$("$prefix/bin/pods" --version)\"" "$prefix/share/metainfo/org.pods.Pods.metainfo.xml"
 check "the unit is valid" env MANPATH="$prefix/share/man:" systemd-analyze verify "$prefix/lib/systemd/user/pods.service"
 check "the unit is Type=dbus with the bus name" \

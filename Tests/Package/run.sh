@@ -68,10 +68,12 @@ check "podsd runs: it links nothing the package did not bring" inside /usr/bin/p
 check "pods runs" inside /usr/bin/pods --version
 check "playerctl (a user's tool, not a dependency) installs" inside apt-get install -y -qq --no-install-recommends playerctl
 inside dpkg -L pods > "$work/files"
+check "the copyright says GPL-3+, machine-readable, and names Debian's copy of the text" \
+  bash -c "grep -qx 'License: GPL-3+' '$root/usr/share/doc/pods/copyright' && grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' '$root/usr/share/doc/pods/copyright' && grep -q '/usr/share/common-licenses/GPL-3' '$root/usr/share/doc/pods/copyright' && test -f '$root/usr/share/common-licenses/GPL-3'"
 
 # A private session bus inside the root; podsd activated by the first call, playing to a silent sink.
 mkdir -p "$root/tmp/sample"
-cp data/sample-podcast.xml data/sample-episode-1.mp3 data/sample-episode-2.ogg "$root/tmp/sample/"
+cp data/sample-podcast.xml data/sample-episode-1.mp3 data/sample-episode-2.ogg data/sample-artwork.png "$root/tmp/sample/"
 cat > "$root/tmp/session.sh" <<'EOF'
 set -e
 export PODS_AUDIO_SINK="fakesink sync=true" XDG_RUNTIME_DIR=/tmp/runtime
