@@ -31,3 +31,6 @@ make_episode sample-episode-2 75 "Episode 2: Seeking and Speed" \
 plays faster without changing the pitch of the voice, and tells every desktop what it is playing."
 # Keep only the formats the README and tests name.
 rm -f sample-episode-1.ogg sample-episode-2.mp3
+# The podcast's artwork (what desktops show beside the episode): the icon, 512 px square, as PNG.
+gst-launch-1.0 -q filesrc location=pods.svg ! rsvgdec ! videoconvert ! videoscale \
+  ! video/x-raw,width=512,height=512 ! pngenc compression-level=9 ! filesink location=sample-artwork.png

@@ -28,7 +28,9 @@ package enum MPRISProperties {
     }
 
     /// `Metadata`: empty when nothing is loaded; otherwise it always has an
-    /// `o` trackid and `x` length in microseconds.
+    /// `o` trackid and `x` length in microseconds. `xesam:artist` is the
+    /// episode's author, else the podcast's title, and `xesam:album` the
+    /// podcast: the podcast is named where every desktop looks.
     ///
     /// While a chapter plays, the episode reads as an album and the chapter
     /// as its track: `xesam:title` is the chapter's title (the line every
@@ -44,7 +46,11 @@ package enum MPRISProperties {
             MPRIS.Metadata.url: .string(track.source.uri),
         ]
         if let duration = track.duration { entries[MPRIS.Metadata.length] = .int64(duration.microsecondsSaturating) }
-        if let artist = track.episode?.author ?? track.tags.artist { entries[MPRIS.Metadata.artist] = .stringArray([artist]) }
+        // The line under the title: the episode's author, else the podcast's name (GNOME Shell
+        // shows "Unknown artist" for none, and its media message has no album line).
+        if let artist = [track.episode?.author, track.episode?.podcastTitle, track.tags.artist].lazy.compactMap({ $0 }).first(where: { !$0.isEmpty }) {
+            entries[MPRIS.Metadata.artist] = .stringArray([artist])
+        }
         if let album = track.episode?.podcastTitle ?? track.tags.album { entries[MPRIS.Metadata.album] = .string(album) }
         if let art = chapterImage ?? track.episode?.artworkURL { entries[MPRIS.Metadata.artURL] = .string(art) }
         if let episode = track.episode {  // Pods' own keys, in its own namespace

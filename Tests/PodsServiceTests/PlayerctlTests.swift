@@ -6,6 +6,35 @@ import Testing
 
 /// podsd driven by the real `playerctl` on a private bus.
 @Suite(.timeLimit(.minutes(10))) struct PlayerctlTests {
+    /// GNOME Shell's media message shows the title and the artist line
+    /// only ("Unknown artist" when `xesam:artist` is missing or empty), KDE's
+    /// the album too: the podcast's name is the artist when the feed names
+    /// no author, and always the album. The sample podcast has artwork.
+    @Test func theDesktopSeesThePodcastsNameAndArtwork() async throws {
+        let podsd = try await PodsdProcess.start()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feed = directory.appendingPathComponent("anonymous.xml")
+        try Data("""
+            <?xml version="1.0"?><rss version="2.0"><channel><title>Nobody's Show</title>
+            <item><title>Unsigned</title><guid>u1</guid><enclosure url="\(Fixtures.sampleMP3.absoluteString)" type="audio/mpeg"/></item>
+            </channel></rss>
+            """.utf8).write(to: feed)
+        #expect(await podsd.pods("subscribe", feed.absoluteString).status == 0)
+        #expect(await podsd.pods("play", "1").status == 0)
+        #expect(await podsd.playerctl("metadata", "xesam:artist").stdout.trimmed == "Nobody's Show")
+        #expect(await podsd.playerctl("metadata", "xesam:album").stdout.trimmed == "Nobody's Show")
+
+        #expect(await podsd.pods("subscribe", Fixtures.data("sample-podcast.xml").absoluteString).status == 0)
+        #expect(await podsd.pods("play", "2").status == 0)
+        #expect(await podsd.playerctl("metadata", "xesam:artist").stdout.trimmed == "The Pods developers")
+        #expect(await podsd.playerctl("metadata", "xesam:album").stdout.trimmed == "Pods Sample Podcast")
+        try await waitFor(timeout: .seconds(20)) {
+            let art = await podsd.playerctl("metadata", "mpris:artUrl").stdout.trimmed
+            return art.hasPrefix("file://") && art.hasSuffix(".png")
+        }
+    }
+
     @Test func playerctlDrivesEverything() async throws {
         let podsd = try await PodsdProcess.start()
         #expect(await podsd.playerctl("status").stdout.trimmed == "Stopped")
