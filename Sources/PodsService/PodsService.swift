@@ -122,8 +122,10 @@ public struct PodsService: Sendable {
             scheduler?.poke()
         }
         let rules = ListeningRules(player: player, recorder: recorder, sync: sync, preferences: preferences)
+        let inhibitor = SuspendInhibitor(connection: podsConnection, logger: logger)
         await controller.observe { change in
             publisher.publish(change)
+            if case .state(let state) = change { inhibitor.follow(state) }
             let track = rules.observe(change)
             if track.newTrack { playlists?.refresh() }
             // The track list follows a new track, and the loaded one's length or artwork arriving.
@@ -161,6 +163,7 @@ public struct PodsService: Sendable {
 
         await withDiscardingTaskGroup { group in
             group.addTask { await controller.run() }
+            group.addTask { await inhibitor.run() }
             group.addTask { await trackList.run() }
             if let playlists { group.addTask { await playlists.run() } }
             if let scheduler { group.addTask { await scheduler.run() } }
@@ -188,6 +191,7 @@ public struct PodsService: Sendable {
             let reason = await reasons.next() ?? "stopped"
             logger.info("podsd stopping: \(reason)")
             await controller.shutdown()  // reports the last progress first
+            inhibitor.finish()  // released before podsd exits: the group waits for its run()
             await player?.stop()
             recorder.finish()
             player?.finish()
