@@ -13,7 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 playing='FormatSwitchTests|PlaybackEngineTests|TrimSilenceTests|TimeStretchRenewalTests|PitchTests|ChapterServiceTests|PlayerCancellationTests|SlowCallTests|StalledPipelineTests|PipelineWorkerTests'
-waiting='KillNineTests|BackgroundRefreshTests|SleepTimerTests|SettingsServiceTests|MPRISSignalTests|LifecycleTests|NotificationTests|TransferSchedulerTests|StuckStreamTests|SuspendInhibitTests'
+waiting='KillNineTests|BackgroundRefreshTests|SleepTimerTests|SettingsServiceTests|MPRISSignalTests|LifecycleTests|NotificationTests|TransferSchedulerTests|StuckStreamTests|SuspendInhibitTests|SleepGuardTests'
 alone='LibraryScaleTests'
 if [ "${1:-}" = --list ]; then echo "$playing|$waiting|$alone"; exit 0; fi
 # swift test holds .build's lock for as long as it runs: the lanes run the test binary itself.

@@ -32,6 +32,12 @@ public final class DBusConnection: Sendable {
         return DBusConnection(loop: loop, uniqueName: name, canPassFileDescriptors: passesFDs)
     }
 
+    /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
+    public static func system() async throws(DBusError) -> DBusConnection {
+        let (loop, name, passesFDs) = try await DBusEventLoop.start(address: nil, system: true)
+        return DBusConnection(loop: loop, uniqueName: name, canPassFileDescriptors: passesFDs)
+    }
+
     /// Connects to the bus at `address` (such as `unix:path=/tmp/bus`) and registers on it.
     public static func connect(address: String) async throws(DBusError) -> DBusConnection {
         let (loop, name, passesFDs) = try await DBusEventLoop.start(address: address)

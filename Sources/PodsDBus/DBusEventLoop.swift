@@ -53,7 +53,8 @@ final class DBusEventLoop: @unchecked Sendable {
 
     /// Connects on a new thread and starts serving the connection there.
     /// `address` nil means the session bus.
-    static func start(address: String?) async throws(DBusError) -> (DBusEventLoop, uniqueName: String, passesFDs: Bool) {
+    /// `address` nil: the session bus, or with `system` the system bus (each as libdbus finds it).
+    static func start(address: String?, system: Bool = false) async throws(DBusError) -> (DBusEventLoop, uniqueName: String, passesFDs: Bool) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw .failed("pipe failed: errno \(errno)") }
         for fd in fds {
@@ -65,7 +66,7 @@ final class DBusEventLoop: @unchecked Sendable {
             let thread = Thread {
                 // Named from inside, so the kernel's name is set too (what top and perf show).
                 Thread.current.name = "pods.dbus"
-                switch loop.open(address: address) {
+                switch loop.open(address: address, system: system) {
                 case .success(let opened):
                     continuation.resume(returning: .success(opened))
                     loop.run()
@@ -80,7 +81,7 @@ final class DBusEventLoop: @unchecked Sendable {
     }
 
     /// Opens the connection: its unique name, and whether it can pass file descriptors.
-    private func open(address: String?) -> Result<(String, Bool), DBusError> {
+    private func open(address: String?, system: Bool) -> Result<(String, Bool), DBusError> {
         dbus_threads_init_default()
         var error = CDBus.DBusError()
         dbus_error_init(&error)
@@ -93,7 +94,7 @@ final class DBusEventLoop: @unchecked Sendable {
                 return .failure(Self.take(&error))
             }
         } else {
-            opened = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
+            opened = dbus_bus_get_private(system ? DBUS_BUS_SYSTEM : DBUS_BUS_SESSION, &error)
         }
         guard let opened else { return .failure(Self.take(&error)) }
         dbus_connection_set_exit_on_disconnect(opened, 0)

@@ -123,6 +123,10 @@ public struct PodsService: Sendable {
         }
         let rules = ListeningRules(player: player, recorder: recorder, sync: sync, preferences: preferences)
         let inhibitor = SuspendInhibitor(connection: podsConnection, logger: logger)
+        let sleepGuard = SleepGuard(logger: logger) {
+            await controller.pause()
+            await player?.eventsHandled()  // the place the pause reported is saved
+        }
         await controller.observe { change in
             publisher.publish(change)
             if case .state(let state) = change { inhibitor.follow(state) }
@@ -164,6 +168,7 @@ public struct PodsService: Sendable {
         await withDiscardingTaskGroup { group in
             group.addTask { await controller.run() }
             group.addTask { await inhibitor.run() }
+            group.addTask { await sleepGuard.run() }
             group.addTask { await trackList.run() }
             if let playlists { group.addTask { await playlists.run() } }
             if let scheduler { group.addTask { await scheduler.run() } }
@@ -192,6 +197,7 @@ public struct PodsService: Sendable {
             logger.info("podsd stopping: \(reason)")
             await controller.shutdown()  // reports the last progress first
             inhibitor.finish()  // released before podsd exits: the group waits for its run()
+            sleepGuard.finish()
             await player?.stop()
             recorder.finish()
             player?.finish()

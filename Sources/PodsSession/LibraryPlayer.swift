@@ -33,6 +33,8 @@ package actor LibraryPlayer {
         case startedPlaying(episodeID: Int64)
         /// The episode stopped playing: paused, stopped, ended or replaced.
         case stoppedPlaying(episodeID: Int64)
+        /// Resumed once every event sent before it is handled (`eventsHandled()`).
+        case handled(CheckedContinuation<Void, Never>)
     }
 
     let library: Library
@@ -103,6 +105,12 @@ package actor LibraryPlayer {
 
     /// Called synchronously from the controller's observer.
     package nonisolated func send(_ event: Event) { eventSink.yield(event) }
+
+    /// Returns once every event sent before this call is handled: the
+    /// place a pause reported is in the library.
+    package nonisolated func eventsHandled() async {
+        await withCheckedContinuation { send(.handled($0)) }
+    }
 
     /// Handles events until `finish()`; the last progress is written before it returns.
     package func run() async {
@@ -351,6 +359,8 @@ package actor LibraryPlayer {
 
     private func handle(_ event: Event) async {
         switch event {
+        case .handled(let continuation):
+            continuation.resume()
         case .progress(let id, let position, let duration, let load):
             // A newer load of the same episode (a replay from the start) owns its place.
             if loaded?.id == id, await !controller.isLatestLoad(load) { return }

@@ -45,7 +45,10 @@ public final class PodsdProcess: Sendable {
             // No background refresh unless a test asks for one (its feeds are the tests' own).
             // (`refreshAsConfigured`: config.toml's refresh-interval, which a flag would override).
             + (extraArguments.contains("--refresh-interval") || refreshAsConfigured ? [] : ["--refresh-interval", "0"]) + extraArguments
-        process.environment = ProcessInfo.processInfo.environment.merging(bus.environment) { $1 }.merging(environment) { $1 }
+        // The machine's system bus is never the test's (logind's sleep lock): a test that wants one passes its own.
+        let noSystemBus = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.path)/no-system-bus"]
+        process.environment = ProcessInfo.processInfo.environment.merging(bus.environment) { $1 }.merging(noSystemBus) { $1 }
+            .merging(environment) { $1 }
         let stderrPipe = Pipe()
         process.standardError = stderrPipe
         process.standardOutput = FileHandle.nullDevice
