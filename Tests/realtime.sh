@@ -12,7 +12,7 @@
 #   Tests/realtime.sh --list   the suites, as one --filter/--skip pattern
 set -uo pipefail
 cd "$(dirname "$0")/.."
-playing='FormatSwitchTests|PlaybackEngineTests|TrimSilenceTests|TimeStretchRenewalTests|PitchTests|ChapterServiceTests|PlayerCancellationTests|SlowCallTests|StalledPipelineTests|PipelineWorkerTests'
+playing='FormatSwitchTests|PlaybackEngineTests|TrimSilenceTests|TimeStretchRenewalTests|PitchTests|ChapterServiceTests|PlayerCancellationTests|SlowCallTests|StalledPipelineTests|PipelineWorkerTests|OutputLossTests'
 waiting='KillNineTests|BackgroundRefreshTests|SleepTimerTests|SettingsServiceTests|MPRISSignalTests|LifecycleTests|NotificationTests|TransferSchedulerTests|StuckStreamTests|SuspendInhibitTests|SleepGuardTests'
 alone='LibraryScaleTests'
 if [ "${1:-}" = --list ]; then echo "$playing|$waiting|$alone"; exit 0; fi

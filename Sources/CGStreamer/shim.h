@@ -77,6 +77,50 @@ static inline GstObject *pods_message_source(GstMessage *message) {
     return GST_MESSAGE_SRC(message);
 }
 
+/// The device a sink now plays on, from a `property-notify` message of its
+/// `current-device` (pulsesink's: the sound server's sink name, which
+/// changes when the server moves the stream, as when the device goes away);
+/// NULL for any other message. Free with g_free.
+static inline gchar *pods_message_current_device(GstMessage *message) {
+    if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_PROPERTY_NOTIFY) return NULL;
+    const gchar *name = NULL;
+    const GValue *value = NULL;
+    gst_message_parse_property_notify(message, NULL, &name, &value);
+    if (name == NULL || g_strcmp0(name, "current-device") != 0 || value == NULL || !G_VALUE_HOLDS_STRING(value)) return NULL;
+    const gchar *device = g_value_get_string(value);
+    return device != NULL && device[0] != 0 ? g_strdup(device) : NULL;
+}
+
+/// Whether an audio output called `name` (a sound server's sink name) still
+/// exists, as the desktop's device monitor lists them: the PulseAudio
+/// provider's `internal-name`, the PipeWire provider's `node.name`. -1 when
+/// no device monitor can tell.
+static inline gint pods_audio_output_exists(const char *name) {
+    GstDeviceMonitor *monitor = gst_device_monitor_new();
+    gst_device_monitor_add_filter(monitor, "Audio/Sink", NULL);
+    if (!gst_device_monitor_start(monitor)) { gst_object_unref(monitor); return -1; }
+    GList *devices = gst_device_monitor_get_devices(monitor);
+    gint found = 0;
+    for (GList *each = devices; each != NULL && !found; each = each->next) {
+        GstDevice *device = GST_DEVICE(each->data);
+        if (g_object_class_find_property(G_OBJECT_GET_CLASS(device), "internal-name") != NULL) {
+            gchar *internal = NULL;
+            g_object_get(device, "internal-name", &internal, NULL);
+            found = g_strcmp0(internal, name) == 0;
+            g_free(internal);
+        }
+        GstStructure *properties = gst_device_get_properties(device);
+        if (properties != NULL) {
+            found = found || g_strcmp0(gst_structure_get_string(properties, "node.name"), name) == 0;
+            gst_structure_free(properties);
+        }
+    }
+    g_list_free_full(devices, gst_object_unref);
+    gst_device_monitor_stop(monitor);
+    gst_object_unref(monitor);
+    return found;
+}
+
 /// `gst_structure_new_empty` plus `gst_message_new_application`, to wake the bus reader.
 static inline GstMessage *pods_message_new_wakeup(void) {
     return gst_message_new_application(NULL, gst_structure_new_empty("pods-wakeup"));

@@ -27,6 +27,8 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
     public var silenceSkipped = 0.0
     /// Why the last track stopped on an error, if it did.
     public var lastError: String?
+    /// Why playback paused by itself (the output device went away), until it plays again.
+    public var pausedBecause: String?
 
     /// `"chapter": {"index", "title", "start"}`.
     public struct Chapter: Sendable, Equatable, Codable {
@@ -74,7 +76,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached, chapter, sleep, silenceSkipped
-        case lastError
+        case lastError, pausedBecause
     }
 
     /// Writes every key, with `null` for what is unknown.
@@ -95,6 +97,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
         try container.encode(sleep, forKey: .sleep)
         try container.encode(silenceSkipped, forKey: .silenceSkipped)
         try container.encode(lastError, forKey: .lastError)
+        try container.encode(pausedBecause, forKey: .pausedBecause)
     }
 
     /// Adds what `org.pods.Player1.Extras` said.
@@ -109,5 +112,6 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
         }
         silenceSkipped = values["silenceSkipped"]?.doubleValue ?? 0
         lastError = values["lastError"]?.stringValue
+        pausedBecause = values["pausedBecause"]?.stringValue
     }
 }

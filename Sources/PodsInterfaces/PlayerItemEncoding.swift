@@ -45,6 +45,7 @@ package enum PlayerItemEncoding {
         }
         item.set("silenceSkipped", silenceSkipped)
         item.set("lastError", state.lastError)
+        item.set("pausedBecause", state.pausedBecause)
         return item.value
     }
 }

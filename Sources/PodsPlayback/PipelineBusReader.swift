@@ -11,7 +11,7 @@ internal import CGStreamer
 /// it on the posting thread), so a message of the previous source that was
 /// already waiting when a new one loaded is never taken for the new one's.
 final class PipelineBusReader: @unchecked Sendable {
-    // @unchecked Sendable, proven: `stopped` and `endsEvents` are atomic, and the stamp is
+    // @unchecked Sendable, proven: `stopped` and `endsEvents` are atomic, `lastOutput` is touched by the bus thread alone, and the stamp is
     // read and written only with g_atomic; `bus` is a GstObject, whose
     // reference counting and `gst_bus_*` calls GStreamer documents as MT safe.
     private let bus: UnsafeMutablePointer<GstBus>
@@ -21,6 +21,8 @@ final class PipelineBusReader: @unchecked Sendable {
     private let stopped = Atomic<Bool>(false)
     private let endsEvents = Atomic<Bool>(true)
     private let explainNetworkFailure: (@Sendable (String) -> PlaybackError?)?
+    /// The output the sink last said it plays on; read and written on the bus thread only.
+    private var lastOutput: String?
 
     init(pipeline: UnsafeMutablePointer<GstElement>, continuation: AsyncStream<PipelineMessage>.Continuation,
          explainNetworkFailure: (@Sendable (String) -> PlaybackError?)?) {
@@ -60,7 +62,7 @@ final class PipelineBusReader: @unchecked Sendable {
     private func run() {
         let wanted = GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue
             | GST_MESSAGE_DURATION_CHANGED.rawValue | GST_MESSAGE_TAG.rawValue | GST_MESSAGE_BUFFERING.rawValue
-            | GST_MESSAGE_APPLICATION.rawValue | GST_MESSAGE_ELEMENT.rawValue
+            | GST_MESSAGE_APPLICATION.rawValue | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_PROPERTY_NOTIFY.rawValue
         while true {
             guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime.max, GstMessageType(rawValue: wanted)) else {
                 continue
@@ -95,6 +97,15 @@ final class PipelineBusReader: @unchecked Sendable {
             return tags == MediaTags() ? nil : .tags(tags)
         case GST_MESSAGE_ERROR:
             return .error(parseError(message))
+        case GST_MESSAGE_PROPERTY_NOTIFY:
+            guard let device = pods_message_current_device(message) else { return nil }
+            defer { g_free(device) }
+            let name = String(cString: device)
+            let previous = lastOutput
+            lastOutput = name
+            guard let previous, previous != name else { return .outputDevice(name, previousGone: false) }
+            // The sound server moved the stream: because its device went away, or by hand? (No monitor: say gone.)
+            return .outputDevice(name, previousGone: pods_audio_output_exists(previous) != 1)
         case GST_MESSAGE_ELEMENT:
             var peak = 0.0
             var streamTime: guint64 = 0, duration: guint64 = 0

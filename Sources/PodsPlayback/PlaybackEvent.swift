@@ -11,6 +11,11 @@ public enum PlaybackEvent: Sendable {
     /// The loudest peak (dBFS) of the interval of media ending at `end`,
     /// while silence detection is on.
     case level(peak: Double, end: Duration)
+    /// The audio output the sink plays on (a sound server's sink name); when
+    /// it changed from another, `previousGone` says whether that one went
+    /// away (headphones unplugged, a Bluetooth speaker gone) rather than the
+    /// stream being moved by hand.
+    case outputDevice(String, previousGone: Bool)
 }
 
 /// An event as the bus thread read it, with the engine's load generation

@@ -61,6 +61,8 @@ final class PlaybackPipeline {
             level = nil
             audioFilter = nil
         }
+        // Which output the sink plays on, as it changes (pulsesink's current-device): the bus says.
+        _ = gst_element_add_property_deep_notify_watch(playbin, "current-device", 1)
         worker = PipelineWorker(stallLimit: stallLimit, onStall: onStall)
         sourceSetup.connect(to: playbin)
         busReader = PipelineBusReader(pipeline: playbin, continuation: continuation, explainNetworkFailure: explainNetworkFailure)

@@ -33,11 +33,15 @@ extension PlayerController {
         public var skipOutro = Duration.zero
         /// Long silences play faster (see `SilenceTrimmer`).
         public var trimSilence = false
+        /// Pause when the output device goes away, rather than play on wherever the sound server moved the stream.
+        public var pauseOnOutputLoss = true
 
-        public init(nextAction: NextAction = .chapter, skipOutro: Duration = .zero, trimSilence: Bool = false) {
+        public init(nextAction: NextAction = .chapter, skipOutro: Duration = .zero, trimSilence: Bool = false,
+                    pauseOnOutputLoss: Bool = true) {
             self.nextAction = nextAction
             self.skipOutro = skipOutro
             self.trimSilence = trimSilence
+            self.pauseOnOutputLoss = pauseOnOutputLoss
         }
     }
 

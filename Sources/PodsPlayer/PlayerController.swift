@@ -205,6 +205,7 @@ public actor PlayerController {
         state.canSeek = false
         loading = true
         state.lastError = nil
+        state.pausedBecause = nil
         state.isBuffering = false
         engine.load(source, startingAt: max(start, .zero))
         if paused {
@@ -258,6 +259,7 @@ public actor PlayerController {
         announcedLoad?.plays = true
         guard state.track != nil, state.status != .playing else { return }
         state.lastError = nil
+        state.pausedBecause = nil
         engine?.play()
         setStatus(.playing)
     }
@@ -404,6 +406,12 @@ public actor PlayerController {
             case nil:
                 break
             }
+        case .outputDevice(let device, let previousGone):
+            // Gone while playing: paused, so the episode does not go on from another speaker (in public).
+            guard previousGone, preferences.pauseOnOutputLoss, state.status == .playing else { return }
+            pause()
+            state.pausedBecause = "the audio output went away; now \(device.prefix(120)) would play it, so Pods paused"
+            publish()
         case .error(let error):
             loading = false
             state.lastError = error.message

@@ -59,6 +59,8 @@ public struct PlayerState: Sendable, Equatable {
     public var isBuffering = false
     /// Why the last load or playback failed.
     public var lastError: String?
+    /// Why playback paused by itself (the output device went away), until it plays again.
+    public var pausedBecause: String?
     /// The chapter playing, when the track has chapters.
     public var chapter: PlayingChapter?
     /// The playing chapter's image (a `file://` URI), shown instead of the episode's.

@@ -79,5 +79,7 @@ public enum PlayerItems {
         ItemField("silenceSkipped", .double),
         /// Why the last track stopped on an error (a stream that failed after `OpenUri` returned, still loading).
         .maybe("lastError", .string),
+        /// Why playback paused by itself (the output device went away).
+        .maybe("pausedBecause", .string),
     ])
 }

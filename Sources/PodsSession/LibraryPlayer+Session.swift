@@ -38,7 +38,7 @@ extension LibraryPlayer {
 
     package static func trackPreferences(_ preferences: PlaybackPreferences) -> PlayerController.TrackPreferences {
         PlayerController.TrackPreferences(nextAction: preferences.nextAction, skipOutro: .milliseconds(Int64(preferences.skipOutro * 1000)),
-                                          trimSilence: preferences.trimSilence)
+                                          trimSilence: preferences.trimSilence, pauseOnOutputLoss: preferences.pauseOnOutputLoss)
     }
 
     // MARK: - Next and Previous

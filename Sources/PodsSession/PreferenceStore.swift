@@ -18,6 +18,7 @@ package struct PlaybackPreferences: Sendable, Equatable {
     /// Seconds, or a share of the episode.
     package var completeWithin = SettingValue.number(0)
     package var autoNext = true
+    package var pauseOnOutputLoss = true
 
     /// How much of an episode of `duration` may be left for it to count as played.
     package func completionStretch(duration: Duration?) -> Duration {
@@ -116,6 +117,7 @@ package final class PreferenceStore: Sendable {
         preferences.nextAction = value(.nextAction, podcast: podcast).textValue.flatMap(NextAction.init) ?? .chapter
         preferences.completeWithin = value(.completeWithin, podcast: podcast)
         preferences.autoNext = value(.autoNext, podcast: nil).boolValue ?? true
+        preferences.pauseOnOutputLoss = value(.pauseOnOutputLoss, podcast: nil).boolValue ?? true
         return preferences
     }
 

@@ -41,6 +41,10 @@ extension SettingKey {
         "cache-budget", .size, default: .number(2e9), perPodcast: false,
         "How much partly played episodes may take on disk (\"500M\", \"2G\"); downloads do not count.")
 
+    public static let pauseOnOutputLoss = SettingKey(
+        "pause-on-output-loss", .bool, default: .bool(true), perPodcast: false,
+        "Pause when the audio output goes away (headphones unplugged, a Bluetooth speaker gone) instead of playing on from another.")
+
     public static let notify = SettingKey(
         "notify", .bool, default: .bool(true), perPodcast: false,
         "A desktop notification when a background refresh finds new episodes, with a Play button.")
@@ -78,7 +82,7 @@ extension SettingKey {
 
     public static let all: [SettingKey] = [
         speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin, autoNext, refreshInterval,
-        audioSink, cacheBudget, notify, sync, syncDelay, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
+        audioSink, pauseOnOutputLoss, cacheBudget, notify, sync, syncDelay, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
         uiArtwork,
     ]
 

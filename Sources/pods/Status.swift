@@ -29,7 +29,8 @@ struct Status: AsyncParsableCommand {
     }
 
     static func text(_ status: PlayerStatus) -> String {
-        let failed = status.lastError.map { "\n  stopped by an error: \($0)" } ?? ""
+        let failed = (status.lastError.map { "\n  stopped by an error: \($0)" } ?? "")
+            + (status.pausedBecause.map { "\n  paused: \($0)" } ?? "")
         guard let title = status.title else { return "\(status.state): nothing loaded\(failed)" }
         let length = status.duration.map { " / " + clock($0) } ?? ""
         let speed = status.rate == 1 ? "" : String(format: "  ×%.2g", status.rate)
