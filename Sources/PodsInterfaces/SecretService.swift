@@ -23,10 +23,8 @@ public struct SecretService: SecretKeeper {
     public static func find(on connection: DBusConnection, logger: Logger) async -> SecretService? {
         let running = (try? await connection.nameHasOwner(busName)) == true
         if !running {
-            guard (try? await connection.activatableNames())?.contains(busName) == true else {
-                logger.info("no Secret Service on the session bus: private feeds' passwords are kept in a file only you can read")
-                return nil
-            }
+            // None: the file, which says so when it first keeps a password (CredentialStore).
+            guard (try? await connection.activatableNames())?.contains(busName) == true else { return nil }
         }
         do throws(DBusError) {
             // The first call starts an activatable one; a keyring that does not come up is not waited for long.

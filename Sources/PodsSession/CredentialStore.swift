@@ -28,6 +28,8 @@ package final class CredentialStore: Sendable {
         case unwritable(URL)
     }
 
+    /// Whether the log said once why passwords go to the file.
+    private let toldFile = Mutex(false)
     /// The work `open` left running: unlocking, moving the file's passwords in.
     private let settling = Mutex<Task<Void, Never>?>(nil)
 
@@ -216,6 +218,9 @@ package final class CredentialStore: Sendable {
         case .secretService(let service):
             try await service.store(credentials, key: key)
         case .file(let file):
+            if !toldFile.withLock({ told in defer { told = true }; return told }) {
+                logger.info("no Secret Service keeps Pods' passwords: they are kept in \(file.path), which only you can read")
+            }
             do throws(SettingsError) {
                 // The snapshot is taken inside the file's lock: the last write holds every change before it.
                 try PrivateFile.update(file) { _ throws(SettingsError) in try Self.encoded(kept.withLock { $0 }) }
