@@ -93,6 +93,9 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
     private var changed = false
     private var failure: CacheError?
     private var filling = false
+    /// The read-ahead the duration gives, and whether the network is metered (then less).
+    private var fullReadAheadBytes: Int64
+    private var metered = false
     private var lanesStarted = false
     private var runningLanes = 0
     private var bytesSinceSave: Int64 = 0
@@ -117,6 +120,7 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
         self.completionReported = record.complete
         self.recordDirty = record.ranges.isEmpty
         self.readAheadBytes = tuning.readAheadBytes
+        self.fullReadAheadBytes = tuning.readAheadBytes
         self.file = file
         self.url = url
         self.http = http
@@ -168,6 +172,12 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
         }
     }
 
+    /// Stops fetching what no reader asked for (a download that waits);
+    /// reads still fetch what they need.
+    func stopFilling() {
+        locked { filling = false }
+    }
+
     /// Makes the read-ahead a span of listening time: `readAheadTime`
     /// seconds at this episode's average bitrate.
     func setDuration(_ seconds: Double) {
@@ -175,7 +185,19 @@ public final class EpisodeCache: RandomAccessMedia, @unchecked Sendable {
         // Clamped as a Double, then converted: a server's length over a short duration can exceed Int64.
         let bytes = min(max(Double(length) / seconds * tuning.readAheadTime, Double(tuning.readAheadRange.lowerBound)),
                         Double(tuning.readAheadRange.upperBound))
-        locked { readAheadBytes = Int64(bytes) }
+        locked {
+            fullReadAheadBytes = Int64(bytes)
+            if !metered { readAheadBytes = fullReadAheadBytes }
+        }
+    }
+
+    /// On a metered network the read-ahead is the least that plays on
+    /// smoothly (`readAheadRange`'s lower bound), not a minute and a half.
+    func setMetered(_ metered: Bool) {
+        locked {
+            self.metered = metered
+            readAheadBytes = metered ? min(fullReadAheadBytes, tuning.readAheadRange.lowerBound) : fullReadAheadBytes
+        }
     }
 
     /// Marks the cache an explicit download (never evicted), or not.

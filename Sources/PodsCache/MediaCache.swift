@@ -62,6 +62,9 @@ public actor MediaCache {
     /// being opened): their slots are taken from the check on, so callers
     /// that come meanwhile (this actor runs others while one waits) queue.
     private var starting: [Int64: String] = [:]
+    /// On a metered network downloads wait (queued, their bytes kept) and
+    /// read-ahead is only what playback needs.
+    public private(set) var isMetered = false
 
     /// - Parameter directory: the cache directory (`media` is made inside).
     public init(directory: URL, library: Library, http: HTTPClient = HTTPClient(),
@@ -159,6 +162,7 @@ public actor MediaCache {
                 opening[episodeID] = nil
                 let cache = try result.get()
                 if open[episodeID] == nil {
+                    cache.setMetered(isMetered)
                     open[episodeID] = Entry(cache: cache)
                     enforceBudget()
                 }
@@ -263,6 +267,31 @@ public actor MediaCache {
         try await startDownload(episodeID: episodeID, url: url)
     }
 
+    /// Downloads wait while `metered` (those under way go back to the front
+    /// of the queue, keeping their bytes) and read-ahead shrinks to what
+    /// playback needs; they start again once it is not.
+    public func setMetered(_ metered: Bool) async {
+        guard metered != isMetered else { return }
+        isMetered = metered
+        for entry in open.values { entry.cache.setMetered(metered) }
+        guard metered else { return await startQueuedDownloads() }
+        var stopped: [(episodeID: Int64, url: String)] = []
+        for (episodeID, var entry) in open where entry.downloading {
+            entry.cache.stopFilling()
+            entry.downloading = false
+            entry.users -= 1
+            stopped.append((episodeID, entry.cache.url))
+            if entry.users <= 0 {
+                open[episodeID] = nil
+                await closeAndWait(entry.cache)
+            } else {
+                open[episodeID] = entry
+            }
+            updateSink.yield(.downloadsChanged(episodeID: episodeID))
+        }
+        queuedDownloads.insert(contentsOf: stopped.sorted { $0.episodeID < $1.episodeID }, at: 0)
+    }
+
     /// The episode IDs of the downloads waiting their turn, in order.
     public func queuedDownloadIDs() -> [Int64] { queuedDownloads.map(\.episodeID) }
 
@@ -271,6 +300,7 @@ public actor MediaCache {
     /// Whether a download of `url` may start now (within `downloadLimit`
     /// and `downloadsPerHost`).
     private func hasDownloadSlot(for url: String) -> Bool {
+        guard !isMetered else { return false }
         let hosts = open.values.filter(\.downloading).map(\.host) + starting.values
         let host = Self.host(of: url)
         return hosts.count < Self.downloadLimit && hosts.filter { $0 == host }.count < Self.downloadsPerHost

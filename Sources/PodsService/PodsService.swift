@@ -96,9 +96,16 @@ public struct PodsService: Sendable {
                            credentials: credentials, cacheDirectory: cacheDirectory, podsConnection: podsConnection, logger: logger)
         }
         let player = session?.player, sync = session?.sync, scheduler = session?.scheduler, notifier = session?.notifier
+        let mediaCache = session?.mediaCache
+        // On a metered network downloads wait, unless metered-downloads allows them.
+        let downloadsWait: @Sendable (Bool) async -> Void = { metered in
+            await mediaCache?.setMetered(metered && preferences.value(.meteredDownloads, podcast: nil).textValue != "allow")
+        }
+        let network = MeteredNetworkMonitor(session: podsConnection, logger: logger, changed: downloadsWait)
         let settingsChanged: @Sendable () -> Void = {
             scheduler?.poke()
             Task { await player?.applyPreferences() }
+            Task { await downloadsWait(network.isMetered) }
         }
         // podsd picks up a changed config.toml without a restart.
         let watcher = configuration.configFile.map { file in
@@ -169,6 +176,7 @@ public struct PodsService: Sendable {
             group.addTask { await controller.run() }
             group.addTask { await inhibitor.run() }
             group.addTask { await sleepGuard.run() }
+            if mediaCache != nil { group.addTask { await network.run() } }
             group.addTask { await trackList.run() }
             if let playlists { group.addTask { await playlists.run() } }
             if let scheduler { group.addTask { await scheduler.run() } }
@@ -198,6 +206,7 @@ public struct PodsService: Sendable {
             await controller.shutdown()  // reports the last progress first
             inhibitor.finish()  // released before podsd exits: the group waits for its run()
             sleepGuard.finish()
+            network.finish()
             await player?.stop()
             recorder.finish()
             player?.finish()

@@ -12,7 +12,8 @@ package struct DownloadInfo: Sendable {
     package var title: String
     package var podcastTitle: String
     /// `downloaded`, `downloading`, `queued` (waiting for a free download
-    /// slot), `partial` (streamed in part) or `failed`.
+    /// slot), `metered` (waiting for a network that is not metered),
+    /// `partial` (streamed in part) or `failed`.
     package var state: String
     /// Bytes on disk, and the whole file's size.
     package var bytes: Int64
@@ -53,22 +54,24 @@ extension LibraryPlayer {
     /// files streaming left.
     package func downloads() async throws(SessionError) -> [DownloadInfo] {
         let queued = await mediaCache?.queuedDownloadIDs() ?? []
+        // Queued on a metered network: waiting for one that is not, not for a free slot.
+        let waiting = await mediaCache?.isMetered == true ? "metered" : "queued"
         let cached = try await cacheEntries().compactMap { entry -> DownloadInfo? in
             guard let episode = try? library.episode(entry.media.episodeId) else { return nil }
             return DownloadInfo(
                 episodeId: episode.id, podcastId: episode.podcastId, title: episode.episode.title,
-                podcastTitle: episode.podcastTitle, state: queued.contains(episode.id) ? "queued" : entry.state,
+                podcastTitle: episode.podcastTitle, state: queued.contains(episode.id) ? waiting : entry.state,
                 bytes: entry.media.cachedBytes, size: entry.media.length, pinned: entry.media.pinned, path: entry.path,
                 error: entry.error)
         }
         let listed = Set(cached.map(\.episodeId))
-        let waiting = queued.filter { !listed.contains($0) }.compactMap { id -> DownloadInfo? in
+        let unstarted = queued.filter { !listed.contains($0) }.compactMap { id -> DownloadInfo? in
             guard let episode = try? library.episode(id) else { return nil }
             return DownloadInfo(
                 episodeId: episode.id, podcastId: episode.podcastId, title: episode.episode.title,
-                podcastTitle: episode.podcastTitle, state: "queued", bytes: 0, size: 0, pinned: true, path: "", error: nil)
+                podcastTitle: episode.podcastTitle, state: waiting, bytes: 0, size: 0, pinned: true, path: "", error: nil)
         }
-        return cached + waiting
+        return cached + unstarted
     }
 
     package func deleteDownload(episodeID: Int64) async throws(SessionError) {

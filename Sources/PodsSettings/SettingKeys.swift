@@ -45,6 +45,10 @@ extension SettingKey {
         "pause-on-output-loss", .bool, default: .bool(true), perPodcast: false,
         "Pause when the audio output goes away (headphones unplugged, a Bluetooth speaker gone) instead of playing on from another.")
 
+    public static let meteredDownloads = SettingKey(
+        "metered-downloads", .choice(["wait", "allow"]), default: .text("wait"), perPodcast: false,
+        "On a metered network (a phone's hotspot): downloads 'wait' until it is not, and read-ahead is only what playback needs; 'allow' them.")
+
     public static let notify = SettingKey(
         "notify", .bool, default: .bool(true), perPodcast: false,
         "A desktop notification when a background refresh finds new episodes, with a Play button.")
@@ -82,7 +86,7 @@ extension SettingKey {
 
     public static let all: [SettingKey] = [
         speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin, autoNext, refreshInterval,
-        audioSink, pauseOnOutputLoss, cacheBudget, notify, sync, syncDelay, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
+        audioSink, pauseOnOutputLoss, cacheBudget, meteredDownloads, notify, sync, syncDelay, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
         uiArtwork,
     ]
 

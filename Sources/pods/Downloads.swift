@@ -40,6 +40,9 @@ struct Download: AsyncParsableCommand {
                 for entry in mine where entry["state"].text == "downloaded" {
                     print("✓ \(entry["title"].text): \(Downloads.size(entry["size"].int))")
                 }
+                for entry in mine where entry["state"].text == "metered" {
+                    print("… \(entry["title"].text): waits for a network that is not metered (metered-downloads)")
+                }
             }
             if !failed.isEmpty { throw PlayerClient.Failure(failed.joined(separator: "; ")) }
         }
