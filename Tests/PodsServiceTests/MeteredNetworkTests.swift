@@ -52,6 +52,25 @@ import Testing
         #expect(fixture.server.bytesSent(for: path) - original.count < 600_000, "fetched again what it had")
     }
 
+    /// Streaming on a metered network fetches only what playback needs
+    /// ahead (a few seconds), not the minute and a half it keeps otherwise.
+    @Test func readAheadIsOnlyWhatPlaybackNeedsOnAMeteredNetwork() async throws {
+        var fetched: [Bool: Int] = [:]
+        for metered in [false, true] {
+            let fixture = try await EpisodeServer(seconds: 240)
+            let bus = try await PrivateBus.start()
+            _ = try await NetworkMonitorServer.start(on: bus, metered: metered)
+            let podsd = try await PodsdProcess.start(bus: bus)
+            let episode = try #require(try await fixture.subscribe(podsd)[.ogg])
+            #expect(await podsd.pods("play", String(episode)).status == 0)
+            try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(10)) { $0 > 3 }
+            try await Task.sleep(for: .seconds(1))
+            fetched[metered] = fixture.server.bytesSent(for: EpisodeServer.path(.ogg))
+        }
+        let open = try #require(fetched[false]), metered = try #require(fetched[true])
+        #expect(metered * 2 < open, "fetched \(metered) bytes on the metered network, \(open) on the other")
+    }
+
     @Test func meteredDownloadsAllowLetsThemRun() async throws {
         let fixture = try await EpisodeServer(seconds: 30)
         let bus = try await PrivateBus.start()
