@@ -71,11 +71,15 @@ final class DBusMessage {
         header.endArray(fields)
         header.align(8)
         header.raw(body.bytes)
+        return try header.bytes.withUnsafeBufferPointer { bytes throws(DBusError) in try demarshal(bytes) }
+    }
+
+    /// A whole message in the wire format, as it comes off a socket: libdbus
+    /// checks its framing and every byte (`dbus_message_demarshal`).
+    static func demarshal(_ bytes: UnsafeBufferPointer<UInt8>) throws(DBusError) -> DBusMessage {
         var error = CDBus.DBusError()
         dbus_error_init(&error)
-        let made = header.bytes.withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { dbus_message_demarshal($0.baseAddress, Int32(clamping: $0.count), &error) }
-        }
+        let made = bytes.withMemoryRebound(to: CChar.self) { dbus_message_demarshal($0.baseAddress, Int32(clamping: $0.count), &error) }
         guard let made else { throw DBusEventLoop.take(&error) }
         return DBusMessage(adopting: made)
     }

@@ -80,13 +80,8 @@ public func fuzzDBusDispatchInitialize(_ argc: UnsafeMutablePointer<CInt>, _ arg
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDBusDispatch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard size >= 16, size <= 1 << 20 else { return 0 }
-    var error = CDBus.DBusError()
-    dbus_error_init(&error)
-    defer { dbus_error_free(&error) }
-    let raw = UnsafeRawPointer(data).assumingMemoryBound(to: CChar.self)
-    guard let pointer = dbus_message_demarshal(raw, Int32(size), &error) else { return 0 }
-    let message = DBusMessage(adopting: pointer)
+    guard size >= 16, size <= 1 << 20,
+          let message = try? DBusMessage.demarshal(UnsafeBufferPointer(start: data, count: size)) else { return 0 }
     guard message.type == DBUS_MESSAGE_TYPE_METHOD_CALL else { return 0 }
     // As the router: with the sender's queue empty (a snapshot may answer) and not.
     for queueEmpty in [true, false] {

@@ -9,13 +9,8 @@ import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDBusMessage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard size >= 16, size <= 1 << 20 else { return 0 }
-    var error = CDBus.DBusError()
-    dbus_error_init(&error)
-    defer { dbus_error_free(&error) }
-    let raw = UnsafeRawPointer(data).assumingMemoryBound(to: CChar.self)
-    guard let pointer = dbus_message_demarshal(raw, Int32(size), &error) else { return 0 }
-    let message = DBusMessage(adopting: pointer)
+    guard size >= 16, size <= 1 << 20,
+          let message = try? DBusMessage.demarshal(UnsafeBufferPointer(start: data, count: size)) else { return 0 }
     _ = try? message.arguments(atMost: DBusRouter.maximumArgumentValues)
     if let body = try? message.body(), let types = try? DBusType.parse(body.signature) {
         var reader = body.reader()
