@@ -53,6 +53,8 @@ package enum MPRISProperties {
         }
         if let album = track.episode?.podcastTitle ?? track.tags.album { entries[MPRIS.Metadata.album] = .string(album) }
         if let art = chapterImage ?? track.episode?.artworkURL { entries[MPRIS.Metadata.artURL] = .string(art) }
+        // The podcast as the album's artist too: applets and bar scripts that read it find the podcast.
+        if let podcast = track.episode?.podcastTitle, !podcast.isEmpty { entries[MPRIS.Metadata.albumArtist] = .stringArray([podcast]) }
         if let episode = track.episode {  // Pods' own keys, in its own namespace
             entries[MPRIS.Metadata.episodeID] = .int64(episode.episodeID)
             entries[MPRIS.Metadata.podcastID] = .int64(episode.podcastID)

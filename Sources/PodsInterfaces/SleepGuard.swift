@@ -50,7 +50,7 @@ package final class SleepGuard: Sendable {
         await takeLock(connection)
         for await signal in sleeps {
             if signal.arguments.first?.boolValue == true {
-                guard isHolding else { continue }
+                // Paused even without a lock (logind refused one): the place is kept if there is time.
                 logger.info("the machine is going to sleep: pausing and keeping the place")
                 await pauseAndSave()
                 lock.withLock { $0 = nil }  // closing the descriptor lets the sleep go on

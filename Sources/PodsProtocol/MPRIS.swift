@@ -46,6 +46,7 @@ public enum MPRIS {
         public static let title = "xesam:title"
         public static let album = "xesam:album"
         public static let artist = "xesam:artist"
+        public static let albumArtist = "xesam:albumArtist"
         public static let url = "xesam:url"
         public static let trackNumber = "xesam:trackNumber"
         /// The library's ids of the episode and its podcast (Pods' own keys).

@@ -30,11 +30,6 @@ package final class CredentialStore: Sendable {
 
     /// Whether the log said once why passwords go to the file.
     private let toldFile = Mutex(false)
-    /// The work `open` left running: unlocking, moving the file's passwords in.
-    private let settling = Mutex<Task<Void, Never>?>(nil)
-
-    /// Returns once the work `open` left running has ended.
-    package func settle() async { await settling.withLock { $0 }?.value }
 
     private init(backend: Backend, logger: Logger) {
         self.backend = backend
@@ -52,11 +47,10 @@ package final class CredentialStore: Sendable {
                 store.known.withLock { $0 = found }
                 store.kept.withLock { $0 = found }
                 // What waits for the listener (a locked keyring's prompt) never holds up podsd's start.
-                let work = Task { [store] in
+                Task { [store] in
                     if lockedAway { await store.unlock(secrets) }
                     await store.moveIntoKeyring(from: file, secrets)
                 }
-                store.settling.withLock { $0 = work }
                 return store
             } catch {
                 logger.warning("the Secret Service did not give Pods' passwords (\(error.message)); they are kept in \(file.path) instead")

@@ -38,7 +38,9 @@ public final class LogindServer: Sendable {
             DBusInterface(name: "org.freedesktop.login1.Manager", methods: [
                 DBusMethod("Inhibit", inputs: [DBusArgument("what", .string), DBusArgument("who", .string),
                                                DBusArgument("why", .string), DBusArgument("mode", .string)],
-                           outputs: [DBusArgument("fd", .unixFD)]) { arguments in
+                           outputs: [DBusArgument("fd", .unixFD)]) { [weak server] arguments in
+                    // Weak: the connection keeps this handler, and the server keeps the bus it ends.
+                    guard let server else { throw DBusError.failed("logind stand-in gone") }
                     let (read, write) = try DBusFileDescriptor.pipe()
                     server.locks.withLock {
                         $0.append(Lock(what: arguments[0].stringValue ?? "", who: arguments[1].stringValue ?? "",

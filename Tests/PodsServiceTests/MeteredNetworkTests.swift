@@ -71,6 +71,19 @@ import Testing
         #expect(metered * 2 < open, "fetched \(metered) bytes on the metered network, \(open) on the other")
     }
 
+    /// Without the portal, NetworkManager's `Metered` on the system bus
+    /// says it (a guessed yes counts), and its changes are followed.
+    @Test func withoutThePortalNetworkManagerSaysIt() async throws {
+        let fixture = try await EpisodeServer(seconds: 30)
+        let networkManager = try await NetworkManagerServer.start(metered: 3)
+        let podsd = try await PodsdProcess.start(environment: networkManager.environment)
+        let episode = try #require(try await fixture.subscribe(podsd)[.mp3])
+        #expect(await podsd.pods("download", String(episode)).stdout.contains("waits for a network that is not metered"))
+        #expect(try await downloadState(podsd, episode) == "metered")
+        try networkManager.setMetered(4)
+        try await waitFor(timeout: .seconds(10)) { (try? await downloadState(podsd, episode)) == "downloaded" }
+    }
+
     @Test func meteredDownloadsAllowLetsThemRun() async throws {
         let fixture = try await EpisodeServer(seconds: 30)
         let bus = try await PrivateBus.start()

@@ -24,6 +24,7 @@ import Testing
         #expect(await podsd.pods("play", "1").status == 0)
         #expect(await podsd.playerctl("metadata", "xesam:artist").stdout.trimmed == "Nobody's Show")
         #expect(await podsd.playerctl("metadata", "xesam:album").stdout.trimmed == "Nobody's Show")
+        #expect(await podsd.playerctl("metadata", "xesam:albumArtist").stdout.trimmed == "Nobody's Show")
 
         #expect(await podsd.pods("subscribe", Fixtures.data("sample-podcast.xml").absoluteString).status == 0)
         #expect(await podsd.pods("play", "2").status == 0)
