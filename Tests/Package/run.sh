@@ -21,6 +21,7 @@ started=$(date +%s)
 work="$(mktemp -d /var/tmp/pods-package-test.XXXXXX)"
 root="$work/root"
 cleanup() {
+  [ -z "${build_pid:-}" ] || kill "$build_pid" 2>/dev/null
   for mount in dev/pts dev proc sys; do umount -l "$root/$mount" 2>/dev/null; done
   rm -rf --one-file-system "$work"
 }
@@ -28,12 +29,10 @@ trap cleanup EXIT
 source Tests/check.sh
 inside() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
-deb="${1:-}"
-if [ -z "$deb" ]; then
-  nice -n 10 ./scripts/package --output "$work" --scratch-path .build/package >/dev/null \
-    || { echo "package test: ./scripts/package failed" >&2; exit 1; }
-  deb="$(ls "$work"/pods_*.deb)"
-  echo "package test: ./scripts/package took $(( $(date +%s) - started )) s"
+deb="${1:-}" build_pid=""
+if [ -z "$deb" ]; then  # built while the clean root is made ready below
+  nice -n 10 ./scripts/package --output "$work" --scratch-path .build/package >/dev/null &
+  build_pid=$!
 fi
 
 # The clean root: a minimal bookworm from the mirrors this machine's apt uses.
@@ -58,10 +57,16 @@ tar -xf "$cache" -C "$root"
 for mount in dev dev/pts proc sys; do mkdir -p "$root/$mount"; done
 mount --bind /dev "$root/dev" && mount --bind /dev/pts "$root/dev/pts" && mount -t proc proc "$root/proc" && mount -t sysfs sys "$root/sys"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
+check "apt-get update in the clean root" inside apt-get update -qq
+
+if [ -n "$build_pid" ]; then
+  wait "$build_pid" || { echo "package test: ./scripts/package failed" >&2; exit 1; }
+  build_pid=""
+  deb="$(ls "$work"/pods_*.deb)"
+  echo "package test: ./scripts/package took $(( $(date +%s) - started )) s"
+fi
 cp "$deb" "$root/tmp/"
 name="$(basename "$deb")"
-
-check "apt-get update in the clean root" inside apt-get update -qq
 check "apt-get install ./$name" inside apt-get install -y -qq --no-install-recommends "/tmp/$name"
 check "its dependencies are all there (apt-get check)" inside apt-get check -qq
 check "podsd runs: it links nothing the package did not bring" inside /usr/bin/podsd --version
