@@ -2,7 +2,6 @@
 // chapters URL. Built by scripts/fuzz with the PodsChapters sources.
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONChapters(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = try? JSONChapters.parse(Data(bytes: data, count: size))
     return 0

@@ -22,7 +22,6 @@ struct PartialBytes: ChapterByteSource {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPartialChapters(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 3 else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

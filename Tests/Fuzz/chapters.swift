@@ -4,7 +4,6 @@
 // PodsChapters sources; a crash or sanitizer report is a bug.
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzChapters(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = try? EmbeddedChapters.read(from: InMemoryBytes(Array(UnsafeBufferPointer(start: data, count: size))))
     return 0

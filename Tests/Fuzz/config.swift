@@ -4,7 +4,6 @@
 // toml++ parser instrumented too).
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = try? ConfigFile.parse(String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self))
     return 0

@@ -78,7 +78,6 @@ public func fuzzDBusDispatchInitialize(_ argc: UnsafeMutablePointer<CInt>, _ arg
     return 0
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDBusDispatch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 16, size <= 1 << 20,
           let message = try? DBusMessage.demarshal(UnsafeBufferPointer(start: data, count: size)) else { return 0 }

@@ -7,7 +7,6 @@
 internal import CDBus
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDBusMessage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 16, size <= 1 << 20,
           let message = try? DBusMessage.demarshal(UnsafeBufferPointer(start: data, count: size)) else { return 0 }

@@ -3,7 +3,6 @@
 // Built by scripts/fuzz with the PodsFeedParser sources and libxml2.
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFeed(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     let base = URL(string: "https://example.com/feed.xml")

@@ -4,7 +4,6 @@
 // is always whole text of the note, and a web page names only web feeds.
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTML(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let html = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let links = HTMLDocument.links(html)

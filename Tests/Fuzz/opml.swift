@@ -2,7 +2,6 @@
 // scripts/fuzz with the PodsFeedParser sources.
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOPML(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = try? OPML.parse(Data(bytes: data, count: size))
     return 0

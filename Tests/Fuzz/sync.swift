@@ -4,7 +4,6 @@
 // by scripts/fuzz with the PodsSync and PodsFeedParser sources.
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSyncAnswer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let body = Data(bytes: data + 1, count: size - 1)

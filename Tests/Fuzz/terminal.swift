@@ -5,7 +5,6 @@
 // survives sanitising; no line is wider than asked.
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTerminal(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let bytes = UnsafeBufferPointer(start: data, count: size)

@@ -4,7 +4,6 @@
 // and PodsFeedParser sources.
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTranscript(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = try? Transcript.parse(Data(bytes: data, count: size))
     return 0
