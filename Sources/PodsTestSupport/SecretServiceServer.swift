@@ -36,6 +36,8 @@ public final class SecretServiceServer: Sendable {
     private let state: Mutex<State>
     private let promptAnswer: PromptAnswer
     private let promptDelay: Duration
+    /// Set by `answerPromptsNow()`: prompts waiting out `promptDelay` are answered at once.
+    private let answerNow = Atomic<Bool>(false)
 
     private static let root = DBusObjectPath(validLiteral: "/org/freedesktop/secrets")
     private static let login = DBusObjectPath(validLiteral: "/org/freedesktop/secrets/collection/login")
@@ -66,6 +68,9 @@ public final class SecretServiceServer: Sendable {
     public var stored: [Item] { state.withLock { $0.items } }
     /// How many prompts the listener was shown.
     public var promptsShown: Int { state.withLock { $0.promptsShown } }
+    /// Answers the prompts shown (and any shown later) without waiting out `promptDelay`.
+    public func answerPromptsNow() { answerNow.store(true, ordering: .relaxed) }
+
     /// Whether the default collection is locked.
     public var isLocked: Bool { state.withLock { $0.collection == .locked } }
 
@@ -186,8 +191,11 @@ public final class SecretServiceServer: Sendable {
                 DBusMethod("Prompt", inputs: [DBusArgument("window-id", .string)]) { [self] _ in
                     state.withLock { $0.promptsShown += 1 }
                     let (answer, delay, connection) = (promptAnswer, promptDelay, connection)
-                    Task {
-                        try? await Task.sleep(for: delay)
+                    Task { [self] in
+                        let shown = ContinuousClock.now
+                        while ContinuousClock.now - shown < delay, !answerNow.load(ordering: .relaxed) {
+                            try? await Task.sleep(for: .milliseconds(20))
+                        }
                         switch answer {
                         case .accept:
                             try? connection.emitSignal(path: path, interface: "org.freedesktop.Secret.Prompt", member: "Completed",

@@ -126,11 +126,14 @@ import Testing
         defer { server.stop() }
         let bus = try await PrivateBus.start()
         let kept = SecretServiceServer.item(1, origin: HTTPOrigin.of(server), user: "alice", password: "s3cret-pw")
-        let secrets = try await SecretServiceServer.start(on: bus, collection: .locked, promptDelay: .seconds(8), items: [kept])
+        // The listener answers the keyring's prompt only when the test says (at most five minutes on).
+        let secrets = try await SecretServiceServer.start(on: bus, collection: .locked, promptDelay: .seconds(300), items: [kept])
         let podsd = try await PodsdProcess.start(bus: bus)
-        // podsd answers while the listener has not yet answered the keyring's prompt.
+        // podsd answers while the prompt is still unanswered.
         #expect(await podsd.playerctl("status").status == 0)
         #expect(secrets.isLocked, "the start waited for the prompt")
+        try await waitFor(timeout: .seconds(20)) { secrets.promptsShown == 1 }
+        secrets.answerPromptsNow()
         try await waitFor(timeout: .seconds(20)) { !secrets.isLocked }
         #expect(secrets.promptsShown == 1)
         try await Task.sleep(for: .milliseconds(300))  // podsd reads the unlocked items
