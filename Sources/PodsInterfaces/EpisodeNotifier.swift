@@ -21,7 +21,7 @@ package final class EpisodeNotifier: NewEpisodeAnnouncer {
     package static let remembered = 64
 
     private let connection: DBusConnection
-    private let player: LibraryPlayer
+    private let player: Playback
     private let logger: Logger
     /// Each notification shown: its id, its episode, and the unique name of the server that showed it.
     private let actions = Mutex<[(notification: UInt32, episode: Int64, server: String)]>([])
@@ -33,7 +33,7 @@ package final class EpisodeNotifier: NewEpisodeAnnouncer {
     private let artwork: ArtworkCache?
 
     /// `player` plays what a notification's Play action names.
-    package init(connection: DBusConnection, player: LibraryPlayer, library: Library, preferences: PreferenceStore,
+    package init(connection: DBusConnection, player: Playback, library: Library, preferences: PreferenceStore,
                  artwork: ArtworkCache?, logger: Logger) {
         self.connection = connection
         self.player = player

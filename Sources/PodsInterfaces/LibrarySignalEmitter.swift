@@ -1,19 +1,31 @@
 import PodsDBus
+import PodsLibrary
 import PodsProtocol
-import PodsSession
 
-/// The library interface's signals: what the session tells clients of
-/// changes, so no client polls.
-package struct LibrarySignalEmitter: LibraryEventSink {
+/// The library interface's signals: the library's changes as it announces
+/// them (`LibraryChangeFeed`), and a refresh's progress, so no client polls.
+/// The only place `org.pods.Library2`'s signals are sent.
+package struct LibrarySignalEmitter: Sendable {
     let connection: DBusConnection
 
     package init(connection: DBusConnection) { self.connection = connection }
 
-    package func podcastsChanged() { emit(LibrarySignal.podcastsChanged) }
-    package func episodesChanged(_ podcastID: Int64) { emit(LibrarySignal.episodesChanged, [.int64(podcastID)]) }
-    package func statusChanged(_ episodeID: Int64) { emit(LibrarySignal.episodeStatusChanged, [.int64(episodeID)]) }
-    package func queueChanged() { emit(LibrarySignal.queueChanged) }
-    package func downloadsChanged(_ episodeID: Int64) { emit(LibrarySignal.downloadsChanged, [.int64(episodeID)]) }
+    /// Signals each change `library` announces from now on.
+    package func follow(_ library: Library) {
+        library.changes.follow { changes in emit(changes) }
+    }
+
+    /// `PodcastsChanged`, `EpisodesChanged` (per podcast), `EpisodeStatusChanged`
+    /// (per episode), `QueueChanged`, `DownloadsChanged` (per episode). A kind
+    /// with too many ids to name (`everything`) says all podcasts changed.
+    func emit(_ changes: LibraryChanges) {
+        if changes.podcasts || changes.episodes == .everything || changes.status == .everything { emit(LibrarySignal.podcastsChanged) }
+        for id in changes.episodes.ids ?? [] { emit(LibrarySignal.episodesChanged, [.int64(id)]) }
+        for id in changes.status.ids ?? [] { emit(LibrarySignal.episodeStatusChanged, [.int64(id)]) }
+        if changes.queue { emit(LibrarySignal.queueChanged) }
+        for id in changes.downloads.ids ?? [] { emit(LibrarySignal.downloadsChanged, [.int64(id)]) }
+    }
+
     package func refreshProgress(_ done: Int, _ total: Int) {
         emit(LibrarySignal.refreshProgress, [.uint32(UInt32(clamping: done)), .uint32(UInt32(clamping: total))])
     }

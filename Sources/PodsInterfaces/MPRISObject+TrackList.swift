@@ -8,8 +8,9 @@ import PodsSession
 // MARK: - org.mpris.MediaPlayer2.TrackList
 
 extension MPRISObject {
-    package static func trackList(_ list: TrackList, controller: PlayerController, player: LibraryPlayer?, library: Library?,
-                                  signals: LibrarySignals?) -> DBusInterface {
+    /// `session` nil: podsd keeps no library, and the list is the playing track alone.
+    package static func trackList(_ list: TrackList, controller: PlayerController, session: Session?) -> DBusInterface {
+        let player = session?.playback
         let trackIDs = DBusType.array(.objectPath)
         return DBusInterface(
             name: MPRIS.trackListInterface,
@@ -23,7 +24,7 @@ extension MPRISObject {
                                                 DBusArgument("SetAsCurrent", .bool)]) { arguments in
                     try await addTrack(uri: arguments[0].stringValue ?? "", after: arguments[1].objectPathValue ?? MPRIS.noTrack,
                                        setAsCurrent: arguments[2].boolValue ?? false, list: list, controller: controller,
-                                       player: player, library: library, signals: signals)
+                                       session: session)
                     return []
                 },
                 DBusMethod("RemoveTrack", inputs: [DBusArgument("TrackId", .objectPath)]) { arguments in
@@ -32,10 +33,9 @@ extension MPRISObject {
                     }
                     // The playing track stays (Stop or Next move on from it); an unknown id changes nothing.
                     let playing = await controller.currentState().track?.trackID.objectPath
-                    guard let library, path != playing, list.snapshot.contains(path),
+                    guard let session, path != playing, list.snapshot.contains(path),
                           let id = MPRIS.id(in: path, under: MPRIS.episodePathPrefix) else { return [] }
-                    try await LibraryCall.run { () throws(LibraryError) in try library.dequeue(id) }
-                    signals?.queueChanged()
+                    try await onBus { () throws(SessionError) in try await session.edits.dequeue(id) }
                     return []
                 },
                 DBusMethod("GoTo", inputs: [DBusArgument("TrackId", .objectPath)]) { arguments in
@@ -45,7 +45,6 @@ extension MPRISObject {
                     if path == (await controller.currentState()).track?.trackID.objectPath { return [] }
                     guard let player, let id = MPRIS.id(in: path, under: MPRIS.episodePathPrefix) else { return [] }
                     try await player.play(episodeID: id)
-                    signals?.queueChanged()
                     return []
                 },
             ],
@@ -71,10 +70,9 @@ extension MPRISObject {
     /// playing track); with `setAsCurrent` it plays now. Any other playable
     /// URI plays now; the queue holds library episodes only.
     private static func addTrack(uri: String, after: DBusObjectPath, setAsCurrent: Bool, list: TrackList,
-                                 controller: PlayerController, player: LibraryPlayer?, library: Library?,
-                                 signals: LibrarySignals?) async throws {
+                                 controller: PlayerController, session: Session?) async throws {
         var episodeID: Int64?
-        if let library {
+        if let library = session?.library {
             if uri.hasPrefix(MPRIS.episodeScheme + ":episode/") {
                 guard let id = MPRIS.episodeID(inURI: uri) else { throw DBusError.invalidArgs("'\(uri.prefix(80))' names no episode") }
                 _ = try await LibraryCall.run { () throws(LibraryError) in try library.episode(id) }
@@ -83,7 +81,7 @@ extension MPRISObject {
                 episodeID = try await LibraryCall.run { () throws(LibraryError) in try library.episodeID(enclosureURL: uri) }
             }
         }
-        guard let episodeID, let player, let library else {
+        guard let episodeID, let session else {
             let source: MediaSource
             do throws(PlaybackError) { source = try MediaSource(uri: uri) } catch { throw DBusError.invalidArgs(error.message) }
             guard setAsCurrent else {
@@ -95,7 +93,7 @@ extension MPRISObject {
             return
         }
         if setAsCurrent {
-            try await player.play(episodeID: episodeID)
+            try await session.playback.play(episodeID: episodeID)
         } else {
             let playing = await controller.currentState().track?.trackID.objectPath
             let queued = list.snapshot.filter { $0 != playing }
@@ -106,8 +104,7 @@ extension MPRISObject {
             } else {
                 nil  // an unknown AfterTrack: the end, as VLC does
             }
-            try await LibraryCall.run { () throws(LibraryError) in try library.enqueue([episodeID], at: queueIndex) }
+            try await onBus { () throws(SessionError) in try await session.edits.enqueue([episodeID], at: queueIndex) }
         }
-        signals?.queueChanged()
     }
 }

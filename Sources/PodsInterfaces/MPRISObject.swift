@@ -12,12 +12,12 @@ package enum MPRISObject {
     /// Properties are read from `publisher`'s snapshot (on the bus thread,
     /// without a hop to the controller); methods and setters go to `controller`.
     package static func make(controller: PlayerController, navigation: Navigation, publisher: MPRISPublisher,
-                     trackList: TrackList, playlists: Playlists?, player libraryPlayer: LibraryPlayer?, library: Library?, signals: LibrarySignals?,
+                     trackList: TrackList, playlists: Playlists?, session: Session?,
                      supportedMimeTypes: [String], quit: @escaping @Sendable () -> Void) -> DBusExportedObject {
         DBusExportedObject(path: MPRIS.objectPath, interfaces: [
             root(supportedMimeTypes: supportedMimeTypes, quit: quit),
-            player(controller, navigation, publisher, libraryPlayer),
-            self.trackList(trackList, controller: controller, player: libraryPlayer, library: library, signals: signals),
+            player(controller, navigation, publisher, session?.playback),
+            self.trackList(trackList, controller: controller, session: session),
         ] + (playlists.map { [self.playlists($0)] } ?? []), executor: callThread)
     }
 
@@ -63,7 +63,7 @@ package enum MPRISObject {
     // MARK: - org.mpris.MediaPlayer2.Player
 
     private static func player(_ controller: PlayerController, _ navigation: Navigation, _ publisher: MPRISPublisher,
-                               _ libraryPlayer: LibraryPlayer?) -> DBusInterface {
+                               _ libraryPlayer: Playback?) -> DBusInterface {
         typealias Property = MPRIS.PlayerProperty
         func stateProperty(_ property: MPRISProperty, set: DBusProperty.Setter? = nil) -> DBusProperty {
             DBusProperty(property.name, property.type, get: { publisher.playerProperties()[property.name] ?? .bool(false) }, set: set)

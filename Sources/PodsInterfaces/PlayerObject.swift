@@ -10,7 +10,7 @@ import PodsSettings
 /// `/org/pods/Player`: the `org.pods.Player1` interface, what Pods' player
 /// does that MPRIS has no word for: chapters, skips, the sleep timer.
 package enum PlayerObject {
-    package static func make(controller: PlayerController, player: LibraryPlayer?, library: Library?, preferences: PreferenceStore,
+    package static func make(controller: PlayerController, player: Playback?, library: Library?, preferences: PreferenceStore,
                      settingsChanged: @escaping @Sendable () -> Void) -> DBusExportedObject {
         func method(_ description: PlayerMethod,
                     _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {

@@ -28,7 +28,7 @@ package final class Playlists: Sendable {
 
     private let connection: DBusConnection
     private let controller: PlayerController
-    private let player: LibraryPlayer
+    private let player: Playback
     private struct Known {
         var count: UInt32 = 0
         var active: Entry?
@@ -42,7 +42,7 @@ package final class Playlists: Sendable {
     private let library: Library
     private let artwork: ArtworkCache?
 
-    package init(connection: DBusConnection, controller: PlayerController, player: LibraryPlayer, library: Library,
+    package init(connection: DBusConnection, controller: PlayerController, player: Playback, library: Library,
                  artwork: ArtworkCache?) {
         self.connection = connection
         self.controller = controller

@@ -119,7 +119,7 @@ extension Library {
     public func applyRefresh(_ podcastId: Int64, prepared: PreparedFeed, etag: String?, lastModified: String?,
                              movedTo newURL: String? = nil, at now: Date = Date()) throws(LibraryError) -> RefreshSummary {
         let feed = prepared.channel
-        return try writing { db in
+        let summary = try writing { db in
             let podcast = try Self.feedSource(podcastId, db)
             var summary = try Self.merge(prepared, into: podcastId, db)
             try db.execute(sql: """
@@ -131,6 +131,9 @@ extension Library {
             summary.title = Self.title(of: feed, podcast.feedURL)
             return summary
         }
+        // Episodes deleted went with their rows: the change observer cannot say whose they were.
+        if summary.removed > 0 { changes.post(LibraryChanges(episodes: .init([podcastId]))) }
+        return summary
     }
 
     /// Records a 304: nothing changed, the podcast was checked.

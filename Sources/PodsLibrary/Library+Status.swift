@@ -43,8 +43,12 @@ extension Library {
     public func saveProgress(_ id: Int64, position: Double, completed: Bool? = nil, at now: Date = Date()) throws(LibraryError) {
         guard position.isFinite else { return }
         try writing { db in
-            try db.execute(sql: "UPDATE episode SET position = ?, lastPlayedAt = ?, completed = COALESCE(?, completed) WHERE id = ?",
-                           arguments: [max(0, position), now.timeIntervalSince1970, completed, id])
+            try db.execute(sql: "UPDATE episode SET position = ?, lastPlayedAt = ? WHERE id = ?",
+                           arguments: [max(0, position), now.timeIntervalSince1970, id])
+            // Only a mark that changes is a change of status (the progress itself comes every second).
+            if let completed {
+                try db.execute(sql: "UPDATE episode SET completed = ? WHERE id = ? AND completed != ?", arguments: [completed, id, completed])
+            }
         }
     }
 

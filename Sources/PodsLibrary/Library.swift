@@ -15,6 +15,8 @@ public final class Library: Sendable {
     let folder: LogFolder
     /// The folder holding the library file.
     public let directory: URL
+    /// What each commit changed, for whoever follows the library.
+    public let changes = LibraryChangeFeed()
 
     /// Opens (creating and migrating if needed) the library in `directory`.
     public convenience init(directory: URL) throws(LibraryError) {
@@ -70,6 +72,7 @@ public final class Library: Sendable {
             }
             database = try DatabasePool(path: path, configuration: configuration)
             if let last { try Self.migrator.migrate(database, upTo: last) } else { try Self.migrator.migrate(database) }
+            LibraryChangeObserver.install(on: database, posting: changes)
         } catch {
             throw LibraryError(path: path, underlying: error)
         }

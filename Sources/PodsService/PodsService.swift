@@ -86,16 +86,19 @@ public struct PodsService: Sendable {
         try? await controller.setVolume(saved.volume)
         let recorder = SettingsRecorder(initial: saved)
         let publisher = MPRISPublisher(connection: connection, initial: await controller.currentState())
-        let signals = LibrarySignals(sink: LibrarySignalEmitter(connection: podsConnection))
+        let signals = LibrarySignalEmitter(connection: podsConnection)
         let cacheDirectory = configuration.cacheDirectory
         let credentials = if let dataDirectory = configuration.dataDirectory {
             await CredentialStore.open(secrets: await SecretService.find(on: podsConnection, logger: logger), file: dataDirectory.appendingPathComponent("credentials.json"), logger: logger)
         } else { CredentialStore?.none }
         let session = library.map { library in
-            LibrarySession(library: library, controller: controller, preferences: preferences, signals: signals,
-                           credentials: credentials, cacheDirectory: cacheDirectory, podsConnection: podsConnection, logger: logger)
+            Session(library: library, controller: controller, preferences: preferences, credentials: credentials,
+                    cacheDirectory: cacheDirectory, logger: logger) { playback, artwork in
+                EpisodeNotifier(connection: podsConnection, player: playback, library: library, preferences: preferences,
+                                artwork: artwork, logger: logger)
+            }
         }
-        let player = session?.player, sync = session?.sync, scheduler = session?.scheduler, notifier = session?.notifier
+        let player = session?.playback, sync = session?.sync, scheduler = session?.scheduler
         let mediaCache = session?.mediaCache
         // On a metered network downloads wait, unless metered-downloads allows them.
         let downloadsWait: @Sendable (Bool) async -> Void = { metered in
@@ -120,13 +123,14 @@ public struct PodsService: Sendable {
         }
         let trackList = TrackList(connection: connection, controller: controller, library: library, artwork: session?.artwork)
         let playlists = session.map {
-            Playlists(connection: connection, controller: controller, player: $0.player, library: $0.library, artwork: $0.artwork)
+            Playlists(connection: connection, controller: controller, player: $0.playback, library: $0.library, artwork: $0.artwork)
         }
-        signals.followers.onQueueChanged { trackList.refresh() }
-        signals.followers.onEpisodesChanged { trackList.refresh() }
-        signals.followers.onPodcastsChanged {
-            playlists?.refresh()
-            scheduler?.poke()
+        if let library {
+            signals.follow(library)
+            library.changes.follow { changes in
+                if changes.queue || !changes.episodes.isEmpty || !changes.status.isEmpty { trackList.refresh() }
+                if changes.podcasts || changes.artwork { playlists?.refresh() }
+            }
         }
         let rules = ListeningRules(player: player, recorder: recorder, sync: sync, preferences: preferences)
         let inhibitor = SuspendInhibitor(connection: podsConnection, logger: logger)
@@ -144,7 +148,7 @@ public struct PodsService: Sendable {
         }
         connection.export(MPRISObject.make(
             controller: controller, navigation: Navigation(controller: controller, player: player), publisher: publisher,
-            trackList: trackList, playlists: playlists, player: player, library: library, signals: player == nil ? nil : signals,
+            trackList: trackList, playlists: playlists, session: session,
             supportedMimeTypes: SupportedFormats.mimeTypes(), quit: { requestStop.yield("Quit called") }))
         podsConnection.export(PlayerObject.make(controller: controller, player: player, library: library, preferences: preferences,
                                             settingsChanged: settingsChanged))
@@ -153,10 +157,11 @@ public struct PodsService: Sendable {
         let listing = player == nil ? nil : await openListingConnection()
         if let session {
             // One object on both: one read-ahead of pages, whichever connection a client pages on.
-            let libraryObject = LibraryObject.make(
-                session.player, library: session.library, preferences: preferences, refresher: session.refresher, signals: signals,
-                notifier: session.notifier, sync: session.sync, pictures: session.pictures, listingPeer: listing?.uniqueName ?? podsConnection.uniqueName,
-                logger: logger)
+            let libraryObject: DBusExportedObject
+            do throws(LibraryObject.IncompleteTable) {
+                libraryObject = try LibraryObject.make(session, listingPeer: listing?.uniqueName ?? podsConnection.uniqueName,
+                                                       progress: signals.refreshProgress, logger: logger)
+            } catch { throw StartError(description: error.description) }
             podsConnection.export(libraryObject)
             listing?.export(libraryObject)
         }
@@ -179,26 +184,14 @@ public struct PodsService: Sendable {
             if mediaCache != nil { group.addTask { await network.run() } }
             group.addTask { await trackList.run() }
             if let playlists { group.addTask { await playlists.run() } }
-            if let scheduler { group.addTask { await scheduler.run() } }
-            if let notifier { group.addTask { await notifier.run() } }
+            if let session {
+                group.addTask { await session.run() }
+                group.addTask { await session.start() }
+            }
             trackList.refresh()
             playlists?.refresh()
             if let library {
                 group.addTask { await recorder.run(library: library, logger: logger) }
-            }
-            if let player {
-                group.addTask { await player.run() }
-                group.addTask { await player.followCache() }
-                group.addTask {
-                    await session?.mediaCache?.sweep()
-                    await player.resume()
-                    await player.applyPreferences()  // config.toml's cache budget, kept for the cache
-                    sync?.schedule(after: .zero)  // a sync at start, when one is set up
-                    if let library { await LibraryWork.settle(library) }
-                }
-                if let mediaCache = session?.mediaCache {
-                    group.addTask { await mediaCache.run() }
-                }
             }
             var reasons = stopRequests.makeAsyncIterator()
             let reason = await reasons.next() ?? "stopped"
@@ -207,15 +200,11 @@ public struct PodsService: Sendable {
             inhibitor.finish()  // released before podsd exits: the group waits for its run()
             sleepGuard.finish()
             network.finish()
-            await player?.stop()
+            await session?.stop()
             recorder.finish()
-            player?.finish()
             trackList.finish()
             playlists?.finish()
             watcher?.stop()
-            await scheduler?.finish()
-            await sync?.finish()
-            notifier?.finish()
         }
         listing?.close()
         podsConnection.close()

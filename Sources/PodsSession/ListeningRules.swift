@@ -9,14 +9,14 @@ import Synchronization
 /// hears every state. Called on the controller's turn, so it only hands
 /// work on.
 package final class ListeningRules: Sendable {
-    private let player: LibraryPlayer?
+    private let player: Playback?
     private let recorder: SettingsRecorder
     private let sync: SyncService?
     private let preferences: PreferenceStore
     private let lastTrack = Mutex<TrackInfo?>(nil)
     private let lastPlaying = Mutex<Int64?>(nil)
 
-    package init(player: LibraryPlayer?, recorder: SettingsRecorder, sync: SyncService?, preferences: PreferenceStore) {
+    package init(player: Playback?, recorder: SettingsRecorder, sync: SyncService?, preferences: PreferenceStore) {
         self.player = player
         self.recorder = recorder
         self.sync = sync

@@ -12,9 +12,9 @@ import PodsPlayer
 /// next episode paused.
 package struct Navigation: Sendable {
     package let controller: PlayerController
-    package let player: LibraryPlayer?
+    package let player: Playback?
 
-    package init(controller: PlayerController, player: LibraryPlayer?) {
+    package init(controller: PlayerController, player: Playback?) {
         self.controller = controller
         self.player = player
     }

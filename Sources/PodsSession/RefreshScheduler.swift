@@ -39,12 +39,8 @@ package struct RefreshSchedule: Sendable, Equatable {
 /// It sleeps until the next podcast is due (at most an hour, in case the
 /// clock moved), and is woken when the settings or the podcasts change.
 package actor RefreshScheduler {
-    private let player: LibraryPlayer
-    private let signals: LibrarySignals
+    private let subscriptions: Subscriptions
     private let logger: Logger
-    private let notifier: (any NewEpisodeAnnouncer)?
-    /// Synced after each round (when set up).
-    private let sync: SyncService?
     private var sleeper: Task<Void, Never>?
     /// The round under way, cancelled at shutdown (its transfers end at once).
     private var round: Task<Duration?, Never>?
@@ -58,19 +54,15 @@ package actor RefreshScheduler {
 
     private let library: Library
     private let preferences: PreferenceStore
-    private let refresher: FeedRefresher
 
-    /// `player` follows each round up (auto-downloads, artwork).
-    package init(player: LibraryPlayer, library: Library, preferences: PreferenceStore, refresher: FeedRefresher,
-                 signals: LibrarySignals, logger: Logger, notifier: (any NewEpisodeAnnouncer)?, sync: SyncService?) {
-        self.sync = sync
-        self.player = player
+    /// `subscriptions` refreshes each round, with the follow-up `pods refresh` has.
+    package init(subscriptions: Subscriptions, library: Library, preferences: PreferenceStore, logger: Logger) {
+        self.subscriptions = subscriptions
         self.library = library
         self.preferences = preferences
-        self.refresher = refresher
-        self.signals = signals
         self.logger = logger
-        self.notifier = notifier
+        // A podcast added or removed, or a refresh's time, moves the schedule.
+        library.changes.follow { [weak self] changes in if changes.podcasts { self?.poke() } }
     }
 
     /// The schedule as the settings say now.
@@ -117,14 +109,11 @@ package actor RefreshScheduler {
         let now = Date()
         let due = podcasts.filter { (schedule.next(for: $0) ?? .distantFuture) <= now }.map(\.id)
         if !due.isEmpty {
-            do throws(LibraryError) {
-                let summaries = try await refresher.refresh(due)
+            do throws(SessionError) {
+                let summaries = try await subscriptions.refresh(due, waitForFollowUp: true)
                 guard !Task.isCancelled else { return nil }  // shutting down
-                for summary in summaries where summary.changed { signals.episodesChanged(summary.podcastId) }
                 let failed = summaries.filter { $0.error != nil }.count
                 logger.info("background refresh: \(summaries.count) feeds, \(summaries.filter(\.changed).count) changed, \(failed) failed")
-                signals.podcastsChanged()
-                await player.followRefresh(summaries, signals: signals, notifier: notifier, sync: sync)
             } catch {
                 logger.error("background refresh: \(error)")
             }

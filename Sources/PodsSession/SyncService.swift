@@ -10,7 +10,8 @@ import PodsSync
 /// seconds (`sync-delay`) after playback pauses or stops. One sync runs at
 /// a time; a sync asked for while one runs follows it.
 package actor SyncService {
-    private let player: LibraryPlayer
+    private let subscriber: FeedSubscriber
+    private let playback: Playback
     private let logger: Logger
     private var running: Task<SyncResult, Never>?
     private var timer: Task<Void, Never>?
@@ -21,11 +22,12 @@ package actor SyncService {
     /// Where the sync server's password is kept; nil: no sync (podsd keeps no library).
     private let credentials: CredentialStore?
 
-    /// `player` subscribes to podcasts another device added and applies
-    /// their positions.
-    package init(player: LibraryPlayer, library: Library, preferences: PreferenceStore, credentials: CredentialStore?,
-                 logger: Logger) {
-        self.player = player
+    /// `subscriber` subscribes to podcasts another device added;
+    /// `playback` is asked what plays, and moves a loaded episode the sync moved.
+    package init(subscriber: FeedSubscriber, playback: Playback, library: Library, preferences: PreferenceStore,
+                 credentials: CredentialStore?, logger: Logger) {
+        self.subscriber = subscriber
+        self.playback = playback
         self.library = library
         self.preferences = preferences
         self.credentials = credentials
@@ -122,7 +124,7 @@ package actor SyncService {
         guard let credentials = credentials?.credentials(forKey: CredentialStore.syncKey(account.server)) else {
             return SyncResult(error: "no password is kept for \(account.server): run pods sync setup again")
         }
-        let player = player
+        let (subscriber, playback) = (subscriber, playback)
         let preferences = preferences
         let store = self.credentials
         let runner = SyncRunner(
@@ -130,19 +132,19 @@ package actor SyncService {
             subscribe: { url throws(LibraryError) in
                 // A password in a URL another device synced goes to the store, as one typed or imported does.
                 let (plain, credentials) = HTTPCredentials.splitting(url)
-                do throws(SessionError) { return try await player.subscribe(plain, credentials: credentials) } catch {
+                do throws(SessionError) { return try await subscriber.subscribe(plain, credentials: credentials) } catch {
                     throw LibraryError(.feed, error.message)
                 }
             },
             isShared: { feedURL, podcast in
                 store?.credentials(for: feedURL) == nil && podcast.map { preferences.value(.sync, podcast: $0).boolValue != false } ?? true
             },
-            playingEpisode: { await player.playingEpisodeID() },
+            playingEpisode: { await playback.playingEpisodeID() },
             playedWithin: { podcast in
                 let playback = preferences.playback(for: podcast)
                 return { length in max(30, Int(playback.completionStretch(duration: length.map { .seconds($0) }).components.seconds)) }
             },
-            changed: { podcast, positions in await player.syncChanged(podcastID: podcast, positions: positions) },
+            changed: { _, positions in await playback.syncChanged(positions: positions) },
             logger: logger)
         let started = ContinuousClock.now
         let (result, _) = await runner.run(full: full)
@@ -155,7 +157,7 @@ package actor SyncService {
                 \(result.subscribed) subscribed, \(result.unsubscribed) unsubscribed, \(result.skipped) skipped
                 """)
         }
-        await player.syncFinished(result)
+        await library.changes.delivered()  // `pods sync` answers once lists and neighbours follow
         return result
     }
 

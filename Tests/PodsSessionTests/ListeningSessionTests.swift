@@ -134,28 +134,36 @@ import Testing
     }
 }
 
-/// What the session told clients, in order (`LibraryEventSink`).
-final class RecordedEvents: LibraryEventSink {
+/// What the library announced, in order, as its followers hear it.
+final class RecordedEvents: Sendable {
     private let list = Mutex<[String]>([])
     var told: [String] { list.withLock { $0 } }
-    private func record(_ event: String) { list.withLock { $0.append(event) } }
 
-    func podcastsChanged() { record("podcasts") }
-    func episodesChanged(_ podcastID: Int64) { record("episodes \(podcastID)") }
-    func statusChanged(_ episodeID: Int64) { record("status \(episodeID)") }
-    func queueChanged() { record("queue") }
-    func downloadsChanged(_ episodeID: Int64) { record("downloads \(episodeID)") }
-    func refreshProgress(_ done: Int, _ total: Int) { record("refresh \(done)/\(total)") }
+    func follow(_ library: Library) {
+        library.changes.follow { [self] changes in
+            var told: [String] = []
+            if changes.podcasts { told.append("podcasts") }
+            told += (changes.episodes.ids ?? []).sorted().map { "episodes \($0)" }
+            told += (changes.status.ids ?? []).sorted().map { "status \($0)" }
+            if changes.queue { told.append("queue") }
+            told += (changes.downloads.ids ?? []).sorted().map { "downloads \($0)" }
+            record(told)
+        }
+    }
+
+    private func record(_ events: [String]) { list.withLock { $0 += events } }
 }
 
-/// A library player wired as podsd wires it (controller → listening rules
-/// → library player), over three episodes served on loopback.
+/// A listening session assembled as podsd assembles it (`Session`), the
+/// controller's changes going through the listening rules to its playback,
+/// over three episodes served on loopback; no bus.
 struct ListeningSession: Sendable {
     let directory: URL
     let server: LoopbackHTTPServer
     let library: Library
     let controller: PlayerController
-    let player: LibraryPlayer
+    let session: Session
+    var player: Playback { session.playback }
     let events = RecordedEvents()
     let episodes: [Int64]
     private let tasks: [Task<Void, Never>]
@@ -198,20 +206,19 @@ struct ListeningSession: Sendable {
         let logger = Logger(label: "test")
         let controller = try PlayerController(audioSink: "fakesink sync=true")
         let preferences = PreferenceStore(file: nil, library: library, overrides: [:], logger: logger)
-        let refresher = FeedRefresher(library: library, http: FeedRefresher.spillingClient())
-        let player = LibraryPlayer(library: library, refresher: refresher, controller: controller,
-                                   signals: LibrarySignals(sink: events), logger: logger, preferences: preferences,
-                                   mediaCache: nil, artwork: nil, credentials: nil)
-        let rules = ListeningRules(player: player, recorder: SettingsRecorder(initial: PlaybackSettings()), sync: nil,
+        let session = Session(library: library, controller: controller, preferences: preferences, credentials: nil,
+                              cacheDirectory: nil, logger: logger)
+        events.follow(library)
+        let rules = ListeningRules(player: session.playback, recorder: SettingsRecorder(initial: PlaybackSettings()), sync: nil,
                                    preferences: preferences)
         self.controller = controller
-        self.player = player
+        self.session = session
         tasks = [
             Task {
                 await controller.observe { change in rules.observe(change) }
                 await controller.run()
             },
-            Task { await player.run() },
+            Task { await session.run() },
         ]
         self.ownsServer = ownsServer
     }
@@ -220,8 +227,10 @@ struct ListeningSession: Sendable {
 
     func stop() {
         for task in tasks { task.cancel() }
-        player.finish()
-        Task { await controller.shutdown() }
+        Task {
+            await session.stop()
+            await controller.shutdown()
+        }
         if ownsServer {
             server.stop()
             try? FileManager.default.removeItem(at: directory)

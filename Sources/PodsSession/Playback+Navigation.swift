@@ -9,7 +9,7 @@ import PodsSettings
 
 /// The listening session's library side: the loaded podcast's settings,
 /// `Next` and `Previous` across episodes, and the loaded episode's chapters.
-extension LibraryPlayer {
+extension Playback {
     // MARK: - Settings
 
     /// Applies changed settings: the player-wide ones, then the loaded episode's at once.
@@ -49,7 +49,6 @@ extension LibraryPlayer {
         guard let current = loaded?.id,
               let next = try SessionError.mapped({ () throws(LibraryError) in try library.nextEpisode(after: current) }) else { return false }
         try await play(episodeID: next.id, announced: announced)
-        signals.queueChanged()
         return true
     }
 

@@ -5,7 +5,7 @@ import PodsLibrary
 /// What the player does for the sync: records listening as play actions
 /// when playback stops, applies the remote change kept while an episode
 /// played, and moves a loaded, paused episode the sync changed.
-extension LibraryPlayer {
+extension Playback {
     /// The episode playing right now (nil when paused or stopped).
     package func playingEpisodeID() async -> Int64? {
         let state = await controller.currentState()
@@ -22,7 +22,7 @@ extension LibraryPlayer {
             if let deferred = try library.takeDeferred(id),
                try library.applyRemote(id, position: deferred.position, completed: deferred.completed, at: deferred.at) {
                 logger.info("episode \(id): the change another device made while it played applies now")
-                await syncChanged(episodeID: id, position: deferred.position)
+                await moveLoaded(id, to: deferred.position)
                 return
             }
             let duration = await controller.currentState().track.flatMap { $0.episode?.episodeID == id ? $0.duration : nil }
@@ -32,22 +32,10 @@ extension LibraryPlayer {
         }
     }
 
-    /// The sync changed episodes of `podcastID`: clients hear of it (one
-    /// `EpisodesChanged` for many), and a loaded, paused episode moves to
-    /// its new position.
-    package func syncChanged(podcastID: Int64, positions: [Int64: Double?]) async {
-        if positions.count > 20 {
-            signals.episodesChanged(podcastID)
-        } else {
-            for id in positions.keys { signals.statusChanged(id) }
-        }
+    /// The sync changed `positions` (by episode): a loaded, paused episode
+    /// moves to its new position (the library announces the rest).
+    package func syncChanged(positions: [Int64: Double?]) async {
         if let id = loaded?.id, let position = positions[id] { await moveLoaded(id, to: position) }
-    }
-
-    /// `episodeID` changed by a deferred sync change: it announces the change and moves there if loaded.
-    package func syncChanged(episodeID: Int64, position: Double?) async {
-        signals.statusChanged(episodeID)
-        await moveLoaded(episodeID, to: position)
     }
 
     /// The loaded episode, if it is `episodeID` and paused, moves to `position`.
@@ -56,23 +44,5 @@ extension LibraryPlayer {
         let state = await controller.currentState()
         guard state.status != .playing, state.track?.episode?.episodeID == episodeID else { return }
         await controller.jump(to: .milliseconds(Int64(position * 1000)))
-    }
-
-    /// After a sync: lists and neighbours follow what it subscribed to,
-    /// removed or marked.
-    package func syncFinished(_ result: SyncResult) async {
-        if result.subscribed + result.unsubscribed > 0 {
-            signals.podcastsChanged()
-            signals.queueChanged()
-        }
-        if result.applied > 0 || result.subscribed + result.unsubscribed > 0 { await refreshNeighbours() }
-    }
-
-    /// A download asked for, or deleted, goes to the server as gpodder.net's
-    /// `download`/`delete` (Nextcloud keeps neither).
-    package func recordDownload(_ episodeID: Int64, kept: Bool) {
-        do { try library.recordDownload(episodeID, kept: kept) } catch {
-            logger.error("could not record the download of episode \(episodeID) for the sync: \(error)")
-        }
     }
 }

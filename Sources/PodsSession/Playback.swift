@@ -3,20 +3,20 @@ import Logging
 import PodsCache
 import PodsChapters
 import PodsFeedParser
-import PodsFeeds
 import PodsHTTP
 import PodsLibrary
 import PodsPlayback
 import PodsPlayer
-import Synchronization
 
-/// Joins the library to the player: plays episodes with their metadata,
-/// saves progress as it comes, resumes the last episode on launch (paused),
-/// marks finished episodes completed and goes on to the next one.
+/// The playback use case: joins the library to the player. It plays
+/// episodes with their metadata, saves progress as it comes, resumes the
+/// last episode on launch (paused), marks finished episodes completed and
+/// goes on to the next one, and keeps `Next`/`Previous` true to the library
+/// (it follows the library's changes). It alone owns what is loaded.
 ///
 /// Progress and end-of-episode events arrive in order on one stream and
 /// are handled one at a time, so a write never overtakes another.
-package actor LibraryPlayer {
+package actor Playback {
     // State the session's extension (LibraryPlayer+Session) shares is
     // internal; nothing outside the player's files touches it.
     /// What the controller reports that concerns the library.
@@ -38,15 +38,11 @@ package actor LibraryPlayer {
     }
 
     let library: Library
-    let refresher: FeedRefresher
-    /// Private feeds' user names and passwords.
-    let credentials: CredentialStore?
     /// Range caches and downloads; nil streams every episode plainly.
     let mediaCache: MediaCache?
     let artwork: ArtworkCache?
     let controller: PlayerController
     let logger: Logger
-    let signals: LibrarySignals
     private let events: AsyncStream<Event>
     private let eventSink: AsyncStream<Event>.Continuation
     /// The settings: config.toml's, with each podcast's own over them.
@@ -86,17 +82,13 @@ package actor LibraryPlayer {
     /// Where the episode playing began this stretch, for the sync's play action.
     package var playStart: (episodeID: Int64, position: Int)?
 
-    package init(library: Library, refresher: FeedRefresher, controller: PlayerController, signals: LibrarySignals,
-                 logger: Logger, preferences: PreferenceStore, mediaCache: MediaCache?, artwork: ArtworkCache?,
-                 credentials: CredentialStore?) {
+    package init(library: Library, controller: PlayerController, preferences: PreferenceStore, mediaCache: MediaCache?,
+                 artwork: ArtworkCache?, logger: Logger) {
         self.mediaCache = mediaCache
         self.artwork = artwork
         self.preferences = preferences
         self.library = library
-        self.credentials = credentials
-        self.refresher = refresher
         self.controller = controller
-        self.signals = signals
         self.logger = logger
         self.chapterLoader = ChapterLoader(library: library, artwork: artwork, logger: logger)
         self.loadMarker = LoadMarker(directory: library.directory)
@@ -134,7 +126,6 @@ package actor LibraryPlayer {
         // here on (this actor runs others while it waits) is older than this play.
         let announced = if let announced { announced } else { await controller.announceLoad() }
         let episode = try SessionError.mapped { () throws(LibraryError) in try library.startPlaying(episodeID) }
-        signals.statusChanged(episodeID)
         if remember, let before, before != episodeID {
             history.append(before)
             if history.count > Self.historyLength { history.removeFirst() }
@@ -145,7 +136,6 @@ package actor LibraryPlayer {
             // episode that played before, so the next start resumes that one.
             if token != 0, token == loadToken, before != episodeID {
                 do throws(LibraryError) { try library.makeCurrent(before) } catch { logger.error("\(error)") }
-                signals.statusChanged(episodeID)
             }
             throw error
         }
@@ -307,32 +297,12 @@ package actor LibraryPlayer {
         return (loaded.id, playingCache.isBuffering, playingCache.cachedFraction)
     }
 
-    // MARK: - The cache's news
+    // MARK: - Reloading
 
-    /// Follows the media cache: reloads the episode whose file changed on
-    /// the server (at the same position), streams plainly when the disk is
-    /// full, and announces download changes.
-    package func followCache() async {
-        guard let mediaCache else { return }
-        for await update in mediaCache.updates {
-            switch update {
-            case .downloadsChanged(let id):
-                signals.downloadsChanged(id)
-            case .changed(let id):
-                logger.info("episode \(id) changed on the server; its cache starts over")
-                await reload(id, streaming: false)
-            case .failed(let id, let error) where error.code == .diskFull:
-                logger.error("episode \(id): \(error); streaming it without the cache")
-                await reload(id, streaming: true)
-                signals.downloadsChanged(id)
-            case .failed(let id, let error):
-                logger.error("episode \(id): \(error)")
-                signals.downloadsChanged(id)
-            }
-        }
-    }
-
-    private func reload(_ episodeID: Int64, streaming: Bool) async {
+    /// Loads the episode again where it is, if it is the one loaded: its
+    /// file changed on the server (its cache starts over), or the disk is
+    /// full (`streaming`: it plays without the cache).
+    package func reload(_ episodeID: Int64, streaming: Bool) async {
         guard let episode = loaded, episode.id == episodeID else { return }
         let state = await controller.currentState()
         guard state.track?.episode?.episodeID == episodeID else { return }
@@ -378,18 +348,13 @@ package actor LibraryPlayer {
             if !latest, loaded?.id == id { return }
             do {
                 try library.markCompleted(id, true)
-                signals.statusChanged(id)
                 // An end that comes after another play began (a PlayEpisode as the episode ended) starts nothing;
                 // the end of a short episode (or one resumed at its end) that comes while its own play is
                 // still under way does.
                 guard latest, loaded?.id == id, loadedToken == loadToken, playsBegun == loadedBy.playsBegun,
                       playsUnderWay.subtracting(loadedBy.play.map { [$0] } ?? []).isEmpty else { return }
-                guard preferences.playback(for: nil).autoNext, let next = try library.nextEpisode(after: id) else {
-                    await refreshNeighbours()
-                    return
-                }
+                guard preferences.playback(for: nil).autoNext, let next = try library.nextEpisode(after: id) else { return }
                 try await play(episodeID: next.id, paused: !continues)
-                signals.queueChanged()
             } catch {
                 logger.error("after episode \(id) ended: \(error)")
             }
@@ -413,48 +378,4 @@ package actor LibraryPlayer {
             await controller.setTrackPreferences(Self.trackPreferences(playing))
         }
     }
-}
-
-/// Tells clients (through `sink`, the library interface's signals) and
-/// what in podsd follows the queue and the podcasts (MPRIS TrackList and
-/// Playlists) of changes, so no one polls.
-public struct LibrarySignals: Sendable {
-    package let sink: any LibraryEventSink
-    public let followers = Followers()
-
-    public init(sink: any LibraryEventSink) { self.sink = sink }
-
-    /// Who else hears of queue and podcast changes.
-    public final class Followers: Sendable {
-        private let queue = Mutex<[@Sendable () -> Void]>([])
-        private let podcasts = Mutex<[@Sendable () -> Void]>([])
-        private let episodes = Mutex<[@Sendable () -> Void]>([])
-
-        public func onQueueChanged(_ follower: @escaping @Sendable () -> Void) { queue.withLock { $0.append(follower) } }
-        public func onPodcastsChanged(_ follower: @escaping @Sendable () -> Void) { podcasts.withLock { $0.append(follower) } }
-        public func onEpisodesChanged(_ follower: @escaping @Sendable () -> Void) { episodes.withLock { $0.append(follower) } }
-
-        fileprivate func queueChanged() { for follower in queue.withLock({ $0 }) { follower() } }
-        fileprivate func podcastsChanged() { for follower in podcasts.withLock({ $0 }) { follower() } }
-        fileprivate func episodesChanged() { for follower in episodes.withLock({ $0 }) { follower() } }
-    }
-
-    package func podcastsChanged() {
-        sink.podcastsChanged()
-        followers.podcastsChanged()
-    }
-
-    /// Cached artwork arrived: playlist icons may have changed (clients are not told).
-    package func artworkChanged() { followers.podcastsChanged() }
-    package func episodesChanged(_ podcastID: Int64) {
-        sink.episodesChanged(podcastID)
-        followers.episodesChanged()
-    }
-    package func statusChanged(_ episodeID: Int64) { sink.statusChanged(episodeID) }
-    package func queueChanged() {
-        sink.queueChanged()
-        followers.queueChanged()
-    }
-    package func downloadsChanged(_ episodeID: Int64) { sink.downloadsChanged(episodeID) }
-    package func refreshProgress(_ done: Int, _ total: Int) { sink.refreshProgress(done, total) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PodsCache
 import PodsFeedParser
 import PodsHTTP
@@ -32,7 +33,24 @@ package struct StorageInfo: Sendable {
     package var episodes: Int
 }
 
-extension LibraryPlayer {
+/// The downloads use case: downloading and deleting episodes, the
+/// cache's storage and budget, the podcasts' auto-downloads, and the
+/// cache's news (announced as library changes; a changed or unstorable
+/// file reloads the playing episode).
+package struct Downloads: Sendable {
+    let library: Library
+    /// Range caches and downloads; nil: podsd runs without a cache directory.
+    let mediaCache: MediaCache?
+    let preferences: PreferenceStore
+    let logger: Logger
+
+    package init(library: Library, mediaCache: MediaCache?, preferences: PreferenceStore, logger: Logger) {
+        self.library = library
+        self.mediaCache = mediaCache
+        self.preferences = preferences
+        self.logger = logger
+    }
+
     // MARK: - Downloads
 
     /// Starts downloading an episode (only its missing bytes); returns at once.
@@ -103,27 +121,38 @@ extension LibraryPlayer {
         }
     }
 
-    /// Fetches the artwork of every podcast that has none cached yet.
-    package func prefetchArtwork() async {
-        guard let artwork else { return }
-        let library = library
-        let urls = (try? await LibraryWork.lane.run { () throws(LibraryError) in try library.podcastArtworkURLs() }) ?? []
-        // Only web images need fetching: a local podcast's file is its own copy.
-        for url in urls { _ = await artwork.localURI(for: url, policy: URLPolicy(documentURL: nil)) }
+    /// Follows the media cache until it finishes: download changes go to
+    /// the library's followers; `playback` reloads the episode whose file
+    /// changed on the server (at the same position), or streams it plainly
+    /// when the disk is full.
+    package func followCache(reloading playback: Playback) async {
+        guard let mediaCache else { return }
+        for await update in mediaCache.updates {
+            switch update {
+            case .downloadsChanged(let id):
+                announce(id)
+            case .changed(let id):
+                logger.info("episode \(id) changed on the server; its cache starts over")
+                await playback.reload(id, streaming: false)
+            case .failed(let id, let error) where error.code == .diskFull:
+                logger.error("episode \(id): \(error); streaming it without the cache")
+                await playback.reload(id, streaming: true)
+                announce(id)
+            case .failed(let id, let error):
+                logger.error("episode \(id): \(error)")
+                announce(id)
+            }
+        }
     }
 
-    /// What follows a refresh, `pods refresh`'s or the background one's: the
-    /// library settles first (its log folded, caches and freed memory given
-    /// back), then the auto-downloads, the artwork, the notifications of new
-    /// episodes and a sync.
-    package func followRefresh(_ summaries: [RefreshSummary], signals: LibrarySignals, notifier: (any NewEpisodeAnnouncer)?,
-                       sync: SyncService?) async {
-        await LibraryWork.settle(library)
-        await autoDownload()
-        await prefetchArtwork()
-        signals.artworkChanged()
-        await notifier?.announce(summaries)
-        sync?.schedule(after: .zero)
+    private func announce(_ episodeID: Int64) { library.changes.post(LibraryChanges(downloads: .init([episodeID]))) }
+
+    /// A download asked for, or deleted, goes to the server as gpodder.net's
+    /// `download`/`delete` (Nextcloud keeps neither).
+    private func recordDownload(_ episodeID: Int64, kept: Bool) {
+        do { try library.recordDownload(episodeID, kept: kept) } catch {
+            logger.error("could not record the download of episode \(episodeID) for the sync: \(error)")
+        }
     }
 
     // MARK: - Storage

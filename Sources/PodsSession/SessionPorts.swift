@@ -1,21 +1,13 @@
 import PodsHTTP
 import PodsLibrary
 
-/// Where the session tells clients what changed in the library (the
-/// library interface's signals, in podsd).
-public protocol LibraryEventSink: Sendable {
-    func podcastsChanged()
-    func episodesChanged(_ podcastID: Int64)
-    func statusChanged(_ episodeID: Int64)
-    func queueChanged()
-    func downloadsChanged(_ episodeID: Int64)
-    func refreshProgress(_ done: Int, _ total: Int)
-}
-
 /// Where the session announces the episodes a refresh found (the
 /// desktop's notifications, in podsd).
 public protocol NewEpisodeAnnouncer: Sendable {
     func announce(_ summaries: [RefreshSummary]) async
+    /// Follows what the listener does with the announcements, until `finish()`.
+    func run() async
+    func finish()
 }
 
 /// Where passwords are kept when the desktop keeps them (the Secret

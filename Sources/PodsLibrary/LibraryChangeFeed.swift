@@ -1,0 +1,82 @@
+import Synchronization
+
+/// The library's announcements: after each commit, what it changed
+/// (`LibraryChanges`), to every follower, in order, one batch at a time.
+/// What is posted while followers run is merged and delivered as one batch
+/// after them, so a burst of writes (a 200-feed refresh) reaches each
+/// follower a few times, not once per write.
+///
+/// A follower must not wait for `delivered()`: it would wait for itself.
+public final class LibraryChangeFeed: Sendable {
+    public typealias Follower = @Sendable (LibraryChanges) async -> Void
+
+    private struct State {
+        var followers: [Follower] = []
+        var pending = LibraryChanges()
+        /// Batches posted, and batches whose followers have all run.
+        var posted: UInt64 = 0
+        var delivered: UInt64 = 0
+        var delivering = false
+        var waiters: [(batch: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// `follower` hears of every change posted from now on.
+    public func follow(_ follower: @escaping Follower) {
+        state.withLock { $0.followers.append(follower) }
+    }
+
+    /// Announces `changes` (the library does, after its commits; the
+    /// session for what the library cannot see, as downloads and artwork).
+    public func post(_ changes: LibraryChanges) {
+        guard !changes.isEmpty else { return }
+        let start = state.withLock { state -> Bool in
+            guard !state.followers.isEmpty else { return false }
+            state.pending.merge(changes)
+            state.posted += 1
+            guard !state.delivering else { return false }
+            state.delivering = true
+            return true
+        }
+        if start { Task { await self.deliver() } }
+    }
+
+    /// Returns once every change posted before the call has reached every
+    /// follower: a use case that wrote waits for it before it answers, so
+    /// its caller sees the consequences (a signal, `CanGoNext`) first.
+    public func delivered() async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state -> Bool in
+                guard state.delivered < state.posted else { return true }
+                state.waiters.append((state.posted, continuation))
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    private func deliver() async {
+        while true {
+            let next = state.withLock { state -> (LibraryChanges, UInt64, [Follower])? in
+                guard !state.pending.isEmpty else {
+                    state.delivering = false
+                    return nil
+                }
+                defer { state.pending = LibraryChanges() }
+                return (state.pending, state.posted, state.followers)
+            }
+            guard let (changes, batch, followers) = next else { return }
+            for follower in followers { await follower(changes) }
+            let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.delivered = batch
+                let ready = state.waiters.filter { $0.batch <= batch }.map(\.continuation)
+                state.waiters.removeAll { $0.batch <= batch }
+                return ready
+            }
+            for continuation in ready { continuation.resume() }
+        }
+    }
+}
