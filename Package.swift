@@ -92,8 +92,8 @@ let package = Package(
         .target(
             name: "PodsInterfaces",
             dependencies: [
-                "PodsCache", "PodsChapters", "PodsConcurrency", "PodsDBus", "PodsDirectory", "PodsFeedParser", "PodsFeeds",
-                "PodsHTTP", "PodsLibrary", "PodsPlayback", "PodsPlayer", "PodsProtocol", "PodsSession", "PodsSettings",
+                "PodsCache", "PodsChapters", "PodsConcurrency", "PodsDBus", "PodsDirectory", "PodsFeedParser",
+                "PodsLibrary", "PodsPlayback", "PodsPlayer", "PodsProtocol", "PodsSession", "PodsSettings",
                 "PodsTranscripts", .product(name: "Logging", package: "swift-log"),
             ]),
         // The composition root: makes the parts, connects them, runs them.

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PodsDBus
-import PodsHTTP
 import PodsSession
 
 /// A client of the freedesktop Secret Service API (`org.freedesktop.secrets`)
@@ -48,17 +47,17 @@ public struct SecretService: SecretKeeper {
 
     /// Every origin's credentials Pods keeps there in unlocked keyrings,
     /// and whether some are in a locked one.
-    public func loadAll() async throws(SessionError) -> (found: [String: HTTPCredentials], lockedAway: Bool) {
+    public func loadAll() async throws(SessionError) -> (found: [String: KeptLogin], lockedAway: Bool) {
         do throws(DBusError) { return try await items(unlocking: false) } catch { throw SessionError(.failed, error.message) }
     }
 
     /// Every origin's credentials Pods keeps there, unlocking a locked
     /// keyring with its prompt as every application does.
-    public func unlockAll() async throws(SessionError) -> [String: HTTPCredentials] {
+    public func unlockAll() async throws(SessionError) -> [String: KeptLogin] {
         do throws(DBusError) { return try await items(unlocking: true).found } catch { throw SessionError(.failed, error.message) }
     }
 
-    private func items(unlocking: Bool) async throws(DBusError) -> (found: [String: HTTPCredentials], lockedAway: Bool) {
+    private func items(unlocking: Bool) async throws(DBusError) -> (found: [String: KeptLogin], lockedAway: Bool) {
         let found = try await connection.call(
             destination: Self.busName, path: Self.path, interface: "org.freedesktop.Secret.Service", member: "SearchItems",
             arguments: [Self.attributes(["application": Self.application])])
@@ -71,7 +70,7 @@ public struct SecretService: SecretKeeper {
             destination: Self.busName, path: Self.path, interface: "org.freedesktop.Secret.Service", member: "GetSecrets",
             arguments: [.array(.objectPath, unlocked.map(DBusValue.objectPath)), .objectPath(session)])
         guard case .dictionary(_, _, let entries) = secrets.first ?? .array(.byte, []) else { return ([:], lockedAway) }
-        var result: [String: HTTPCredentials] = [:]
+        var result: [String: KeptLogin] = [:]
         for entry in entries {
             guard let item = entry.key.objectPathValue, case .structure(let fields) = entry.value.unwrapped, fields.count == 4,
                   let bytes = fields[2].arrayValue?.compactMap({ value -> UInt8? in if case .byte(let byte) = value { byte } else { nil } })
@@ -83,7 +82,7 @@ public struct SecretService: SecretKeeper {
             var values: [String: String] = [:]
             for pair in pairs { if let key = pair.key.stringValue, let value = pair.value.stringValue { values[key] = value } }
             if let origin = values["origin"], let user = values["user"] {
-                result[origin] = HTTPCredentials(user: user, password: String(decoding: bytes, as: UTF8.self))
+                result[origin] = KeptLogin(user: user, password: String(decoding: bytes, as: UTF8.self))
             }
         }
         return (result, lockedAway)
@@ -91,11 +90,11 @@ public struct SecretService: SecretKeeper {
 
     /// Stores (replacing) the password kept under `key` (an origin) in the
     /// default collection, made or unlocked first when it must be.
-    public func store(_ credentials: HTTPCredentials, key: String) async throws(SessionError) {
+    public func store(_ credentials: KeptLogin, key: String) async throws(SessionError) {
         do throws(DBusError) { try await create(credentials, origin: key) } catch { throw SessionError(.failed, error.message) }
     }
 
-    private func create(_ credentials: HTTPCredentials, origin: String) async throws(DBusError) {
+    private func create(_ credentials: KeptLogin, origin: String) async throws(DBusError) {
         let collection = try await writableCollection()
         let properties: [String: DBusValue] = [
             "org.freedesktop.Secret.Item.Label": .string("Pods: \(origin)"),

@@ -42,7 +42,8 @@ package final class CredentialStore: Sendable {
     package static func open(secrets: (any SecretKeeper)?, file: URL, logger: Logger) async -> CredentialStore {
         if let secrets {
             do throws(SessionError) {
-                let (found, lockedAway) = try await secrets.loadAll()
+                let (kept, lockedAway) = try await secrets.loadAll()
+                let found = kept.mapValues(HTTPCredentials.init)
                 let store = CredentialStore(backend: .secretService(secrets), logger: logger)
                 store.known.withLock { $0 = found }
                 store.kept.withLock { $0 = found }
@@ -95,7 +96,7 @@ package final class CredentialStore: Sendable {
     /// Asks the keyring to unlock what Pods keeps there (its prompt).
     private func unlock(_ secrets: any SecretKeeper) async {
         do throws(SessionError) {
-            let found = try await secrets.unlockAll()
+            let found = try await secrets.unlockAll().mapValues(HTTPCredentials.init)
             known.withLock { $0.merge(found) { current, _ in current } }
             kept.withLock { $0.merge(found) { current, _ in current } }
         } catch {
@@ -110,7 +111,7 @@ package final class CredentialStore: Sendable {
         var left: [String: HTTPCredentials] = [:]
         for (key, credentials) in inFile.sorted(by: { $0.key < $1.key }) {
             do throws(SessionError) {
-                try await secrets.store(credentials, key: key)
+                try await secrets.store(KeptLogin(user: credentials.user, password: credentials.password), key: key)
                 known.withLock { $0[key] = credentials }
                 kept.withLock { $0[key] = credentials }
             } catch {
@@ -210,7 +211,7 @@ package final class CredentialStore: Sendable {
         if !removing { kept.withLock { $0[key] = credentials } }
         switch backend {
         case .secretService(let service):
-            try await service.store(credentials, key: key)
+            try await service.store(KeptLogin(user: credentials.user, password: credentials.password), key: key)
         case .file(let file):
             if !toldFile.withLock({ told in defer { told = true }; return told }) {
                 logger.info("no Secret Service keeps Pods' passwords: they are kept in \(file.path), which only you can read")
@@ -225,4 +226,8 @@ package final class CredentialStore: Sendable {
             throw SessionError.failed("\(file.path) cannot be read, so Pods does not write passwords into it; move it away and try again")
         }
     }
+}
+
+extension HTTPCredentials {
+    init(_ login: KeptLogin) { self.init(user: login.user, password: login.password) }
 }

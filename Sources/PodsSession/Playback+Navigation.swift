@@ -55,16 +55,20 @@ extension Playback {
     /// `Previous` past the loaded episode's start: the episode played
     /// before it. False when there is none.
     package func playPreviousEpisode(announced: Int? = nil) async throws(SessionError) -> Bool {
-        guard let target = try previousEpisodeID() else { return false }
+        guard let target = try previousEpisodeID(), let current = loaded?.id else { return false }
+        while let last = history.last, last == current { history.removeLast() }
         if history.last == target { history.removeLast() }
         try await play(episodeID: target, remember: false, announced: announced)
         return true
     }
 
+    /// The episode `Previous` goes back to: the last in the history that is
+    /// not the loaded one, else the one played before it. Reads only: the
+    /// neighbours are asked for while a play is still putting its
+    /// predecessor in the history.
     private func previousEpisodeID() throws(SessionError) -> Int64? {
         guard let current = loaded?.id else { return nil }
-        while let last = history.last, last == current { history.removeLast() }
-        if let last = history.last { return last }
+        if let last = history.last(where: { $0 != current }) { return last }
         return try SessionError.mapped { () throws(LibraryError) in try library.previouslyPlayedEpisode(before: current)?.id }
     }
 
