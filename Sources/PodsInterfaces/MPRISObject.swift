@@ -127,23 +127,24 @@ package enum MPRISObject {
                     return []
                 },
             ],
-            properties: [
-                stateProperty(Property.playbackStatus),
-                stateProperty(Property.rate, set: { value in try await controller.setRate(value.doubleValue ?? .nan) }),
-                stateProperty(Property.metadata),
-                stateProperty(Property.volume, set: { value in try await controller.setVolume(value.doubleValue ?? .nan) }),
-                DBusProperty(Property.position.name, Property.position.type, changeSignal: .none, get: {
-                    publisher.playerProperty(named: Property.position.name) ?? .int64(0)
-                }),
-                stateProperty(Property.minimumRate),
-                stateProperty(Property.maximumRate),
-                stateProperty(Property.canGoNext),
-                stateProperty(Property.canGoPrevious),
-                stateProperty(Property.canPlay),
-                stateProperty(Property.canPause),
-                stateProperty(Property.canSeek),
-                DBusProperty(Property.canControl.name, Property.canControl.type, changeSignal: .none, get: { .bool(true) }),
-            ],
+            // One row per declared property, in the declaration's order: a property declared in
+            // PodsProtocol is exported, read from the snapshot and signalled by the same name.
+            properties: Property.all.map { property in
+                switch property.name {
+                case Property.position.name:
+                    DBusProperty(property.name, property.type, changeSignal: .none, get: {
+                        publisher.playerProperty(named: property.name) ?? .int64(0)
+                    })
+                case Property.canControl.name:
+                    DBusProperty(property.name, property.type, changeSignal: .none, get: { .bool(true) })
+                case Property.rate.name:
+                    stateProperty(property, set: { value in try await controller.setRate(value.doubleValue ?? .nan) })
+                case Property.volume.name:
+                    stateProperty(property, set: { value in try await controller.setVolume(value.doubleValue ?? .nan) })
+                default:
+                    stateProperty(property)
+                }
+            },
             signals: [DBusSignalDescription("Seeked", arguments: [DBusArgument("Position", .int64)])],
             snapshot: { publisher.playerProperties() },
             snapshotValue: { publisher.playerProperty(named: $0) })

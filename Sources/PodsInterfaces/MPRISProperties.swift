@@ -12,18 +12,19 @@ package enum MPRISProperties {
     /// (never signalled) and `CanControl` (constant).
     package static func player(_ state: PlayerState) -> [String: DBusValue] {
         let hasTrack = state.track != nil
+        typealias Property = MPRIS.PlayerProperty
         return [
-            "PlaybackStatus": .string(state.status.rawValue),
-            "Rate": .double(state.rate),
-            "Volume": .double(state.volume),
-            "Metadata": metadata(state.track, chapter: state.chapter, chapterImage: state.chapterImage),
-            "MinimumRate": .double(PlaybackEngine.rateRange.lowerBound),
-            "MaximumRate": .double(PlaybackEngine.rateRange.upperBound),
-            "CanGoNext": .bool(state.canGoNext),
-            "CanGoPrevious": .bool(state.canGoPrevious),
-            "CanPlay": .bool(hasTrack),
-            "CanPause": .bool(hasTrack),
-            "CanSeek": .bool(hasTrack && state.canSeek),
+            Property.playbackStatus.name: .string(state.status.rawValue),
+            Property.rate.name: .double(state.rate),
+            Property.volume.name: .double(state.volume),
+            Property.metadata.name: metadata(state.track, chapter: state.chapter, chapterImage: state.chapterImage),
+            Property.minimumRate.name: .double(PlaybackEngine.rateRange.lowerBound),
+            Property.maximumRate.name: .double(PlaybackEngine.rateRange.upperBound),
+            Property.canGoNext.name: .bool(state.canGoNext),
+            Property.canGoPrevious.name: .bool(state.canGoPrevious),
+            Property.canPlay.name: .bool(hasTrack),
+            Property.canPause.name: .bool(hasTrack),
+            Property.canSeek.name: .bool(hasTrack && state.canSeek),
         ]
     }
 

@@ -55,5 +55,11 @@ extension MPRIS {
         public static let canPause = MPRISProperty("CanPause", .bool)
         public static let canSeek = MPRISProperty("CanSeek", .bool)
         public static let canControl = MPRISProperty("CanControl", .bool)
+
+        /// Every one, in the specification's order.
+        public static let all = [playbackStatus, rate, metadata, volume, position, minimumRate, maximumRate,
+                                 canGoNext, canGoPrevious, canPlay, canPause, canSeek, canControl]
+        /// Those `PropertiesChanged` announces: all but `Position` (read when asked) and `CanControl` (constant).
+        public static let signalled = all.filter { $0.name != position.name && $0.name != canControl.name }
     }
 }

@@ -171,8 +171,18 @@ public final class UIApp {
 
     // MARK: - Events
 
+    /// Applies what came; the changes among it are read again once each, after the rest.
     private func drainInbox() {
-        for event in inbox.take() { apply(event) }
+        var reloads = UIReloads()
+        for event in inbox.take() {
+            if case .changed(let change) = event {
+                dirty = true
+                reloads.add(change, model: model)
+            } else {
+                apply(event)
+            }
+        }
+        perform(reloads)
     }
 
     private func apply(_ event: UIEvent) {
@@ -255,29 +265,22 @@ public final class UIApp {
     }
 
     private func changed(_ change: UIEvent.Change) {
-        switch change {
-        case .player:
-            askStatus()
-        case .podcasts:
-            backend.loadPodcasts()
-        case .queue:
-            if model.layout == .queue || !model.queue.rows.isEmpty { backend.loadQueue() }
-        case .downloads:
-            if model.layout == .downloads || !model.downloads.rows.isEmpty { backend.loadDownloads() }
-            askStatus()
-        case .episodes(let podcast):
-            if model.episodesOf == podcast { backend.loadEpisodes(.episodes, podcast: podcast, after: LibraryPaging.start) }
-            if !model.newest.rows.isEmpty { backend.loadEpisodes(.newest, podcast: nil, after: LibraryPaging.start) }
-        case .episode(let id):
-            // Played, unplayed, or its place: the lists holding it read it again, and its page.
-            if model.episodes.rows.contains(where: { $0.id == id }), let podcast = model.episodesOf {
-                backend.loadEpisodes(.episodes, podcast: podcast, after: LibraryPaging.start)
+        var reloads = UIReloads()
+        reloads.add(change, model: model)
+        perform(reloads)
+    }
+
+    private func perform(_ reloads: UIReloads) {
+        for read in reloads.reads {
+            switch read {
+            case .status: askStatus()
+            case .podcasts: backend.loadPodcasts()
+            case .queue: backend.loadQueue()
+            case .downloads: backend.loadDownloads()
+            case .newest: backend.loadEpisodes(.newest, podcast: nil, after: LibraryPaging.start)
+            case .episodes(let podcast): backend.loadEpisodes(.episodes, podcast: podcast, after: LibraryPaging.start)
+            case .page(let id): backend.loadPage(id)
             }
-            if model.newest.rows.prefix(UIBackend.pageSize).contains(where: { $0.id == id }) {
-                backend.loadEpisodes(.newest, podcast: nil, after: LibraryPaging.start)
-            }
-            if model.queue.rows.contains(where: { $0.id == id }) { backend.loadQueue() }
-            if model.page?.episodeID == id { backend.loadPage(id) }
         }
     }
 

@@ -24,9 +24,12 @@ enum UIEvent: Sendable {
 
     enum List: Sendable { case episodes, newest, queue, downloads, podcasts, search }
 
-    enum Change: Sendable {
-        case podcasts, queue, downloads, player
-        case episodes(podcast: Int64)
-        case episode(Int64)
-    }
+    typealias Change = UIChange
+}
+
+/// What podsd's signals say changed, that the lists may show.
+package enum UIChange: Sendable {
+    case podcasts, queue, downloads, player
+    case episodes(podcast: Int64)
+    case episode(Int64)
 }

@@ -38,8 +38,7 @@ private func plain(_ name: String, _ type: DBusType, writable: Bool = false) -> 
 /// What podsd exports, by the declarations it exports them with.
 private let objects: [DBusObjectPath: DBusExportedObject] = {
     typealias P = MPRIS.PlayerProperty
-    let player: [MPRISProperty] = [P.playbackStatus, P.rate, P.metadata, P.volume, P.position, P.minimumRate, P.maximumRate,
-                                   P.canGoNext, P.canGoPrevious, P.canPlay, P.canPause, P.canSeek, P.canControl]
+    let player = P.all
     let root = DBusInterface(name: MPRIS.rootInterface, methods: [DBusMethod("Raise") { _ in [] }, DBusMethod("Quit") { _ in [] }],
                              properties: [plain("CanQuit", .bool), plain("Fullscreen", .bool, writable: true), plain("Identity", .string),
                                           plain("SupportedUriSchemes", .array(.string)), plain("HasTrackList", .bool)])

@@ -33,6 +33,8 @@ import Testing
                 "CanPause": "b", "CanSeek": "b", "CanControl": "b",
             ],
         ]
+        // Pods' declarations name exactly the specification's properties.
+        #expect(Set(MPRIS.PlayerProperty.all.map(\.name)) == Set(expected[MPRIS.playerInterface]?.keys ?? [:].keys))
         for (interface, properties) in expected {
             let all = try await podsd.connection.call(
                 destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties",
