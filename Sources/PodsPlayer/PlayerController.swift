@@ -43,7 +43,8 @@ public actor PlayerController {
     private var positionPoll: Task<Void, Never>?
     /// A load announced and not yet opened (`announceLoad`).
     private var announcedLoad: AnnouncedLoad?
-    private var announcements = 0
+    /// Every load's number, the controller's own and those its callers take first.
+    public nonisolated let loads = LoadNumbers()
     private struct AnnouncedLoad {
         let id: Int
         /// Whether it plays once loaded, as the transport calls since it was announced left it.
@@ -173,13 +174,13 @@ public actor PlayerController {
                      paused: Bool = false, announced: Int? = nil, rate: Double? = nil,
                      preferences: TrackPreferences? = nil) async throws(PlaybackError) {
         // A load announced before another that has been announced since gives way to it: the last asked for wins.
-        if let announced, announced < announcements { throw PlaybackError(.other, "replaced by another track") }
+        if let announced, announced < loads.latest { throw PlaybackError(.other, "replaced by another track") }
         var paused = paused
         if let announced, let pending = announcedLoad, pending.id == announced {
             paused = paused || !pending.plays
             announcedLoad = nil
         }
-        let load = announced ?? { announcements += 1; return announcements }()
+        let load = announced ?? loads.take()
         let engine = try loadedEngine()
         reportProgress()
         if let rate, rate.isFinite, rate > 0 {
@@ -238,17 +239,24 @@ public actor PlayerController {
     /// reaches `open` apply to it too, as if it had loaded at once, so
     /// `Next` then `Pause` ends paused on the next episode. Pass the id to `open`.
     public func announceLoad() -> Int {
-        announcements += 1
-        announcedLoad = AnnouncedLoad(id: announcements, plays: true)
-        return announcements
+        let load = loads.take()
+        announce(load)
+        return load
     }
 
-    /// Whether `load` (`TrackInfo.load`) is the last load announced or opened:
-    /// false once another has been, so an event about it is old news.
-    public func isLatestLoad(_ load: Int) -> Bool { load == announcements }
+    /// Announces a load whose number the caller took (`loads.take()`) before
+    /// its first await; a number older than the newest announces nothing.
+    public func announce(_ load: Int) {
+        guard load == loads.latest else { return }
+        announcedLoad = AnnouncedLoad(id: load, plays: true)
+    }
 
-    /// The last load announced or opened (what `isLatestLoad` compares with).
-    public var latestLoad: Int { announcements }
+    /// Whether `load` (`TrackInfo.load`) is the last load taken:
+    /// false once another has been, so an event about it is old news.
+    public nonisolated func isLatestLoad(_ load: Int) -> Bool { loads.isLatest(load) }
+
+    /// The last load taken (what `isLatestLoad` compares with).
+    public nonisolated var latestLoad: Int { loads.latest }
 
     /// The announced load will not come (it failed, or there was nothing to load).
     public func withdrawLoad(_ id: Int) {

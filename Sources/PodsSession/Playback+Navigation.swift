@@ -106,9 +106,9 @@ extension Playback {
 
     /// Reads the loaded episode's chapters and hands them to the controller,
     /// then its chapters' images as local files.
-    package func loadChapters(_ episode: LibraryEpisode, media: (any RandomAccessMedia)?, token: UInt64) async {
+    package func loadChapters(_ episode: LibraryEpisode, media: (any RandomAccessMedia)?, load: Int) async {
         var chapters = await chapterLoader.chapters(for: episode, media: media)
-        guard token == loadToken, !chapters.isEmpty else { return }
+        guard controller.loads.isLatest(load), !chapters.isEmpty else { return }
         let trackID = TrackID.episode(episode.id)
         await controller.setChapters(chapters, for: trackID)
         guard let artwork else { return }
@@ -119,7 +119,7 @@ extension Playback {
                 chapters[index].image = local
                 changed = true
             }
-            guard token == loadToken else { return }
+            guard controller.loads.isLatest(load) else { return }
         }
         if changed { await controller.setChapters(chapters, for: trackID) }
     }

@@ -17,8 +17,8 @@ import PodsPlayer
 /// Progress and end-of-episode events arrive in order on one stream and
 /// are handled one at a time, so a write never overtakes another.
 package actor Playback {
-    // State the session's extension (LibraryPlayer+Session) shares is
-    // internal; nothing outside the player's files touches it.
+    // State its extensions (Playback+Navigation, Playback+Sync) share is
+    // internal; nothing outside the playback files touches it.
     /// What the controller reports that concerns the library.
     package enum Event: Sendable {
         /// `load`: the controller's load the event is about (`TrackInfo.load`).
@@ -53,21 +53,13 @@ package actor Playback {
     private var playingCache: EpisodeCache?
     /// The episode loaded, for reloading it when its cache cannot go on.
     package var loaded: LibraryEpisode?
-    /// Bumped by every load. A load that finds it changed after one of its
-    /// awaits was overtaken by a newer one: it lets go of what it opened and
-    /// gives way, so the last load wins and no cache is left open.
-    package var loadToken: UInt64 = 0
-    /// The token of the load that put `loaded` in place: while it is
-    /// `loadToken`, no other load has begun since.
-    private var loadedToken: UInt64 = 0
-    /// Plays under way (their numbers), and how many have begun: an event handled
-    /// while one is starting (this actor runs others while a play waits) is older than it.
-    private var playsUnderWay: Set<Int> = []
-    private var playsBegun = 0
-    /// The load that put `loaded` in place: the number of the play that asked
-    /// for it (nil: not a play), and `playsBegun` when it began (while the two
-    /// are equal, no play has begun since).
-    private var loadedBy: (play: Int?, playsBegun: Int) = (nil, 0)
+    /// The number (`PlayerController.loads`) of the load that put `loaded` in
+    /// place. Every load takes its number before its first await; a load
+    /// that finds it is no longer the latest after one of its awaits was
+    /// overtaken: it lets go of what it opened and gives way, so the last
+    /// load wins and no cache is left open. An event is about the latest
+    /// load, or old news: one comparison.
+    private var loadedLoad = 0
     /// Episodes played before the loaded one in this run, newest last, for `Previous`.
     package var history: [Int64] = []
     /// The most episodes `history` keeps.
@@ -115,26 +107,22 @@ package actor Playback {
 
     /// Plays an episode from where the listener stopped (from 0 if completed).
     /// `remember` puts the episode it replaces in the history `Previous` goes back through.
-    /// `announced`: the controller's id for this load (`announceLoad`), when the caller announced it.
+    /// `announced`: the controller's number for this load (`announceLoad`), when the caller announced it.
     package func play(episodeID: Int64, remember: Bool = true, paused: Bool = false, announced: Int? = nil) async throws(SessionError) {
-        playsBegun += 1
-        let number = playsBegun
-        playsUnderWay.insert(number)
-        defer { playsUnderWay.remove(number) }
+        // The load's number before anything waits: another track's event handled from here on
+        // (this actor runs others while a play waits) is older than this play.
+        let number = announced ?? controller.loads.take()
         let before = loaded?.id
-        // The player hears of the load before the library does: another track's event handled from
-        // here on (this actor runs others while it waits) is older than this play.
-        let announced = if let announced { announced } else { await controller.announceLoad() }
+        if announced == nil { await controller.announce(number) }  // the player hears of it before the library does
         let episode = try SessionError.mapped { () throws(LibraryError) in try library.startPlaying(episodeID) }
         if remember, let before, before != episodeID {
             history.append(before)
             if history.count > Self.historyLength { history.removeFirst() }
         }
-        var token: UInt64 = 0  // the token `load` takes
-        do throws(SessionError) { try await load(episode, paused: paused, announced: announced, play: number, token: &token) } catch {
-            // A play that failed (not one a newer play overtook) leaves the library on the
+        do throws(SessionError) { try await load(episode, paused: paused, number: number) } catch {
+            // A play that failed (not one a newer load overtook) leaves the library on the
             // episode that played before, so the next start resumes that one.
-            if token != 0, token == loadToken, before != episodeID {
+            if controller.loads.isLatest(number), before != episodeID {
                 do throws(LibraryError) { try library.makeCurrent(before) } catch { logger.error("\(error)") }
             }
             throw error
@@ -160,28 +148,16 @@ package actor Playback {
         }
     }
 
-    private func load(_ episode: LibraryEpisode, paused: Bool, at position: Duration? = nil,
-                      streaming: Bool = false, announced: Int? = nil) async throws(SessionError) {
-        var token: UInt64 = 0
-        try await load(episode, paused: paused, at: position, streaming: streaming, announced: announced, token: &token)
-    }
-
-    /// `token` is set to the load's token once it has one (0 before).
-    /// `play`: the number in `playsBegun` of the play that asked for the load (nil: not a play).
+    /// `number`: the load's number, taken and announced by the caller (nil: this takes one).
     private func load(_ episode: LibraryEpisode, paused: Bool, at position: Duration? = nil, streaming: Bool = false,
-                      announced: Int? = nil, play: Int? = nil, token taken: inout UInt64) async throws(SessionError) {
-        let begunAtStart = play ?? playsBegun
-        // The player hears of the load first; only then does it take its token, so another
-        // track's event handled meanwhile (this actor runs others while it waits) is older than it.
-        let announced = if let announced { announced } else { await controller.announceLoad() }
-        loadToken &+= 1
-        let token = loadToken
-        taken = token
+                      number: Int? = nil) async throws(SessionError) {
+        let load = number ?? controller.loads.take()
+        if number == nil { await controller.announce(load) }
         guard let url = episode.episode.enclosures.first?.url else {
             throw SessionError.failed("episode \(episode.id) has no audio to play")
         }
         let (source, cache) = try await source(for: episode.id, url: url, duration: episode.episode.duration, streaming: streaming)
-        guard token == loadToken else {
+        guard controller.loads.isLatest(load) else {
             if let cache { await mediaCache?.release(cache) }
             throw Self.overtaken(episode.id)
         }
@@ -189,12 +165,11 @@ package actor Playback {
         let previous = playingCache
         playingCache = cache
         loaded = episode
-        loadedToken = token
-        loadedBy = (play, begunAtStart)
+        loadedLoad = load
         if let previous { Task { [mediaCache] in await mediaCache?.release(previous) } }
         let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
         let localArt = if let remoteArt, let artwork { await artwork.cachedURI(for: remoteArt, policy: episode.urlPolicy) } else { String?.none }
-        guard token == loadToken else { throw Self.overtaken(episode.id) }  // the newer load owns the cache now
+        guard controller.loads.isLatest(load) else { throw Self.overtaken(episode.id) }  // the newer load owns the cache now
         let metadata = EpisodeMetadata(
             episodeID: episode.id, podcastID: episode.podcastId, title: episode.episode.title,
             podcastTitle: episode.podcastTitle, author: episode.episode.author ?? episode.podcastAuthor,
@@ -211,15 +186,15 @@ package actor Playback {
             loadMarker.begin(episode.id, attempts: crashed + 1)
         }
         do throws(PlaybackError) {
-            try await controller.open(source, episode: metadata, startingAt: start, paused: paused, announced: announced,
+            try await controller.open(source, episode: metadata, startingAt: start, paused: paused, announced: load,
                                       rate: playing.speed, preferences: Self.trackPreferences(playing))
         } catch {
-            if token == loadToken { loadMarker.end() }
+            if controller.loads.isLatest(load) { loadMarker.end() }
             throw SessionError.failed("could not play \(url): \(error.message)")
         }
         // Prerolled, its tags read: the load can no longer crash (a tag reader's crash is
         // guarded by the chapter loader's own stored attempt).
-        if token == loadToken {
+        if controller.loads.isLatest(load) {
             loadMarker.end()
             crashedLoad = nil
             // A load that prerolled replaces what a crashed one stored: its tags are read again (once).
@@ -227,9 +202,9 @@ package actor Playback {
                 try? library.deleteChapterList(episode.id, .media)
             }
         }
-        guard token == loadToken else { return }
+        guard controller.loads.isLatest(load) else { return }
         await refreshNeighbours()
-        Task { await loadChapters(episode, media: cache, token: token) }
+        Task { await loadChapters(episode, media: cache, load: load) }
     }
 
     /// What an episode's media chapters say after podsd crashed loading it (`skipAfterCrash`).
@@ -333,7 +308,7 @@ package actor Playback {
             continuation.resume()
         case .progress(let id, let position, let duration, let load):
             // A newer load of the same episode (a replay from the start) owns its place.
-            if loaded?.id == id, await !controller.isLatestLoad(load) { return }
+            if loaded?.id == id, !controller.loads.isLatest(load) { return }
             let stretch = playing.completionStretch(duration: duration)
             let nearEnd = duration.map { stretch > .zero && $0 - position <= stretch } ?? false
             do {
@@ -344,15 +319,14 @@ package actor Playback {
         case .ended(let id, let continues, let load):
             // An end older than the latest load: the episode did end (it is played), unless that load
             // plays the same episode again, which is then the listener's; either way nothing follows it.
-            let latest = await controller.isLatestLoad(load)
+            let latest = controller.loads.isLatest(load)
             if !latest, loaded?.id == id { return }
             do {
                 try library.markCompleted(id, true)
                 // An end that comes after another play began (a PlayEpisode as the episode ended) starts nothing;
                 // the end of a short episode (or one resumed at its end) that comes while its own play is
                 // still under way does.
-                guard latest, loaded?.id == id, loadedToken == loadToken, playsBegun == loadedBy.playsBegun,
-                      playsUnderWay.subtracting(loadedBy.play.map { [$0] } ?? []).isEmpty else { return }
+                guard latest, loaded?.id == id, loadedLoad == load else { return }
                 guard preferences.playback(for: nil).autoNext, let next = try library.nextEpisode(after: id) else { return }
                 try await play(episodeID: next.id, paused: !continues)
             } catch {
@@ -363,18 +337,17 @@ package actor Playback {
         case .stoppedPlaying(let id):
             await stoppedPlaying(id)
         case .otherTrack(let load):
-            // A load announced after it, or a play begun meanwhile, owns the player.
-            let begun = playsBegun
-            guard playsUnderWay.isEmpty, await controller.isLatestLoad(load), playsBegun == begun else { return }
+            // A load taken after it (a play begun meanwhile, too) owns the player; an episode
+            // load still under way has an older number, and gives way.
+            guard controller.loads.isLatest(load) else { return }
             // All of it in this turn, before anything waits: a play begun while this waited would be undone.
-            loadToken &+= 1  // an episode load still under way gives way to it
             loaded = nil
             playing = preferences.playback(for: nil)
             let released = playingCache
             playingCache = nil
             do { try library.clearCurrentEpisode() } catch { logger.error("\(error)") }
             if let released { await mediaCache?.release(released) }
-            guard playsBegun == begun else { return }  // the play's own preferences stand
+            guard controller.loads.isLatest(load) else { return }  // a play's own preferences stand
             await controller.setTrackPreferences(Self.trackPreferences(playing))
         }
     }

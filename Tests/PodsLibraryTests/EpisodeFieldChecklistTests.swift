@@ -14,11 +14,32 @@ import Testing
           2. PodsLibrary/EpisodeContentHash.swift adds it (left out, a refresh never updates it) and this file's mutation for it;
           3. PodsLibrary/Library+Merge.swift (EpisodeRow columns) and Library.swift (a migration adding the column);
           4. PodsLibrary/Library+Episodes.swift decodes it back;
-          5. PodsProtocol/LibraryItems.swift (the item schema) and PodsService/LibraryItemEncoding.swift (the D-Bus item);
-          6. docs/dbus.md and docs/json.md say what it is.
+          5. PodsProtocol/LibraryItems.swift (the item schema) and PodsInterfaces/LibraryItemEncoding.swift (the D-Bus item);
+          6. docs/dbus.md and docs/json.md say what it is;
+          7. PodsFeedParser/ItemSkipper.swift's `version` goes up by one: items whose bytes are stored are never parsed
+             again, so without it every episode already in a library keeps the new field empty for ever.
+        """
+
+    /// The channel's fields: what the library keeps of a `Feed` as its `Podcast`.
+    static let channelPlaces = """
+        A field of Feed (the channel) changed. Put it in each place it is kept, then pin it here:
+          1. PodsFeedParser/FeedBuilder.swift reads it (and Feed+JSON.swift writes it for pods inspect --json);
+          2. PodsLibrary/Library.swift: a migration adding the podcast column, which also clears every podcast's etag and
+             lastModified: a feed that answers 304 is not parsed, and would keep the column NULL until it changes;
+          3. PodsLibrary/Library+Podcasts.swift: the INSERT at subscribe, the UPDATE at refresh, the row's decode;
+          4. PodsLibrary/LibraryModel.swift (Podcast), PodsProtocol/LibraryItems.swift (the podcast item) and
+             PodsInterfaces/LibraryItemEncoding.swift;
+          5. docs/dbus.md and docs/json.md. (A field kept only for pods inspect needs 1 alone: pin it here too.)
         """
 
     private static func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
+
+    @Test func theChannelFieldsAreTheOnesEveryPlaceKnows() {
+        #expect(Self.labels(Feed()) == [
+            "title", "link", "description", "descriptionHTML", "author", "artworkURL", "language", "type", "explicit", "newFeedURL",
+            "fundingURL", "locked", "categories", "episodes", "skippedItems",
+        ], Comment(rawValue: Self.channelPlaces))
+    }
 
     @Test func theFieldsAreTheOnesEveryPlaceKnows() {
         #expect(Self.labels(Episode()) == [

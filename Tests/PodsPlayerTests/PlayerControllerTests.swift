@@ -43,7 +43,7 @@ import Testing
             try await controller.open(MediaSource(uri: Fixtures.sampleMP3.absoluteString), announced: older)
         }
         #expect(await controller.currentState().track == nil)
-        let (newerIsLatest, olderIsLatest) = (await controller.isLatestLoad(newer), await controller.isLatestLoad(older))
+        let (newerIsLatest, olderIsLatest) = (controller.isLatestLoad(newer), controller.isLatestLoad(older))
         #expect(newerIsLatest && !olderIsLatest)
         try await controller.open(MediaSource(uri: Fixtures.sampleMP3.absoluteString), announced: newer)
         #expect(await controller.currentState().track?.load == newer)

@@ -47,7 +47,7 @@ import Testing
         session.server.hold("/0.mp3")
         let play = Task { try await session.player.play(episodeID: first) }
         try await waitFor(timeout: .seconds(10)) { session.server.requests(for: "/0.mp3") > 0 }
-        session.player.send(.ended(episodeID: first, continues: true, load: await session.controller.latestLoad))
+        session.player.send(.ended(episodeID: first, continues: true, load: session.controller.latestLoad))
         try await waitFor(timeout: .seconds(10)) { (try? session.library.currentEpisode()?.id) == second }
         #expect(try session.library.episode(first).completed)
         try await waitFor(timeout: .seconds(10)) { await session.controller.currentState().track?.episode?.episodeID == second }
@@ -66,9 +66,9 @@ import Testing
         let (first, second) = (session.episodes[0], session.episodes[1])
         try session.library.enqueue([second])
         try await session.player.play(episodeID: first, paused: true)
-        let ended = await session.controller.latestLoad
+        let ended = session.controller.latestLoad
         try await session.player.play(episodeID: first, paused: true)  // the replay
-        let replay = await session.controller.latestLoad
+        let replay = session.controller.latestLoad
         #expect(replay != ended)
         session.player.send(.ended(episodeID: first, continues: true, load: ended))
         session.player.send(.progress(episodeID: first, position: .milliseconds(1234), duration: nil, load: replay))
