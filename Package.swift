@@ -179,6 +179,7 @@ let package = Package(
         .testTarget(
             name: "PodsLibraryTests",
             dependencies: ["PodsLibrary", "PodsTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "PodsInterfacesTests", dependencies: ["PodsDBus", "PodsInterfaces", "PodsProtocol"]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
         .testTarget(name: "PodsUITests", dependencies: ["PodsClient", "PodsTerminal", "PodsUI"]),
         .testTarget(name: "PodsPlayerTests", dependencies: ["PodsPlayback", "PodsPlayer", "PodsTestSupport"]),

@@ -7,27 +7,27 @@ enum DownloadMethods {
     static func make(_ session: Session) -> [DBusMethod] {
         let (downloads, playback) = (session.downloads, session.playback)
         return [
-            LibraryObject.method(.download) { arguments throws(DBusError) in
+            LibraryMethod.download.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in try await downloads.download(episodeID: arguments[0].int64Value ?? -1) }
                 return []
             },
-            LibraryObject.method(.deleteDownload) { arguments throws(DBusError) in
+            LibraryMethod.deleteDownload.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in try await downloads.deleteDownload(episodeID: arguments[0].int64Value ?? -1) }
                 return []
             },
-            LibraryObject.method(.listDownloads) { arguments throws(DBusError) in
-                try await LibraryObject.offsetPaged(arguments, of: .listDownloads, item: LibraryItemEncoding.download) { offset, limit throws(DBusError) in
+            LibraryMethod.listDownloads.handler { arguments throws(DBusError) in
+                try await LibraryReplies.offsetPaged(arguments, of: .listDownloads, item: LibraryItemEncoding.download) { offset, limit throws(DBusError) in
                     Array(try await onBus { () throws(SessionError) in try await downloads.downloads() }.dropFirst(offset).prefix(limit))
                 }
             },
-            LibraryObject.method(.storage) { _ throws(DBusError) in
+            LibraryMethod.storage.handler { _ throws(DBusError) in
                 [LibraryItemEncoding.storage(try await onBus { () throws(SessionError) in try await downloads.storage() })]
             },
-            LibraryObject.method(.setCacheBudget) { arguments throws(DBusError) in
+            LibraryMethod.setCacheBudget.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in try await downloads.setCacheBudget(arguments[0].int64Value ?? -1) }
                 return []
             },
-            LibraryObject.method(.cacheStatus) { _ throws(DBusError) in
+            LibraryMethod.cacheStatus.handler { _ throws(DBusError) in
                 let status = await playback.cacheStatus()
                 return [LibraryItemEncoding.cacheStatus(episodeID: status.episodeID, buffering: status.buffering, cached: status.cached)]
             },

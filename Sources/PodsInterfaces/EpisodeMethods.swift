@@ -35,37 +35,37 @@ enum EpisodeMethods {
                 // Past the last page: an empty one.
                 return page ?? WireReplyPage.empty
             }),
-            LibraryObject.method(.streamEpisodes) { arguments throws(DBusError) in
+            LibraryMethod.streamEpisodes.handler { arguments throws(DBusError) in
                 let filter = try await episodeFilter(arguments[0], podcastID: podcastID)
                 guard case .unixFD(let descriptor) = arguments[1] else { throw DBusError.invalidArgs("StreamEpisodes takes a file descriptor") }
                 try EpisodeListing.stream(library, filter, into: descriptor, logger: logger)
                 return []
             },
-            LibraryObject.method(.episode) { arguments throws(DBusError) in
+            LibraryMethod.episode.handler { arguments throws(DBusError) in
                 let id = arguments[0].int64Value ?? -1
                 return [LibraryItemEncoding.episode(try await LibraryCall.run { () throws(LibraryError) in try library.episode(id) })]
             },
-            LibraryObject.method(.currentEpisode) { _ throws(DBusError) in
+            LibraryMethod.currentEpisode.handler { _ throws(DBusError) in
                 let current = try await LibraryCall.run { () throws(LibraryError) in try library.currentEpisode() }
                 return [current.map(LibraryItemEncoding.episode) ?? ItemBuilder().value]
             },
-            LibraryObject.method(.playEpisode) { arguments throws(DBusError) in
+            LibraryMethod.playEpisode.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in try await playback.play(episodeID: arguments[0].int64Value ?? -1) }
                 return []
             },
-            LibraryObject.method(.mark) { arguments throws(DBusError) in
+            LibraryMethod.mark.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in
                     try await edits.mark(arguments[0].int64Value ?? -1, played: arguments[1].boolValue ?? true)
                 }
                 return []
             },
-            LibraryObject.method(.listTranscript) { arguments throws(DBusError) in
+            LibraryMethod.listTranscript.handler { arguments throws(DBusError) in
                 let cues = try await onBus { () throws(SessionError) in try await TranscriptLoader(library: library).cues(of: arguments[0].int64Value ?? -1) }
-                return try await LibraryObject.offsetPaged(Array(arguments.dropFirst()), of: .listTranscript, item: LibraryItemEncoding.cue) {
+                return try await LibraryReplies.offsetPaged(Array(arguments.dropFirst()), of: .listTranscript, item: LibraryItemEncoding.cue) {
                     offset, limit throws(DBusError) in Array(cues.dropFirst(offset).prefix(limit))
                 }
             },
-            LibraryObject.method(.artwork) { arguments throws(DBusError) in
+            LibraryMethod.artwork.handler { arguments throws(DBusError) in
                 guard let pictures else { throw DBusError(SessionError(.failed, "podsd keeps no artwork (it runs with --no-cache)")) }
                 let file = try await onBus { () throws(SessionError) in
                     try await pictures.picture(episode: arguments[0].int64Value ?? -1, pixels: Int(arguments[1].int64Value ?? 0))

@@ -31,14 +31,14 @@ package enum LibraryObject {
             + QueueMethods.make(session.edits, library: session.library)
             + DownloadMethods.make(session)
             + SyncMethods.make(session.sync)
-            + [method(.listingPeer) { _ throws(DBusError) in [.string(listingPeer)] }]
+            + [LibraryMethod.listingPeer.handler { _ throws(DBusError) in [.string(listingPeer)] }]
         return DBusExportedObject(path: LibraryNames.objectPath, interfaces: [DBusInterface(
             name: LibraryNames.interface, methods: try table(handlers, declared: LibraryMethod.all),
             signals: LibrarySignal.all)], executor: LibraryWork.lane)
     }
 
     /// `handlers` in the order of `declared`, one each.
-    static func table(_ handlers: [DBusMethod], declared: [LibraryMethod]) throws(IncompleteTable) -> [DBusMethod] {
+    package static func table(_ handlers: [DBusMethod], declared: [LibraryMethod]) throws(IncompleteTable) -> [DBusMethod] {
         let byName = Dictionary(grouping: handlers, by: \.name)
         let names = Set(declared.map(\.name))
         let missing = declared.map(\.name).filter { byName[$0]?.count != 1 }
@@ -48,34 +48,5 @@ package enum LibraryObject {
                                   + (undeclared.isEmpty ? "" : "; handlers for undeclared \(undeclared.joined(separator: ", "))"))
         }
         return declared.compactMap { byName[$0.name]?.first }
-    }
-
-    /// A handler for one of the interface's methods.
-    package static func method(_ description: LibraryMethod,
-                               _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
-        description.exported { arguments in try await body(arguments) }
-    }
-
-    // MARK: - Arguments and answers
-
-    /// A page of a list paged by position, from its `(s cursor, u limit)`;
-    /// `rows(offset, limit)` reads up to `limit` rows from `offset`.
-    static func offsetPaged<Row>(
-        _ arguments: [DBusValue], of method: LibraryMethod, item: (Row) -> DBusValue,
-        rows: (_ offset: Int, _ limit: Int) async throws(DBusError) -> [Row]
-    ) async throws(DBusError) -> [DBusValue] {
-        let text = arguments[0].stringValue ?? ""
-        guard let offset = ReplyPage.offset(from: text) else {
-            throw DBusError.invalidArgs("'\(text.prefix(80))' is not a cursor of \(method.name)")
-        }
-        let count = LibraryPaging.itemCount(for: UInt32(clamping: arguments[1].int64Value ?? 0))
-        var page = ReplyPage(count: count)
-        for row in try await rows(offset, count + 1) where !page.add({ item(row) }) { break }
-        return page.reply { lastIndex in ReplyPage.offsetCursor(offset + lastIndex + 1) }
-    }
-
-    /// An `aa{sv}` of as many items as fit one reply.
-    static func boundedList<T>(_ values: [T], item: (T) -> DBusValue) -> DBusValue {
-        ReplyPage.bounded(values, item: item).list
     }
 }

@@ -14,29 +14,29 @@ enum PodcastMethods {
             return LibraryItemEncoding.podcast(podcast, nextRefresh: schedule.next(for: podcast))
         }
         return [
-            LibraryObject.method(.subscribe) { arguments throws(DBusError) in
+            LibraryMethod.subscribe.handler { arguments throws(DBusError) in
                 [podcastItem(try await onBus { () throws(SessionError) in try await subscriptions.subscribe(arguments[0].stringValue ?? "") })]
             },
-            LibraryObject.method(.subscribeWithCredentials) { arguments throws(DBusError) in
+            LibraryMethod.subscribeWithCredentials.handler { arguments throws(DBusError) in
                 let text = arguments.map { $0.stringValue ?? "" }
                 return [podcastItem(try await onBus { () throws(SessionError) in
                     try await subscriptions.subscribe(text[0], user: text[1], password: text[2])
                 })]
             },
-            LibraryObject.method(.unsubscribe) { arguments throws(DBusError) in
+            LibraryMethod.unsubscribe.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in try await subscriptions.unsubscribe(arguments[0].stringValue ?? "") }
                 return []
             },
-            LibraryObject.method(.podcast) { arguments throws(DBusError) in
+            LibraryMethod.podcast.handler { arguments throws(DBusError) in
                 let text = arguments[0].stringValue ?? ""
                 return [podcastItem(try await LibraryCall.run { () throws(LibraryError) in try library.podcast(matching: text) })]
             },
-            LibraryObject.method(.listPodcasts) { arguments throws(DBusError) in
-                try await LibraryObject.offsetPaged(arguments, of: .listPodcasts, item: podcastItem) { offset, limit throws(DBusError) in
+            LibraryMethod.listPodcasts.handler { arguments throws(DBusError) in
+                try await LibraryReplies.offsetPaged(arguments, of: .listPodcasts, item: podcastItem) { offset, limit throws(DBusError) in
                     try await LibraryCall.run { () throws(LibraryError) in try library.podcasts(offset: offset, limit: limit) }
                 }
             },
-            LibraryObject.method(.refresh) { arguments throws(DBusError) in
+            LibraryMethod.refresh.handler { arguments throws(DBusError) in
                 let text = arguments[0].stringValue ?? ""
                 let summaries = try await onBus { () throws(SessionError) in
                     try await subscriptions.refresh(text.isEmpty ? nil : [try await subscriptions.podcastID(text)], progress: progress)
@@ -45,24 +45,24 @@ enum PodcastMethods {
                 // reply's bound, only "not modified" lines are left out.
                 let ranked = summaries.filter { $0.error != nil } + summaries.filter { $0.error == nil && $0.changed }
                     + summaries.filter { $0.error == nil && !$0.changed }
-                return [LibraryObject.boundedList(ranked, item: LibraryItemEncoding.refreshResult)]
+                return [LibraryReplies.boundedList(ranked, item: LibraryItemEncoding.refreshResult)]
             },
-            LibraryObject.method(.importOPML) { arguments throws(DBusError) in
+            LibraryMethod.importOPML.handler { arguments throws(DBusError) in
                 let results = try await onBus { () throws(SessionError) in
                     try await subscriptions.importOPML(arguments[0].stringValue ?? "", progress: progress)
                 }
-                return [LibraryObject.boundedList(results) {
+                return [LibraryReplies.boundedList(results) {
                     LibraryItemEncoding.importResult(url: $0.url, podcastId: $0.podcastId, error: $0.error)
                 }]
             },
-            LibraryObject.method(.search) { arguments throws(DBusError) in
+            LibraryMethod.search.handler { arguments throws(DBusError) in
                 let limit = LibraryPaging.itemCount(for: UInt32(clamping: arguments[1].int64Value ?? 0))
                 let results = try await onBus { () throws(SessionError) in
                     try await directories.search(arguments[0].stringValue ?? "", limit: min(limit, 200))
                 }
-                return [LibraryObject.boundedList(results, item: LibraryItemEncoding.directoryResult)]
+                return [LibraryReplies.boundedList(results, item: LibraryItemEncoding.directoryResult)]
             },
-            LibraryObject.method(.setAutoDownload) { arguments throws(DBusError) in
+            LibraryMethod.setAutoDownload.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in
                     try await subscriptions.setAutoDownload(arguments[0].stringValue ?? "", count: Int(arguments[1].int64Value ?? 0))
                 }

@@ -7,27 +7,27 @@ import PodsSession
 enum QueueMethods {
     static func make(_ edits: LibraryEdits, library: Library) -> [DBusMethod] {
         [
-            LibraryObject.method(.listQueue) { arguments throws(DBusError) in
-                try await LibraryObject.offsetPaged(arguments, of: .listQueue, item: LibraryItemEncoding.summary) { offset, limit throws(DBusError) in
+            LibraryMethod.listQueue.handler { arguments throws(DBusError) in
+                try await LibraryReplies.offsetPaged(arguments, of: .listQueue, item: LibraryItemEncoding.summary) { offset, limit throws(DBusError) in
                     try await LibraryCall.run { () throws(LibraryError) in try library.queue(offset: offset, limit: limit) }
                 }
             },
-            LibraryObject.method(.queueAdd) { arguments throws(DBusError) in
+            LibraryMethod.queueAdd.handler { arguments throws(DBusError) in
                 let ids = arguments[0].arrayValue?.compactMap(\.int64Value) ?? []
                 let index = arguments[1].int64Value.flatMap { $0 >= 0 ? Int($0) : nil }
                 try await onBus { () throws(SessionError) in try await edits.enqueue(ids, at: index) }
                 return []
             },
-            LibraryObject.method(.queueRemove) { arguments throws(DBusError) in
+            LibraryMethod.queueRemove.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in try await edits.dequeue(arguments[0].int64Value ?? -1) }
                 return []
             },
-            LibraryObject.method(.queueMove) { arguments throws(DBusError) in
+            LibraryMethod.queueMove.handler { arguments throws(DBusError) in
                 let index = Int(arguments[1].int64Value ?? 0)
                 try await onBus { () throws(SessionError) in try await edits.move(arguments[0].int64Value ?? -1, to: index) }
                 return []
             },
-            LibraryObject.method(.queueClear) { _ throws(DBusError) in
+            LibraryMethod.queueClear.handler { _ throws(DBusError) in
                 try await onBus { () throws(SessionError) in try await edits.clearQueue() }
                 return []
             },

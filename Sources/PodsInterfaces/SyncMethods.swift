@@ -11,7 +11,7 @@ package enum SyncMethods {
             try await onBus { () throws(SessionError) in [LibraryItemEncoding.syncStatus(try await sync.account(), queued: try await sync.queuedCount())] }
         }
         return [
-            LibraryObject.method(.setupSync) { arguments throws(DBusError) in
+            LibraryMethod.setupSync.handler { arguments throws(DBusError) in
                 let text = arguments.map { $0.stringValue ?? "" }
                 _ = try await onBus { () throws(SessionError) in
                     try await sync.setup(server: text[0], user: text[1], device: text[2], api: text[3].isEmpty ? "gpodder" : text[3],
@@ -19,11 +19,11 @@ package enum SyncMethods {
                 }
                 return try await status()
             },
-            LibraryObject.method(.sync) { arguments throws(DBusError) in
+            LibraryMethod.sync.handler { arguments throws(DBusError) in
                 [LibraryItemEncoding.syncResult(await sync.sync(full: arguments[0].boolValue ?? false))]
             },
-            LibraryObject.method(.syncStatus) { _ throws(DBusError) in try await status() },
-            LibraryObject.method(.stopSync) { _ throws(DBusError) in
+            LibraryMethod.syncStatus.handler { _ throws(DBusError) in try await status() },
+            LibraryMethod.stopSync.handler { _ throws(DBusError) in
                 try await onBus { () throws(SessionError) in try await sync.turnOff() }
                 return []
             },

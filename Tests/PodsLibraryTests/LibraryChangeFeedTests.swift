@@ -99,7 +99,7 @@ import Testing
             while heard.count == 1, !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
         }
         feed.post(LibraryChanges(queue: true))
-        try await waitFor(timeout: .seconds(5)) { heard.count == 1 }
+        try await waitFor(timeout: .seconds(30)) { heard.count == 1 }
         for id in Int64(1)...100 { feed.post(LibraryChanges(status: .some([id]))) }
         feed.post(LibraryChanges(podcasts: true))
         released.withLock { $0 = true }

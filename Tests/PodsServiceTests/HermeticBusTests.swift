@@ -37,6 +37,7 @@ import Testing
         }
         let script = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("scripts/test"), encoding: .utf8)
         let sessions = script.components(separatedBy: "dbus-run-session").count - 1
-        #expect(sessions == 2 && script.components(separatedBy: "dbus-run-session --config-file=Tests/session-bus.conf").count - 1 == 2)
+        let hermetic = script.components(separatedBy: "dbus-run-session --config-file=Tests/session-bus.conf").count - 1
+        #expect(sessions >= 1 && hermetic == sessions, "\(sessions) dbus-run-session, \(hermetic) with the template")
     }
 }
