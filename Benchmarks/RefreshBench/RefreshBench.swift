@@ -35,11 +35,11 @@ struct RefreshBench {
         print("refreshing \(feedCount) feeds on \(hostCount) loopback hosts: half changed, half 304, 5 slow (2 s), 5 dead")
         print("\(pad("refresh", 34))\(pad("wall s", 9))\(pad("parsed", 8))\(pad("304", 6))errors")
         var walls: [String: Double] = [:]
-        for (name, limits) in [("pods (16 at once, 4 per host)", (16, 4)), ("one after another (gPodder)", (1, 1))] {
+        for (name, inHand) in [("pods (16 in hand, 6 per server)", 16), ("one after another (gPodder)", 1)] {
             let directory = try Fixtures.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let library = try Library(directory: directory)
-            let refresher = FeedRefresher(library: library, globalLimit: limits.0, perHostLimit: limits.1)
+            let refresher = FeedRefresher(library: library, feedsInHand: inHand)
             let subscribed = try await subscribeAll(urls, library: library, refresher: refresher)
             for index in 0..<feedCount where index % 2 == 0 {  // half the feeds get a new episode
                 servers[index % hostCount].setFile("/feed-\(index).xml", feed(index, version: 1))
@@ -49,7 +49,7 @@ struct RefreshBench {
             let wall = (ContinuousClock.now - start) / .seconds(1)
             walls[name] = wall
             report(name, wall, summaries)
-            if limits.0 > 1 {
+            if inHand > 1 {
                 let again = ContinuousClock.now
                 let unchanged = try await refresher.refresh(subscribed)
                 report("pods, nothing changed", (ContinuousClock.now - again) / .seconds(1), unchanged)

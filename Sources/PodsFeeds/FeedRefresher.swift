@@ -7,9 +7,13 @@ import PodsLibrary
 /// Fetches feeds over HTTP and stores them in the library: subscribe and
 /// refresh.
 ///
-/// Feeds are fetched in parallel, at most `globalLimit` at once and
-/// `perHostLimit` per host, on one libcurl transfer loop that keeps
-/// connections alive; a slow or dead feed holds up only itself. Fetched
+/// Feeds are fetched in parallel on one libcurl transfer loop that keeps
+/// connections alive, within the limits every transfer of the process
+/// shares (`TransferScheduler`: 16 at once, 6 to one server); a slow or
+/// dead feed holds up only itself. The refresher's own bound is the feeds
+/// in hand: at most `feedsInHand` are being fetched or hold a fetched body
+/// for the pipeline, so bodies waiting (in memory or spilled to disk)
+/// never outnumber it. Fetched
 /// feeds are parsed on as many threads as there are cores while others are
 /// still fetched, and each is stored in one transaction. At most
 /// `pipelineLimit` feeds are between their body's arrival and their store
@@ -21,27 +25,25 @@ import PodsLibrary
 public actor FeedRefresher {
     private let library: Library
     private let http: HTTPClient
-    private let globalLimit: Int
-    private let perHostLimit: Int
-    private var running = 0
+    private let feedsInHand: Int
+    private var inHand = 0
     /// Bytes of fetched bodies waiting for the pipeline (each still holding
     /// its fetch slot); no new fetch starts while they pass 16 MB, so 20
     /// large feeds that changed at once do not all wait in memory together.
     private var waitingBytes = 0
     private static let waitingBytesLimit = 16 << 20
-    private var runningPerHost: [String: Int] = [:]
-    private var waiting: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiting: [CheckedContinuation<Void, Never>] = []
     private var inFlight: [Int64: Task<RefreshSummary, Never>] = [:]
     private var subscribing: [String: Task<Result<Podcast, LibraryError>, Never>] = [:]
 
     private let pipeline: AsyncGate
 
-    public init(library: Library, http: HTTPClient = FeedRefresher.spillingClient(), globalLimit: Int = 16, perHostLimit: Int = 6,
+    /// `feedsInHand`: feeds fetched or holding a body at once (1: one after another).
+    public init(library: Library, http: HTTPClient = FeedRefresher.spillingClient(), feedsInHand: Int = 16,
                 pipelineLimit: Int = ProcessInfo.processInfo.activeProcessorCount + 2) {
         self.library = library
         self.http = http
-        self.globalLimit = max(1, globalLimit)
-        self.perHostLimit = max(1, perHostLimit)
+        self.feedsInHand = max(1, feedsInHand)
         self.pipeline = AsyncGate(width: max(1, pipelineLimit))
     }
 
@@ -322,7 +324,7 @@ public actor FeedRefresher {
             await pipeline.enter()
             return Fetched(body: .memory(data), finalURL: url)
         }
-        let response = try await limited(host: Self.host(of: url)) { () async throws(HTTPError) -> HTTPResponse in
+        let response = try await inHand { () async throws(HTTPError) -> HTTPResponse in
             let response = try await http.get(url, ifNoneMatch: etag, ifModifiedSince: lastModified)
             if response.status != 304 { await waitForPipeline(holding: response.body.count) }  // 0 for a spilled body
             return response
@@ -342,40 +344,30 @@ public actor FeedRefresher {
         wakeWaiters()
     }
 
-    private func limited<T>(host: String, _ body: () async throws(HTTPError) -> T) async throws(HTTPError) -> T {
-        while running >= globalLimit || runningPerHost[host, default: 0] >= perHostLimit || waitingBytes >= Self.waitingBytesLimit {
-            await withCheckedContinuation { waiting.append((host, $0)) }
+    /// Runs `body` (a fetch, and the wait for the pipeline) as one of the feeds in hand.
+    private func inHand<T>(_ body: () async throws(HTTPError) -> T) async throws(HTTPError) -> T {
+        while inHand >= feedsInHand || waitingBytes >= Self.waitingBytesLimit {
+            await withCheckedContinuation { waiting.append($0) }
         }
-        running += 1
-        runningPerHost[host, default: 0] += 1
+        inHand += 1
         defer {
-            running -= 1
-            runningPerHost[host, default: 1] -= 1
+            inHand -= 1
             wakeWaiters()
         }
         return try await body()
     }
 
-    /// Wakes the waiters the limits now let through, in the order they
+    /// Wakes as many waiters as there are free places, in the order they
     /// came; the others sleep on. (Waking all of them had each of 200
     /// waiting feeds check again, and wait again, every time one finished:
     /// tens of thousands of hops on the task pool that MPRIS calls need.)
     /// A woken waiter checks again; whatever frees a place wakes again.
     private func wakeWaiters() {
         guard waitingBytes < Self.waitingBytesLimit else { return }
-        var free = globalLimit - running
-        var perHost = runningPerHost
-        var sleeping: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
-        for waiter in waiting {
-            if free > 0, perHost[waiter.host, default: 0] < perHostLimit {
-                free -= 1
-                perHost[waiter.host, default: 0] += 1
-                waiter.continuation.resume()
-            } else {
-                sleeping.append(waiter)
-            }
-        }
-        waiting = sleeping
+        let free = max(0, min(feedsInHand - inHand, waiting.count))
+        let woken = waiting.prefix(free)
+        waiting.removeFirst(free)
+        for waiter in woken { waiter.resume() }
     }
 
     // MARK: - URLs
@@ -392,9 +384,5 @@ public actor FeedRefresher {
 
     public static func normalized(_ url: String) -> String {
         PodcastURL.normalizingScheme(url.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    private static func host(of url: String) -> String {
-        URL(string: url)?.host?.lowercased() ?? url
     }
 }

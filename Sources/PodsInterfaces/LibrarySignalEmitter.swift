@@ -17,9 +17,10 @@ package struct LibrarySignalEmitter: Sendable {
 
     /// `PodcastsChanged`, `EpisodesChanged` (per podcast), `EpisodeStatusChanged`
     /// (per episode), `QueueChanged`, `DownloadsChanged` (per episode). A kind
-    /// with too many ids to name (`everything`) says all podcasts changed.
+    /// with too many ids to name (`everything`) is `PodcastsChanged`: read the lists again.
     func emit(_ changes: LibraryChanges) {
-        if changes.podcasts || changes.episodes == .everything || changes.status == .everything { emit(LibrarySignal.podcastsChanged) }
+        let unnamed = [changes.episodes, changes.status, changes.downloads].contains(.everything)
+        if changes.podcasts || unnamed { emit(LibrarySignal.podcastsChanged) }
         for id in changes.episodes.ids ?? [] { emit(LibrarySignal.episodesChanged, [.int64(id)]) }
         for id in changes.status.ids ?? [] { emit(LibrarySignal.episodeStatusChanged, [.int64(id)]) }
         if changes.queue { emit(LibrarySignal.queueChanged) }

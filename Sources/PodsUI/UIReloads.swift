@@ -21,7 +21,11 @@ package struct UIReloads: Equatable, Sendable {
         case .player:
             ask(.status)
         case .podcasts:
+            // Also what podsd sends for changes too many to name: the episode lists read again too.
             ask(.podcasts)
+            if let podcast = model.episodesOf, !model.episodes.rows.isEmpty { ask(.episodes(podcast: podcast)) }
+            if !model.newest.rows.isEmpty { ask(.newest) }
+            if !model.downloads.rows.isEmpty { ask(.downloads) }
         case .queue:
             if model.layout == .queue || !model.queue.rows.isEmpty { ask(.queue) }
         case .downloads:

@@ -22,6 +22,9 @@ import Testing
         reloads.add(.player, model: model)
         reloads.add(.downloads, model: model)
         #expect(reloads.reads == [.newest, .episodes(podcast: 7), .podcasts, .status])
+        var many = UIReloads()
+        many.add(.podcasts, model: model)  // what podsd sends for more changes than a batch names
+        #expect(many.reads == [.podcasts, .episodes(podcast: 7), .newest])
     }
 
     @Test func onlyWhatTheScreenShowsIsRead() {
