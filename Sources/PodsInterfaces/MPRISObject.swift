@@ -145,7 +145,7 @@ package enum MPRISObject {
                     stateProperty(property)
                 }
             },
-            signals: [DBusSignalDescription("Seeked", arguments: [DBusArgument("Position", .int64)])],
+            signals: [MPRIS.seeked],
             snapshot: { publisher.playerProperties() },
             snapshotValue: { publisher.playerProperty(named: $0) })
     }

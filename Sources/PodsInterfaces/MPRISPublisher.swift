@@ -78,7 +78,7 @@ package final class MPRISPublisher: Sendable {
                 path: MPRIS.objectPath, interface: MPRIS.playerInterface, changed: changed)
         case .seeked(let position):
             try? connection.emitSignal(
-                path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Seeked",
+                path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: MPRIS.seeked.name,
                 arguments: [.int64(position.microsecondsSaturating)])
         case .position(let position, let live):
             clock.withLock { clock in

@@ -62,4 +62,7 @@ extension MPRIS {
         /// Those `PropertiesChanged` announces: all but `Position` (read when asked) and `CanControl` (constant).
         public static let signalled = all.filter { $0.name != position.name && $0.name != canControl.name }
     }
+
+    /// `org.mpris.MediaPlayer2.Player`'s one signal: the position jumped (`x` microseconds).
+    public static let seeked = DBusSignalDescription("Seeked", arguments: [DBusArgument("Position", .int64)])
 }

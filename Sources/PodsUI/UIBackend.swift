@@ -134,7 +134,7 @@ struct UIBackend: Sendable {
             }
             group.addTask {
                 guard let seeks = try? await connection.signals(matching: DBusSignalMatch(
-                    path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Seeked")) else { return }
+                    path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: MPRIS.seeked.name)) else { return }
                 for await _ in seeks { post(.changed(.player)) }
             }
             group.addTask {

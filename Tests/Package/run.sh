@@ -8,13 +8,10 @@
 # sink, `playerctl -p pods status` answers; `apt-get remove` leaves none of
 # the package's files behind. Needs root (chroot, mounts).
 #
-# The package is built in a build folder of its own (.build/package), niced,
-# so it never waits for the debug build's lock on its folder. ./scripts/test
-# starts this at once (the clean root is made ready meanwhile: unpacking,
-# mounting, apt-get update) but has the build wait until its debug build is
-# done (PODS_PACKAGE_BUILD_AFTER names a file that appears then): the debug
-# build is what every later step waits for, and the package build then runs
-# beside the suites, which mostly wait on real time.
+# The package is built in a build folder of its own (.build/package), niced:
+# ./scripts/test runs this beside its debug build, so neither waits for the
+# other's lock on its folder, and the debug build (what comes next waits
+# for it) goes first for the cores.
 #
 #   Tests/Package/run.sh [PACKAGE.deb]     (default: made with ./scripts/package)
 set -uo pipefail
@@ -34,11 +31,7 @@ inside() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root L
 
 deb="${1:-}" build_pid=""
 if [ -z "$deb" ]; then  # built while the clean root is made ready below
-  after="${PODS_PACKAGE_BUILD_AFTER:-}"
-  (
-    if [ -n "$after" ]; then while [ ! -e "$after" ]; do sleep 1; done; fi
-    exec nice -n 10 ./scripts/package --output "$work" --scratch-path .build/package >/dev/null
-  ) &
+  nice -n 10 ./scripts/package --output "$work" --scratch-path .build/package >/dev/null &
   build_pid=$!
 fi
 
