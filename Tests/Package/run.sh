@@ -8,10 +8,11 @@
 # sink, `playerctl -p pods status` answers; `apt-get remove` leaves none of
 # the package's files behind. Needs root (chroot, mounts).
 #
-# The package is built in a build folder of its own (.build/package), niced:
-# ./scripts/test runs this beside its debug build, so neither waits for the
-# other's lock on its folder, and the debug build (what comes next waits
-# for it) goes first for the cores.
+# The package is built in a build folder of its own (.build/package), niced
+# as far as nice goes: ./scripts/test runs this beside its debug build, so
+# neither waits for the other's lock on its folder, and the debug build
+# (what every later step waits for) goes first for the cores; the package
+# has until the real-time lanes to finish.
 #
 #   Tests/Package/run.sh [PACKAGE.deb]     (default: made with ./scripts/package)
 set -uo pipefail
@@ -31,7 +32,7 @@ inside() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root L
 
 deb="${1:-}" build_pid=""
 if [ -z "$deb" ]; then  # built while the clean root is made ready below
-  nice -n 10 ./scripts/package --output "$work" --scratch-path .build/package >/dev/null &
+  nice -n 19 ./scripts/package --output "$work" --scratch-path .build/package >/dev/null &
   build_pid=$!
 fi
 
