@@ -58,7 +58,7 @@ struct RefreshBench {
                 servers[index % hostCount].setFile("/feed-\(index).xml", feed(index, version: 0))
             }
         }
-        if let pods = walls["pods (16 at once, 4 per host)"], let serial = walls["one after another (gPodder)"] {
+        if let pods = walls["pods (16 in hand, 6 per server)"], let serial = walls["one after another (gPodder)"] {
             print(String(format: "pods takes %.3f× the time of one-after-another (%.1f× faster)", pods / serial, serial / pods))
         }
     }

@@ -16,7 +16,7 @@ extension Library {
     public func subscribe(feedURL: String, prepared: PreparedFeed, etag: String?, lastModified: String?,
                           at now: Date = Date()) throws(LibraryError) -> Podcast {
         let feed = prepared.channel
-        return try writing { db in
+        let podcast = try writing { db in
             if let existing = try String.fetchOne(db, sql: "SELECT title FROM podcast WHERE feedURL = ?", arguments: [feedURL]) {
                 throw LibraryError(.duplicate, "already subscribed to \(existing) (\(feedURL))")
             }
@@ -32,6 +32,8 @@ extension Library {
             try Self.recordSubscription(feedURL, subscribed: true, at: now, db)
             return try Self.podcast(id, db)
         }
+        changes.post(LibraryChanges(episodes: .init([podcast.id])))  // the change observer watches no episode rows
+        return podcast
     }
 
     /// Removes a podcast, its episodes and their queue entries.
@@ -131,8 +133,8 @@ extension Library {
             summary.title = Self.title(of: feed, podcast.feedURL)
             return summary
         }
-        // Episodes deleted went with their rows: the change observer cannot say whose they were.
-        if summary.removed > 0 { changes.post(LibraryChanges(episodes: .init([podcastId]))) }
+        // Once per feed: the change observer watches no episode rows (LibraryChangeObserver says why).
+        if summary.changed { changes.post(LibraryChanges(episodes: .init([podcastId]))) }
         return summary
     }
 
