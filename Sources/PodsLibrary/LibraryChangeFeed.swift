@@ -3,8 +3,12 @@ import Synchronization
 /// The library's announcements: after each commit, what it changed
 /// (`LibraryChanges`), to every follower, in order, one batch at a time.
 /// What is posted while followers run is merged and delivered as one batch
-/// after them, so a burst of writes (a 200-feed refresh) reaches each
-/// follower a few times, not once per write.
+/// after them, and batches are at least `spacing` apart: a change after a
+/// quiet spell goes at once, but a burst of writes (a 200-feed import, a
+/// refresh) reaches each follower at most twenty times a second, not once
+/// per write. (Delivered once per commit, the followers' reads took turns
+/// with the import's own work on the library's lane, and a 200-feed import
+/// took 2.9 s instead of 2.2 s.)
 ///
 /// A follower must not wait for `delivered()`: it would wait for itself.
 public final class LibraryChangeFeed: Sendable {
@@ -17,10 +21,15 @@ public final class LibraryChangeFeed: Sendable {
         var posted: UInt64 = 0
         var delivered: UInt64 = 0
         var delivering = false
+        /// When the last batch was taken.
+        var lastBatch: ContinuousClock.Instant?
         var waiters: [(batch: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = Mutex(State())
+
+    /// The least time between two batches.
+    public static let spacing: Duration = .milliseconds(50)
 
     public init() {}
 
@@ -60,12 +69,17 @@ public final class LibraryChangeFeed: Sendable {
 
     private func deliver() async {
         while true {
+            // In a burst, wait for the spacing: what comes meanwhile joins this batch.
+            if let last = state.withLock({ $0.lastBatch }), ContinuousClock.now < last + Self.spacing {
+                try? await Task.sleep(until: last + Self.spacing)
+            }
             let next = state.withLock { state -> (LibraryChanges, UInt64, [Follower])? in
                 guard !state.pending.isEmpty else {
                     state.delivering = false
                     return nil
                 }
                 defer { state.pending = LibraryChanges() }
+                state.lastBatch = .now
                 return (state.pending, state.posted, state.followers)
             }
             guard let (changes, batch, followers) = next else { return }
