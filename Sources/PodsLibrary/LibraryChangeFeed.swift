@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+import PodsConcurrency
 import Synchronization
 
 /// The library's announcements: after each commit, what it changed
@@ -21,8 +24,8 @@ public final class LibraryChangeFeed: Sendable {
         var posted: UInt64 = 0
         var delivered: UInt64 = 0
         var delivering = false
-        /// When the last batch was taken.
-        var lastBatch: ContinuousClock.Instant?
+        /// When the last batch was taken (the monotonic clock, as `pause` waits on it).
+        var lastBatch: DispatchTime?
         var waiters: [(batch: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
@@ -30,6 +33,19 @@ public final class LibraryChangeFeed: Sendable {
 
     /// The least time between two batches.
     public static let spacing: Duration = .milliseconds(50)
+    private static let spacingNanoseconds: UInt64 = 50_000_000
+
+    /// Where a burst's pause is slept: a relative sleep on a thread of its own.
+    /// (`Task.sleep` and Dispatch's timers wait for an instant on a clock, and
+    /// under libfaketime, which the sync tests run podsd under to put its
+    /// clock an hour behind, that instant never came: a sync waiting for its
+    /// delivery hung.)
+    private static let pauses = BlockingLane("pods.changes", width: 1)
+
+    private static func pause(nanoseconds: UInt64) async {
+        let microseconds = useconds_t(min(nanoseconds, spacingNanoseconds) / 1000)
+        _ = await pauses.run { usleep(microseconds) }
+    }
 
     public init() {}
 
@@ -70,8 +86,9 @@ public final class LibraryChangeFeed: Sendable {
     private func deliver() async {
         while true {
             // In a burst, wait for the spacing: what comes meanwhile joins this batch.
-            if let last = state.withLock({ $0.lastBatch }), ContinuousClock.now < last + Self.spacing {
-                try? await Task.sleep(until: last + Self.spacing)
+            if let last = state.withLock({ $0.lastBatch }) {
+                let since = DispatchTime.now().uptimeNanoseconds &- last.uptimeNanoseconds
+                if since < Self.spacingNanoseconds { await Self.pause(nanoseconds: Self.spacingNanoseconds - since) }
             }
             let next = state.withLock { state -> (LibraryChanges, UInt64, [Follower])? in
                 guard !state.pending.isEmpty else {
@@ -79,7 +96,7 @@ public final class LibraryChangeFeed: Sendable {
                     return nil
                 }
                 defer { state.pending = LibraryChanges() }
-                state.lastBatch = .now
+                state.lastBatch = .now()
                 return (state.pending, state.posted, state.followers)
             }
             guard let (changes, batch, followers) = next else { return }

@@ -172,7 +172,7 @@ package struct Subscriptions: Sendable {
 
     /// Fetches the artwork of every podcast that has none cached yet;
     /// the library's followers hear of it (playlist icons).
-    package func prefetchArtwork() async {
+    private func prefetchArtwork() async {
         guard let artwork else { return }
         let library = library
         let urls = (try? await LibraryWork.lane.run { () throws(LibraryError) in try library.podcastArtworkURLs() }) ?? []
