@@ -33,7 +33,8 @@ public final class LibraryChangeFeed: Sendable {
 
     /// The least time between two batches.
     public static let spacing: Duration = .milliseconds(50)
-    private static let spacingNanoseconds: UInt64 = 50_000_000
+    private static let spacingNanoseconds = UInt64(spacing.components.seconds) * 1_000_000_000
+        + UInt64(spacing.components.attoseconds / 1_000_000_000)
 
     /// Where a burst's pause is slept: a relative sleep on a thread of its own.
     /// (`Task.sleep` and Dispatch's timers wait for an instant on a clock, and

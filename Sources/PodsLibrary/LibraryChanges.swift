@@ -74,7 +74,5 @@ public struct LibraryChanges: Sendable, Equatable {
             default: self = .everything
             }
         }
-
-        public mutating func insert(_ id: Int64) { merge(.some([id])) }
     }
 }
