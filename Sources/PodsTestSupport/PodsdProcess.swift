@@ -56,8 +56,9 @@ public final class PodsdProcess: Sendable {
         let connection = try await DBusConnection.connect(address: bus.address)
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
+            // The name may change hands between the two calls (`--replace`: the old owner lets go).
             if try await connection.nameHasOwner(MPRIS.busName),
-               try await connection.processID(of: MPRIS.busName) == process.processIdentifier {
+               (try? await connection.processID(of: MPRIS.busName)) == process.processIdentifier {
                 return PodsdProcess(bus: bus, connection: connection, process: process, stderrPipe: stderrPipe,
                                     directory: directory, ownsDirectory: given == nil)
             }
