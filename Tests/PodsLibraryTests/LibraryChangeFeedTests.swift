@@ -114,6 +114,37 @@ import Testing
         #expect(heard.all == LibraryChanges(podcasts: true, status: .init(1...100), queue: true))
     }
 
+    /// A burst that nobody waits for reaches a follower at most once per `spacing`;
+    /// a caller that writes and waits (`pods mark`, one after another) is answered
+    /// at once, not at the burst's pace.
+    @Test func aBurstIsPacedButACallerThatWaitsIsNot() async throws {
+        let feed = LibraryChangeFeed()
+        let heard = Heard()
+        feed.follow { heard.add($0) }
+        let burst = ContinuousClock.now
+        for id in Int64(1)...30 {
+            feed.post(LibraryChanges(status: .some([id])))
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let posting = ContinuousClock.now - burst
+        await feed.delivered()
+        #expect(heard.all.status == .init(1...30))
+        #expect(heard.count <= Int(posting / LibraryChangeFeed.spacing) + 2, "\(heard.count) batches in \(posting)")
+
+        heard.clear()
+        let calls = ContinuousClock.now
+        for id in Int64(1)...40 {
+            feed.post(LibraryChanges(status: .some([id])))
+            // A write's commit posts on the library's lane; its caller hears back a moment later.
+            try await Task.sleep(for: .milliseconds(1))
+            await feed.delivered()
+        }
+        let answered = ContinuousClock.now - calls
+        #expect(heard.count == 40)
+        // Paced, they would take 40 × 50 ms = 2 s.
+        #expect(answered < LibraryChangeFeed.spacing * 20, "40 writes answered in \(answered)")
+    }
+
     /// Ids past the bound become "every one": no batch grows with the library.
     @Test func manyIdsBecomeEverything() {
         var changes = LibraryChanges(status: .init(1...Int64(LibraryChanges.idLimit)))
