@@ -31,10 +31,9 @@ public final class LibraryChangeFeed: Sendable {
 
     private let state = Mutex(State())
 
-    /// The least time between two batches.
-    public static let spacing: Duration = .milliseconds(50)
-    private static let spacingNanoseconds = UInt64(spacing.components.seconds) * 1_000_000_000
-        + UInt64(spacing.components.attoseconds / 1_000_000_000)
+    /// The least time between two batches of a burst.
+    public let spacing: Duration
+    private let spacingNanoseconds: UInt64
 
     /// Where a burst's pause is slept: a relative sleep on a thread of its own.
     /// (`Task.sleep` and Dispatch's timers wait for an instant on a clock, and
@@ -52,7 +51,7 @@ public final class LibraryChangeFeed: Sendable {
     /// (Its write is posted before it begins to wait, so the batch's pause
     /// has always begun by then: one `pods mark` after another took 50 ms each.)
     private func pause(nanoseconds: UInt64) async {
-        let microseconds = min(nanoseconds, Self.spacingNanoseconds) / 1000
+        let microseconds = min(nanoseconds, spacingNanoseconds) / 1000
         _ = await Self.pauses.run {
             var left = microseconds
             while left > 0, self.state.withLock({ $0.waiters.isEmpty }) {
@@ -63,7 +62,13 @@ public final class LibraryChangeFeed: Sendable {
         }
     }
 
-    public init() {}
+    /// `spacing`: the least time between two batches that nobody waits for
+    /// (twenty a second; a test makes it long to see the pacing without a clock).
+    public init(spacing: Duration = .milliseconds(50)) {
+        self.spacing = spacing
+        spacingNanoseconds = UInt64(max(0, spacing.components.seconds)) * 1_000_000_000
+            + UInt64(max(0, spacing.components.attoseconds) / 1_000_000_000)
+    }
 
     /// `follower` hears of every change posted from now on.
     public func follow(_ follower: @escaping Follower) {
@@ -101,22 +106,28 @@ public final class LibraryChangeFeed: Sendable {
 
     private func deliver() async {
         while true {
-            // In a burst, wait for the spacing: what comes meanwhile joins this batch.
-            // Only while nobody waits for the delivery: a caller's answer (a queue edit) never does.
-            if let last = state.withLock({ $0.waiters.isEmpty ? $0.lastBatch : nil }) {
-                let since = DispatchTime.now().uptimeNanoseconds &- last.uptimeNanoseconds
-                if since < Self.spacingNanoseconds { await pause(nanoseconds: Self.spacingNanoseconds - since) }
-            }
-            let next = state.withLock { state -> (LibraryChanges, UInt64, [Follower])? in
+            // Nothing more to deliver: done, at once (a pause now would only hold the next post back).
+            let paceFrom = state.withLock { state -> DispatchTime?? in
                 guard !state.pending.isEmpty else {
                     state.delivering = false
                     return nil
                 }
+                return .some(state.waiters.isEmpty ? state.lastBatch : nil)
+            }
+            guard let paceFrom else { return }
+            // In a burst, wait for the spacing: what comes meanwhile joins this batch.
+            // Only while nobody waits for the delivery: a caller's answer (a queue edit) never does.
+            if let last = paceFrom {
+                let since = DispatchTime.now().uptimeNanoseconds &- last.uptimeNanoseconds
+                if since < spacingNanoseconds { await pause(nanoseconds: spacingNanoseconds - since) }
+            }
+            // Only this loop empties `pending`: what it saw is still there, with whatever came since.
+            let next = state.withLock { state -> (LibraryChanges, UInt64, [Follower]) in
                 defer { state.pending = LibraryChanges() }
                 state.lastBatch = .now()
                 return (state.pending, state.posted, state.followers)
             }
-            guard let (changes, batch, followers) = next else { return }
+            let (changes, batch, followers) = next
             for follower in followers { await follower(changes) }
             let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
                 state.delivered = batch
