@@ -13,7 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 playing='FormatSwitchTests|PlaybackEngineTests|TrimSilenceTests|TimeStretchRenewalTests|PitchTests|ChapterServiceTests|PlayerCancellationTests|SlowCallTests|StalledPipelineTests|PipelineWorkerTests|OutputLossTests|SuspendInhibitTests|SleepGuardTests'
-waiting='KillNineTests|BackgroundRefreshTests|SleepTimerTests|SettingsServiceTests|MPRISSignalTests|LifecycleTests|NotificationTests|TransferSchedulerTests|StuckStreamTests|aLargeOPMLImportIsLinearAndBounded'
+waiting='KillNineTests|BookmarkServiceTests|BackgroundRefreshTests|SleepTimerTests|SettingsServiceTests|MPRISSignalTests|LifecycleTests|NotificationTests|TransferSchedulerTests|StuckStreamTests|aLargeOPMLImportIsLinearAndBounded'
 alone='LibraryScaleTests'
 if [ "${1:-}" = --list ]; then echo "$playing|$waiting|$alone"; exit 0; fi
 # swift test holds .build's lock for as long as it runs: the lanes run the test binary itself.

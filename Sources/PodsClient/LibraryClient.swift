@@ -202,6 +202,18 @@ public struct LibraryClient: Sendable {
 
     public func clearQueue() async throws(PlayerClient.Failure) { _ = try await call(.queueClear) }
 
+    // MARK: - Bookmarks
+
+    /// Bookmarks oldest first (items in `LibraryItems.bookmark`), of `episode` or of every episode.
+    public func bookmarks(episode: Int64?, _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        try await pages(.listBookmarks, [.int64(episode ?? 0)], limit: nil, page)
+    }
+
+    /// Plays from 5 s before the bookmark; the episode's resume position stays.
+    public func playBookmark(_ id: Int64) async throws(PlayerClient.Failure) { _ = try await call(.playBookmark, [.int64(id)]) }
+
+    public func deleteBookmark(_ id: Int64) async throws(PlayerClient.Failure) { _ = try await call(.deleteBookmark, [.int64(id)]) }
+
     // MARK: - Downloads and the cache
 
     /// Starts downloading an episode's missing bytes; `downloadsChanged` tells when it is done.

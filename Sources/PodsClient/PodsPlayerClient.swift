@@ -33,6 +33,16 @@ public struct PodsPlayerClient: Sendable {
         _ = try await call(.setSleepTimer, [.string(timer)])
     }
 
+    // MARK: - Bookmarks
+
+    /// Marks where the loaded episode is now; the bookmark's id.
+    public func bookmark(note: String) async throws(PlayerClient.Failure) -> Int64 {
+        guard let id = try await single(.bookmark, [.string(note)]).int64Value else {
+            throw PlayerClient.Failure("podsd sent no bookmark id")
+        }
+        return id
+    }
+
     // MARK: - Settings
 
     /// Every setting (`key` nil) or one, of the player or of `podcast`.

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PodsCache
 import PodsDBus
@@ -12,7 +13,7 @@ import Synchronization
 /// summary when many podcasts changed, with the podcast's cached artwork
 /// and a "Play" action that plays the episode. Without a notification
 /// server on the bus nothing fails: that is logged once.
-package final class EpisodeNotifier: NewEpisodeAnnouncer {
+package final class EpisodeNotifier: NewEpisodeAnnouncer, BookmarkAnnouncer {
     package static let service = "org.freedesktop.Notifications"
     package static let path = DBusObjectPath(validLiteral: "/org/freedesktop/Notifications")
     /// More podcasts with news than this get one summary instead.
@@ -111,6 +112,24 @@ package final class EpisodeNotifier: NewEpisodeAnnouncer {
             let icon = if let art, let artwork = artwork { await artwork.cachedURI(for: art, policy: episode.urlPolicy) ?? "" } else { "" }
             let more = summary.added > 1 ? " (and \(summary.added - 1) more)" : ""
             await notify(summary: summary.title, body: "New: \(episode.episode.title)\(more)", icon: icon, play: episode.id)
+        }
+    }
+
+    /// Tells that a bookmark was taken: where, in what, and its note.
+    package func announce(_ bookmark: Bookmark) async {
+        let total = MediaSeconds.whole(bookmark.position, rounding: .down) ?? 0
+        let at = total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+            : String(format: "%d:%02d", total / 60, total % 60)
+        let body = bookmark.note.isEmpty ? bookmark.episodeTitle : "\(bookmark.episodeTitle): \(bookmark.note)"
+        do {
+            _ = try await connection.call(
+                destination: Self.service, path: Self.path, interface: Self.service, member: "Notify",
+                arguments: [.string("Pods"), .uint32(0), .string("pods"), .string("Bookmark at \(at)"), .string(body),
+                            .stringArray([]), .variantDictionary(["desktop-entry": .string("pods"), "category": .string("x-pods.bookmark"),
+                                                                  "transient": .bool(true)]), .int32(-1)],
+                timeout: .seconds(5))
+        } catch {
+            logger.info("the bookmark was kept; no desktop notification said so: \(error.message)")
         }
     }
 

@@ -244,6 +244,19 @@ package enum LibraryItemEncoding {
         return item.value
     }
 
+    package static func bookmark(_ bookmark: Bookmark) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("id", bookmark.id)
+        item.set("episodeId", bookmark.episodeId)
+        item.set("episodeTitle", bookmark.episodeTitle)
+        item.set("podcastTitle", bookmark.podcastTitle)
+        item.set("position", bookmark.position)
+        item.set("note", bookmark.note)
+        item.set("cue", bookmark.cue)
+        item.set("createdAt", date: bookmark.createdAt)
+        return item.value
+    }
+
     package static func storage(_ info: StorageInfo) -> DBusValue {
         var item = ItemBuilder()
         item.set("bytes", info.bytes)

@@ -31,6 +31,7 @@ package enum LibraryObject {
             + QueueMethods.make(session.edits, library: session.library)
             + DownloadMethods.make(session)
             + SyncMethods.make(session.sync)
+            + BookmarkMethods.make(session.bookmarks)
             + [LibraryMethod.listingPeer.handler { _ throws(DBusError) in [.string(listingPeer)] }]
         return DBusExportedObject(path: LibraryNames.objectPath, interfaces: [DBusInterface(
             name: LibraryNames.interface, methods: try table(handlers, declared: LibraryMethod.all),

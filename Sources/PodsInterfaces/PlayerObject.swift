@@ -10,8 +10,9 @@ import PodsSettings
 /// `/org/pods/Player`: the `org.pods.Player1` interface, what Pods' player
 /// does that MPRIS has no word for: chapters, skips, the sleep timer.
 package enum PlayerObject {
-    package static func make(controller: PlayerController, player: Playback?, library: Library?, preferences: PreferenceStore,
-                     settingsChanged: @escaping @Sendable () -> Void) -> DBusExportedObject {
+    /// `bookmarks` nil: podsd keeps no library, and `Bookmark` says so.
+    package static func make(controller: PlayerController, player: Playback?, library: Library?, bookmarks: Bookmarks?,
+                             preferences: PreferenceStore, settingsChanged: @escaping @Sendable () -> Void) -> DBusExportedObject {
         func method(_ description: PlayerMethod,
                     _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
             description.exported { arguments in try await body(arguments) }
@@ -64,6 +65,13 @@ package enum PlayerObject {
                     }
                     do throws(PlayerError) { try await controller.setSleepTimer(request) } catch { throw DBusError(error) }
                     return []
+                },
+
+                // MARK: Bookmarks
+                method(.bookmark) { arguments throws(DBusError) in
+                    guard let bookmarks else { throw DBusError(name: LibraryNames.Error.notFound, message: "podsd keeps no library") }
+                    let note = arguments[0].stringValue ?? ""
+                    return [.int64(try await onBus { () throws(SessionError) in try await bookmarks.take(note: note).id })]
                 },
 
                 // MARK: Settings

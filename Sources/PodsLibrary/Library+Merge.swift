@@ -133,7 +133,7 @@ extension Library {
 
     /// Inserts new episodes and updates known ones (by guid), keeping the
     /// listener's status; drops episodes that left the feed unless they
-    /// carry progress, are queued, downloaded or playing (those stay, marked
+    /// carry progress, are queued, downloaded, bookmarked or playing (those stay, marked
     /// not in the feed).
     ///
     /// An item whose content hash is as stored costs one comparison: nothing
@@ -191,6 +191,7 @@ extension Library {
         let remove = try db.cachedStatement(sql: """
             DELETE FROM episode WHERE id = ? AND position = 0 AND NOT completed AND NOT currentlyPlaying
                 AND id NOT IN (SELECT episodeId FROM queueItem) AND id NOT IN (SELECT episodeId FROM cachedMedia WHERE pinned)
+                AND id NOT IN (SELECT episodeId FROM bookmark)
             """)
         let keep = try db.cachedStatement(sql: "UPDATE episode SET inFeed = 0 WHERE id = ?")
         for (guid, stored) in known where !seen.contains(guid) {

@@ -223,6 +223,15 @@ public final class Library: Sendable {
         migrator.registerMigration("v11: times in range, no file: URLs for web podcasts") { db in
             try clearStoredValuesOutsideTheRules(db)
         }
+        migrator.registerMigration("v12: bookmarks") { db in
+            try db.execute(sql: """
+                CREATE TABLE bookmark (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    episodeId INTEGER NOT NULL REFERENCES episode(id) ON DELETE CASCADE,
+                    position DOUBLE NOT NULL, note TEXT NOT NULL, cue TEXT, createdAt DOUBLE NOT NULL);
+                CREATE INDEX bookmark_episode ON bookmark(episodeId, id);
+                """)
+        }
         return migrator
     }
 
@@ -307,6 +316,8 @@ public struct LibraryError: Error, CustomStringConvertible {
         case duplicate
         /// A feed that could not be fetched, or is not a podcast feed.
         case feed
+        /// A value outside what the library keeps (a bookmark's note too long); nothing was written.
+        case invalid
     }
 
     public var code: Code

@@ -73,6 +73,14 @@ public enum LibraryItems {
         ItemField("pinned", .bool), ItemField("path", .string), .maybe("error", .string),
     ])
 
+    /// A moment marked in an episode (`ListBookmarks`): seconds in, the
+    /// listener's note, the transcript's line there when it was kept.
+    public static let bookmark = ItemSchema("bookmark", [
+        ItemField("id", .int64), ItemField("episodeId", .int64), ItemField("episodeTitle", .string),
+        ItemField("podcastTitle", .string), ItemField("position", .double), ItemField("note", .string), .maybe("cue", .string),
+        ItemField("createdAt", .int64, .date),
+    ])
+
     /// The cache's size and budget (`Storage`).
     public static let storage = ItemSchema("storage", [
         ItemField("bytes", .int64), ItemField("downloadedBytes", .int64), ItemField("budget", .int64),

@@ -120,6 +120,17 @@ extension InterfaceMethod where Interface == LibraryInterface {
     public static let setCacheBudget = LibraryMethod("SetCacheBudget", [DBusArgument("bytes", .int64)])
     public static let cacheStatus = LibraryMethod("CacheStatus", [], [item("status", LibraryItems.cacheStatus)], reads: true)
 
+    // MARK: - Bookmarks
+
+    /// Bookmarks oldest first: of `episode`, or of every episode for 0.
+    /// (`org.pods.Player1.Bookmark` takes one.)
+    public static let listBookmarks = LibraryMethod(
+        "ListBookmarks", [DBusArgument("episode", .int64)] + pageInputs, page("bookmarks", LibraryItems.bookmark), reads: true)
+    /// Plays the bookmark's episode from 5 s before its moment, leaving the
+    /// episode's resume position, played mark and queue place as they were.
+    public static let playBookmark = LibraryMethod("PlayBookmark", [DBusArgument("bookmark", .int64)], timeout: .seconds(20))
+    public static let deleteBookmark = LibraryMethod("DeleteBookmark", [DBusArgument("bookmark", .int64)])
+
     // MARK: - Sync
 
     /// Checks the login with the server at once and keeps the password
@@ -150,6 +161,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
         listEpisodes, streamEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript, artwork,
         listQueue, queueAdd, queueRemove, queueMove, queueClear,
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,
+        listBookmarks, playBookmark, deleteBookmark,
         setupSync, sync, syncStatus, stopSync, listingPeer,
     ]
 

@@ -40,6 +40,13 @@ extension InterfaceMethod where Interface == PlayerInterface {
     /// Removes a value, so the podcast takes the player's (or the player the default).
     public static let unsetConfig = PlayerMethod("UnsetConfig", [DBusArgument("podcast", .string), DBusArgument("key", .string)])
 
+    // MARK: - Bookmarks
+
+    /// Marks where the loaded episode is now, with `note` (up to 1,000
+    /// characters; may be empty); returns the bookmark's id. Nothing loaded:
+    /// an error. A desktop notification says it was kept.
+    public static let bookmark = PlayerMethod("Bookmark", [DBusArgument("note", .string)], [DBusArgument("bookmark", .int64)])
+
     // MARK: - Status
 
     /// What `pods status` shows beyond MPRIS: the chapter, the sleep timer,
@@ -47,7 +54,7 @@ extension InterfaceMethod where Interface == PlayerInterface {
     public static let extras = PlayerMethod("Extras", [], [item("extras", PlayerItems.extras)], reads: true)
 
     /// Every method, in introspection order.
-    public static let all: [PlayerMethod] = [chapters, goToChapter, skip, setSleepTimer, config, setConfig, unsetConfig, extras]
+    public static let all: [PlayerMethod] = [chapters, goToChapter, skip, setSleepTimer, bookmark, config, setConfig, unsetConfig, extras]
 }
 
 /// The items `org.pods.Player1` sends.

@@ -150,8 +150,8 @@ public struct PodsService: Sendable {
             controller: controller, navigation: Navigation(controller: controller, player: player), publisher: publisher,
             trackList: trackList, playlists: playlists, session: session,
             supportedMimeTypes: SupportedFormats.mimeTypes(), quit: { requestStop.yield("Quit called") }))
-        podsConnection.export(PlayerObject.make(controller: controller, player: player, library: library, preferences: preferences,
-                                            settingsChanged: settingsChanged))
+        podsConnection.export(PlayerObject.make(controller: controller, player: player, library: library, bookmarks: session?.bookmarks,
+                                                preferences: preferences, settingsChanged: settingsChanged))
         // The library is served on a third connection too, for long listings: a page there never
         // queues ahead of an org.pods.Player1 answer in the socket of the second.
         let listing = player == nil ? nil : await openListingConnection()

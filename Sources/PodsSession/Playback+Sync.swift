@@ -18,6 +18,7 @@ extension Playback {
     package func stoppedPlaying(_ id: Int64) async {
         let started = playStart?.episodeID == id ? playStart?.position : nil
         playStart = nil
+        if loaded?.id == id, loadedIsDetour { return }  // a bookmark's play: the sync hears nothing of it
         do {
             if let deferred = try library.takeDeferred(id),
                try library.applyRemote(id, position: deferred.position, completed: deferred.completed, at: deferred.at) {

@@ -73,6 +73,10 @@ package actor Playback {
     private var crashedLoad: (episodeID: Int64, attempts: Int)?
     /// Where the episode playing began this stretch, for the sync's play action.
     package var playStart: (episodeID: Int64, position: Int)?
+    /// The load that plays from a bookmark (`play(episodeID:from:)`): what it
+    /// plays moves nothing of the episode's (its resume position, its played
+    /// mark, the sync's record) until another load takes its place.
+    private var detourLoad: Int?
 
     package init(library: Library, controller: PlayerController, preferences: PreferenceStore, mediaCache: MediaCache?,
                  artwork: ArtworkCache?, logger: Logger) {
@@ -128,6 +132,36 @@ package actor Playback {
             throw error
         }
     }
+
+    /// Plays `episodeID` from `position` as a detour (a bookmark's moment):
+    /// the episode's resume position, played mark and queue place stay as
+    /// they were, and the sync hears nothing of it. It becomes the loaded
+    /// episode (a restart resumes it at its saved position, not here).
+    package func play(episodeID: Int64, from position: Duration) async throws(SessionError) {
+        let number = controller.loads.take()
+        let before = loaded?.id
+        await controller.announce(number)
+        let episode = try SessionError.mapped { () throws(LibraryError) in
+            try library.makeCurrent(episodeID)
+            return try library.episode(episodeID)
+        }
+        if let before, before != episodeID {
+            history.append(before)
+            if history.count > Self.historyLength { history.removeFirst() }
+        }
+        detourLoad = number
+        do throws(SessionError) { try await load(episode, paused: false, at: position, number: number) } catch {
+            if controller.loads.isLatest(number), before != episodeID {
+                do throws(LibraryError) { try library.makeCurrent(before) } catch { logger.error("\(error)") }
+            }
+            throw error
+        }
+    }
+
+    /// Whether `load` plays from a bookmark (nothing it plays is written to the episode).
+    func isDetour(_ load: Int) -> Bool { detourLoad == load }
+    /// Whether what is loaded plays from a bookmark.
+    var loadedIsDetour: Bool { isDetour(loadedLoad) }
 
     /// Loads the currently-playing episode paused at its saved position.
     package func resume() async {
@@ -309,6 +343,7 @@ package actor Playback {
         case .progress(let id, let position, let duration, let load):
             // A newer load of the same episode (a replay from the start) owns its place.
             if loaded?.id == id, !controller.loads.isLatest(load) { return }
+            if isDetour(load) { return }  // a bookmark's play leaves the resume position where it was
             let stretch = playing.completionStretch(duration: duration)
             let nearEnd = duration.map { stretch > .zero && $0 - position <= stretch } ?? false
             do {
@@ -322,7 +357,7 @@ package actor Playback {
             let latest = controller.loads.isLatest(load)
             if !latest, loaded?.id == id { return }
             do {
-                try library.markCompleted(id, true)
+                if !isDetour(load) { try library.markCompleted(id, true) }
                 // An end that comes after another play began (a PlayEpisode as the episode ended) starts nothing;
                 // the end of a short episode (or one resumed at its end) that comes while its own play is
                 // still under way does.

@@ -26,6 +26,7 @@ package struct Session: Sendable {
     package let downloads: Downloads
     package let subscriptions: Subscriptions
     package let edits: LibraryEdits
+    package let bookmarks: Bookmarks
     package let sync: SyncService
     package let scheduler: RefreshScheduler
     /// Tells the desktop of new episodes; nil: nobody is told.
@@ -59,6 +60,9 @@ package struct Session: Sendable {
             library: library, refresher: refresher, subscriber: subscriber, directories: DirectoryService(preferences: preferences),
             downloads: downloads, artwork: artwork, announcer: announcer, sync: sync, logger: logger)
         edits = LibraryEdits(library: library)
+        // The desktop's notifications tell of bookmarks too, where the announcer can.
+        bookmarks = Bookmarks(library: library, playback: playback, controller: controller,
+                              announcer: announcer as? any BookmarkAnnouncer)
         scheduler = RefreshScheduler(subscriptions: subscriptions, library: library, preferences: preferences, logger: logger)
         // What `Next` and `Previous` can reach follows every change of the queue, the marks and the episodes.
         library.changes.follow { changes in

@@ -35,6 +35,7 @@ public struct SessionError: Error, Sendable {
         case .notFound: .notFound
         case .ambiguous: .ambiguous
         case .duplicate: .duplicate
+        case .invalid: .invalidArgument
         case .database, .feed: .failed
         }
         self.init(kind, error.message)

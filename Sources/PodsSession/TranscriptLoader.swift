@@ -60,6 +60,24 @@ package struct TranscriptLoader: Sendable {
         return parsed.cues
     }
 
+    /// The line of the episode's transcript at `seconds`, when the transcript
+    /// is already kept and timed: nothing is fetched (a bookmark takes what is there).
+    package func cachedCue(of episodeID: Int64, at seconds: Double) async -> String? {
+        let library = library
+        guard let episode = try? await LibraryWork.run({ () throws(LibraryError) in try library.episode(episodeID) }),
+              let url = episode.episode.transcriptURL else { return nil }
+        let key = "\(library.directory.path) \(episodeID) \(url)"
+        var cues = Self.recent.withLock { $0.first { $0.key == key }?.cues }
+        if cues == nil, let stored = try? await LibraryWork.run({ () throws(LibraryError) in try library.transcript(episodeID, url: url) }),
+           stored.format != Self.unreadable {
+            cues = try? JSONDecoder().decode([TranscriptCue].self, from: Data(stored.cuesJSON.utf8))
+        }
+        return cues?.last { cue in
+            guard let start = cue.start, start <= seconds else { return false }
+            return cue.end.map { seconds < $0 } ?? true
+        }?.text
+    }
+
     /// The stored format of a transcript a reader failed on; its cues column holds why.
     static let unreadable = "unreadable"
 

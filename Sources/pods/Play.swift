@@ -9,7 +9,18 @@ struct Play: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("An episode id, a path, a file:// URI or an http(s):// URL.", valueName: "episode|uri"))
     var uri: String?
 
+    @Option(help: ArgumentHelp("Play from 5 s before this bookmark; the episode's resume position stays where it was.",
+                               valueName: "id"))
+    var bookmark: Int64?
+
+    func validate() throws {
+        if bookmark != nil, uri != nil { throw ValidationError("--bookmark plays its own episode: give no episode or URI") }
+    }
+
     func run() async throws {
+        if let bookmark {
+            return try await withLibrary { (library) throws(PlayerClient.Failure) in try await library.playBookmark(bookmark) }
+        }
         if let uri, let episode = Int64(uri), !FileManager.default.fileExists(atPath: uri) {
             return try await withLibrary { (library) throws(PlayerClient.Failure) in try await library.play(episode: episode) }
         }

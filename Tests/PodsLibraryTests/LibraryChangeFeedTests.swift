@@ -25,19 +25,7 @@ import Testing
         return (library, heard)
     }
 
-    private static func feed(_ guids: [String]) -> Feed {
-        var feed = Feed()
-        feed.title = "Show"
-        feed.episodes = guids.enumerated().map { index, guid in
-            var episode = Episode()
-            episode.guid = guid
-            episode.title = guid
-            episode.published = Date(timeIntervalSince1970: 1_800_000_000 - Double(index) * 86400)
-            episode.enclosures = [Enclosure(url: "https://example.org/\(guid).mp3", type: "audio/mpeg", length: nil)]
-            return episode
-        }
-        return feed
-    }
+    private static func feed(_ guids: [String]) -> Feed { FeedFixtures.feed(guids) }
 
     /// What `write` announces, once delivered.
     private static func announced(_ library: Library, _ heard: Heard, _ write: () throws -> Void) async rethrows -> LibraryChanges {

@@ -39,6 +39,8 @@ import Testing
             (LibraryNames.objectPath.rawValue, "\(LibraryNames.interface).\(LibraryMethod.subscribe.name)", ["file:///etc/passwd"]),
             (PlayerNames.objectPath.rawValue, "\(PlayerNames.interface).\(PlayerMethod.config.name)", ["", ""]),
             (PlayerNames.objectPath.rawValue, "\(PlayerNames.interface).\(PlayerMethod.setConfig.name)", ["", "audio-sink", "filesink"]),
+            (PlayerNames.objectPath.rawValue, "\(PlayerNames.interface).\(PlayerMethod.bookmark.name)", ["through the proxy"]),
+            (LibraryNames.objectPath.rawValue, "\(LibraryNames.interface).\(LibraryMethod.listBookmarks.name)", ["0", "", "10"]),
         ]
         for destination in [MPRIS.busName, mprisOwner, PodsBus.name, podsOwner, listingPeer] {
             for reach in reaches {
