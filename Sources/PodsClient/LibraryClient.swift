@@ -62,10 +62,11 @@ public struct LibraryClient: Sendable {
     // MARK: - Episodes
 
     /// Episodes newest first, a page at a time: a podcast's (an id or title
-    /// prefix; every podcast's when nil), at most `limit` in all.
-    public func episodes(podcast: String?, unplayedOnly: Bool, limit: Int?,
+    /// prefix; every podcast's when nil), at most `limit` in all. `order`:
+    /// `newest` or `oldest`; nil, a serial podcast's own list is oldest first.
+    public func episodes(podcast: String?, unplayedOnly: Bool, order: String? = nil, limit: Int?,
                          _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
-        let filter = Self.episodeFilter(podcast, unplayedOnly)
+        let filter = Self.episodeFilter(podcast, unplayedOnly, order)
         guard limit == nil, player.connection.canPassFileDescriptors else {
             return try await pages(.listEpisodes, [filter], limit: limit, page)
         }
@@ -85,7 +86,7 @@ public struct LibraryClient: Sendable {
     /// `peer`: where podsd serves listings (`listingConnection()`), asked once by a client that reads many pages.
     public func episodePage(podcast: Int64?, after cursor: String, count: Int, at peer: String?) async throws(PlayerClient.Failure)
         -> (items: [DBusValue], next: String) {
-        let filter = Self.episodeFilter(podcast.map(String.init), false)
+        let filter = Self.episodeFilter(podcast.map(String.init), false, nil)
         let reply = try await player.call(
             path: LibraryNames.objectPath, interface: LibraryNames.interface, member: LibraryMethod.listEpisodes.name,
             [filter, .string(cursor), .uint32(UInt32(clamping: count))], timeout: LibraryMethod.listEpisodes.timeout,
@@ -97,9 +98,9 @@ public struct LibraryClient: Sendable {
     }
 
     /// The same pages as they came, for `--json` (`ItemJSON.items(_:)`).
-    public func episodePages(podcast: String?, unplayedOnly: Bool, limit: Int?,
+    public func episodePages(podcast: String?, unplayedOnly: Bool, order: String? = nil, limit: Int?,
                              _ page: (ItemPage) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
-        let filter = Self.episodeFilter(podcast, unplayedOnly)
+        let filter = Self.episodeFilter(podcast, unplayedOnly, order)
         guard limit == nil, player.connection.canPassFileDescriptors else {
             return try await itemPages(.listEpisodes, [filter], limit: limit, depth: Self.episodePagesInFlight, page)
         }
@@ -135,8 +136,10 @@ public struct LibraryClient: Sendable {
         }
     }
 
-    private static func episodeFilter(_ podcast: String?, _ unplayedOnly: Bool) -> DBusValue {
-        .variantDictionary(["podcast": .string(podcast ?? ""), "unplayed": .bool(unplayedOnly)])
+    private static func episodeFilter(_ podcast: String?, _ unplayedOnly: Bool, _ order: String?) -> DBusValue {
+        var filter: [String: DBusValue] = ["podcast": .string(podcast ?? ""), "unplayed": .bool(unplayedOnly)]
+        if let order { filter["order"] = .string(order) }
+        return .variantDictionary(filter)
     }
 
     /// One episode in full (description, chapters, people).

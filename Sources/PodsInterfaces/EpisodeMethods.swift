@@ -84,7 +84,8 @@ enum EpisodeMethods {
         var count: Int
     }
 
-    /// `ListEpisodes`' filter: `podcast` (`x` id, or `s` id or title prefix, `""` for all) and `unplayed` (`b`).
+    /// `ListEpisodes`' filter: `podcast` (`x` id, or `s` id or title prefix, `""` for all), `unplayed` (`b`)
+    /// and `order` (`s`: `newest` or `oldest`; left out, a serial podcast's own list is oldest first).
     private static func episodeFilter(
         _ value: DBusValue, podcastID: @Sendable (String) async throws(DBusError) -> Int64
     ) async throws(DBusError) -> EpisodeFilter {
@@ -98,9 +99,15 @@ enum EpisodeMethods {
                 filter.podcastId = id
             case ("unplayed", .bool(let flag)):
                 filter.unplayedOnly = flag
+            case ("order", .string("newest")):
+                filter.order = .newestFirst
+            case ("order", .string("oldest")):
+                filter.order = .oldestFirst
+            case ("order", .string(let text)):
+                throw DBusError.invalidArgs("the filter's order is newest or oldest, not '\(text.prefix(40))'")
             default:
                 throw DBusError.invalidArgs("ListEpisodes has no filter '\(key)' of type \(entry.type.signature) "
-                                            + "(it takes podcast: x or s, unplayed: b)")
+                                            + "(it takes podcast: x or s, unplayed: b, order: s)")
             }
         }
         return filter

@@ -143,6 +143,7 @@ package enum LibraryItemEncoding {
         item.set("episodeCount", Int64(podcast.episodeCount))
         item.set("unplayedCount", Int64(podcast.unplayedCount))
         item.set("subscribedAt", date: podcast.subscribedAt)
+        item.set("serial", podcast.serial)
         item.set("lastRefreshedAt", date: podcast.lastRefreshedAt)
         item.set("lastError", podcast.lastError)
         item.set("autoDownload", podcast.autoDownload)

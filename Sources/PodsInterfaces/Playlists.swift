@@ -83,7 +83,7 @@ package final class Playlists: Sendable {
         return entries
     }
 
-    /// `ActivatePlaylist`: plays the podcast's episode in progress, else its newest unplayed.
+    /// `ActivatePlaylist`: plays the podcast's episode in progress, else its newest unplayed (a serial podcast's oldest).
     package func activate(_ path: DBusObjectPath) async throws(DBusError) {
         let library = library
         guard let podcastID = MPRIS.id(in: path, under: MPRIS.podcastPathPrefix) else {

@@ -36,16 +36,27 @@ extension LibraryEpisode {
     }
 }
 
-/// Which episodes a listing holds.
+/// Which episodes a listing holds, in which order.
 public struct EpisodeFilter: Sendable, Hashable {
+    /// The order of a listing.
+    public enum Order: String, Sendable, Hashable, CaseIterable {
+        /// Newest first; a serial podcast's own listing oldest first (`itunes:type serial`: heard in order).
+        case podcastsOwn
+        case newestFirst
+        /// The newest-first list read backwards: undated episodes, then the oldest.
+        case oldestFirst
+    }
+
     /// One podcast's episodes; every podcast's when nil.
     public var podcastId: Int64?
     /// Only episodes not played to the end.
     public var unplayedOnly: Bool
+    public var order: Order
 
-    public init(podcastId: Int64? = nil, unplayedOnly: Bool = false) {
+    public init(podcastId: Int64? = nil, unplayedOnly: Bool = false, order: Order = .podcastsOwn) {
         self.podcastId = podcastId
         self.unplayedOnly = unplayedOnly
+        self.order = order
     }
 }
 
@@ -59,28 +70,32 @@ public struct EpisodeCursor: Sendable, Hashable, LosslessStringConvertible {
     /// `-published`, undated episodes at `undated`.
     var sortKey: Double
     var id: Int64
+    /// A place in the oldest-first order (the list read backwards); a cursor of one order is refused by the other.
+    var backwards = false
 
     static let undated = 1e300
 
-    /// `e1.<sort key's bits in hex>.<id>`.
+    /// `e1.<sort key's bits in hex>.<id>` (`o1.…` oldest first).
     public var description: String {
-        "e1.\(String(sortKey.bitPattern, radix: 16)).\(id)"
+        "\(backwards ? "o1" : "e1").\(String(sortKey.bitPattern, radix: 16)).\(id)"
     }
 
     /// nil for text that no cursor gives.
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "e1", let bits = UInt64(parts[1], radix: 16), let id = Int64(parts[2]) else {
+        guard parts.count == 3, parts[0] == "e1" || parts[0] == "o1", let bits = UInt64(parts[1], radix: 16),
+              let id = Int64(parts[2]) else {
             return nil
         }
         let sortKey = Double(bitPattern: bits)
         guard sortKey.isFinite else { return nil }
-        self.init(sortKey: sortKey, id: id)
+        self.init(sortKey: sortKey, id: id, backwards: parts[0] == "o1")
     }
 
-    init(sortKey: Double, id: Int64) {
+    init(sortKey: Double, id: Int64, backwards: Bool = false) {
         self.sortKey = sortKey
         self.id = id
+        self.backwards = backwards
     }
 }
 
@@ -110,24 +125,38 @@ extension Library {
         try reading { db in
             var conditions: [String] = []
             var arguments: StatementArguments = []
+            var backwards = filter.order == .oldestFirst
             if let podcastId = filter.podcastId {
-                _ = try Self.feedSource(podcastId, db)  // that it exists
+                let serial = try Bool.fetchOne(db, sql: "SELECT serial FROM podcast WHERE id = ?", arguments: [podcastId])
+                guard let serial else { throw LibraryError(.notFound, "no podcast has id \(podcastId)") }
+                if filter.order == .podcastsOwn { backwards = serial }
                 conditions.append("episode.podcastId = ?")
                 arguments += [podcastId]
             }
             if filter.unplayedOnly { conditions.append("NOT episode.completed") }
             if let cursor {
+                guard cursor.backwards == backwards else {
+                    throw LibraryError(.invalid, "the cursor is a place in the \(cursor.backwards ? "oldest" : "newest")-first order, "
+                                       + "not in this listing's")
+                }
                 // Spelled out rather than as a row value, which SQLite scans instead of seeking.
-                conditions.append("\(Self.episodeSortKey) >= ? AND (\(Self.episodeSortKey) > ? OR episode.id > ?)")
+                let (after, beyond) = backwards ? ("<", "<") : (">", ">")
+                conditions.append("\(Self.episodeSortKey) \(after)= ? AND (\(Self.episodeSortKey) \(after) ? OR episode.id \(beyond) ?)")
                 arguments += [cursor.sortKey, cursor.sortKey, cursor.id]
             }
             var sql = Self.summarySelect
             if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-            sql += " ORDER BY \(Self.episodeSortKey), episode.id LIMIT ?"
+            // Oldest first is the same index read backwards.
+            sql += backwards ? " ORDER BY \(Self.episodeSortKey) DESC, episode.id DESC LIMIT ?"
+                : " ORDER BY \(Self.episodeSortKey), episode.id LIMIT ?"
             arguments += [max(0, limit)]
             // A listing asks for page after page with the same SQL: prepared once per reader.
             let rows = try Row.fetchCursor(try db.cachedStatement(sql: sql), arguments: arguments)
-            while let row = try rows.next(), take(try Self.summary(from: row)) {}
+            while let row = try rows.next() {
+                var summary = try Self.summary(from: row)
+                summary.cursor.backwards = backwards
+                guard take(summary) else { break }
+            }
         }
     }
 

@@ -54,7 +54,7 @@ extension Library {
     }
 
     /// What playing a podcast means: its episode in progress (the one
-    /// played last), else its newest unplayed one; nil when all are played.
+    /// played last), else its newest unplayed one (a serial podcast's oldest); nil when all are played.
     public func episodeToPlay(inPodcast podcastID: Int64) throws(LibraryError) -> Int64? {
         try reading { db in
             if let started = try Int64.fetchOne(db, sql: """
@@ -63,9 +63,11 @@ extension Library {
                 """, arguments: [podcastID]) {
                 return started
             }
+            // A serial podcast (heard in order) starts at its oldest unplayed; any other at its newest.
+            let serial = try Bool.fetchOne(db, sql: "SELECT serial FROM podcast WHERE id = ?", arguments: [podcastID]) ?? false
             return try Int64.fetchOne(db, sql: """
                 SELECT id FROM episode WHERE podcastId = ? AND NOT completed
-                ORDER BY \(Self.episodeSortKey), id LIMIT 1
+                ORDER BY \(serial ? "\(Self.episodeSortKey) DESC, id DESC" : "\(Self.episodeSortKey), id") LIMIT 1
                 """, arguments: [podcastID])
         }
     }

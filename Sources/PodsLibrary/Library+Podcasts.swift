@@ -22,11 +22,11 @@ extension Library {
             }
             try db.execute(sql: """
                 INSERT INTO podcast (feedURL, title, author, description, artworkURL, link, language, subscribedAt,
-                                     etag, lastModified, lastRefreshedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     etag, lastModified, lastRefreshedAt, serial)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [feedURL, Self.title(of: feed, feedURL), feed.author, feed.description, feed.artworkURL,
                                  feed.link, feed.language, now.timeIntervalSince1970, etag, lastModified,
-                                 now.timeIntervalSince1970])
+                                 now.timeIntervalSince1970, feed.type == "serial"])
             let id = db.lastInsertedRowID
             _ = try Self.merge(prepared, into: id, db)
             try Self.recordSubscription(feedURL, subscribed: true, at: now, db)
@@ -126,9 +126,10 @@ extension Library {
             var summary = try Self.merge(prepared, into: podcastId, db)
             try db.execute(sql: """
                 UPDATE podcast SET title = ?, author = ?, description = ?, artworkURL = ?, link = ?, language = ?,
-                    etag = ?, lastModified = ?, lastRefreshedAt = ?, lastError = NULL, refreshFailures = 0 WHERE id = ?
+                    etag = ?, lastModified = ?, lastRefreshedAt = ?, lastError = NULL, refreshFailures = 0, serial = ? WHERE id = ?
                 """, arguments: [Self.title(of: feed, podcast.feedURL), feed.author, feed.description, feed.artworkURL,
-                                 feed.link, feed.language, etag, lastModified, now.timeIntervalSince1970, podcastId])
+                                 feed.link, feed.language, etag, lastModified, now.timeIntervalSince1970, feed.type == "serial",
+                                 podcastId])
             if let newURL, newURL != podcast.feedURL { try Self.moveFeed(podcastId, from: podcast.feedURL, to: newURL, at: now, db) }
             summary.title = Self.title(of: feed, podcast.feedURL)
             return summary
@@ -192,7 +193,7 @@ extension Library {
             subscribedAt: Date(timeIntervalSince1970: row.decode(forColumn: "subscribedAt")), etag: row.decode(forColumn: "etag"), lastModified: row.decode(forColumn: "lastModified"),
             lastRefreshedAt: (row.decode(forColumn: "lastRefreshedAt") as Double?).map(Date.init(timeIntervalSince1970:)),
             lastError: row.decode(forColumn: "lastError"), autoDownload: row.decode(forColumn: "autoDownload") ?? 0,
-            refreshFailures: row.decode(forColumn: "refreshFailures") ?? 0, episodeCount: row.decode(forColumn: "episodeCount") ?? 0, unplayedCount: row.decode(forColumn: "unplayedCount") ?? 0)
+            refreshFailures: row.decode(forColumn: "refreshFailures") ?? 0, serial: row.decode(forColumn: "serial") ?? false, episodeCount: row.decode(forColumn: "episodeCount") ?? 0, unplayedCount: row.decode(forColumn: "unplayedCount") ?? 0)
     }
 
     private static func title(of feed: Feed, _ feedURL: String) -> String {

@@ -232,6 +232,14 @@ public final class Library: Sendable {
                 CREATE INDEX bookmark_episode ON bookmark(episodeId, id);
                 """)
         }
+        migrator.registerMigration("v13: serial podcasts") { db in
+            // `itunes:type serial`: the show is heard in order. Read from each feed's
+            // channel at its next full fetch, which forgetting the validators makes the next refresh.
+            try db.execute(sql: """
+                ALTER TABLE podcast ADD COLUMN serial BOOLEAN NOT NULL DEFAULT 0;
+                UPDATE podcast SET etag = NULL, lastModified = NULL;
+                """)
+        }
         return migrator
     }
 

@@ -20,6 +20,8 @@ public struct Podcast: Sendable, Equatable, Identifiable {
     public var autoDownload = 0
     /// Refreshes that failed in a row (0 after one that worked).
     public var refreshFailures = 0
+    /// `itunes:type serial`: heard in order, so its episodes list oldest first.
+    public var serial = false
     /// Computed when listed.
     public var episodeCount = 0
     public var unplayedCount = 0

@@ -8,6 +8,7 @@ public enum LibraryItems {
         .maybe("link", .string), .maybe("artworkURL", .string), ItemField("episodeCount", .int64),
         ItemField("unplayedCount", .int64), ItemField("subscribedAt", .int64, .date), .maybe("lastRefreshedAt", .int64, .date),
         .maybe("lastError", .string), ItemField("autoDownload", .int32), .maybe("nextRefreshAt", .int64, .date),
+        ItemField("serial", .bool),
     ])
 
     /// What a list of episodes shows (`ListEpisodes`, `ListQueue`): no

@@ -75,24 +75,32 @@ struct Podcasts: AsyncParsableCommand {
 }
 
 struct Episodes: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List episodes, newest first.")
+    static let configuration = CommandConfiguration(
+        abstract: "List episodes, newest first (a serial podcast's own list oldest first).")
 
     @Argument(help: "A podcast's id or title prefix; all podcasts when left out.") var podcast: String?
     @Flag(help: "Only episodes not played to the end.") var unplayed = false
+    @Flag(help: "Oldest first.") var oldest = false
+    @Flag(help: "Newest first, a serial podcast's too.") var newest = false
     @Option(help: "At most this many.") var limit: Int?
     @OptionGroup var format: OutputFormat
 
+    func validate() throws {
+        if oldest, newest { throw ValidationError("give --oldest or --newest, not both") }
+    }
+
     func run() async throws {
         var output = ItemOutput.array()
+        let order = oldest ? "oldest" : newest ? "newest" : nil
         try await withLibrary { (library) throws(PlayerClient.Failure) in
             if format.json {
                 // Pages as they came over the bus, written as JSON where they lie (50,000 episodes in a second).
-                try await library.episodePages(podcast: podcast, unplayedOnly: unplayed, limit: limit) { (page) throws(PlayerClient.Failure) in
+                try await library.episodePages(podcast: podcast, unplayedOnly: unplayed, order: order, limit: limit) { (page) throws(PlayerClient.Failure) in
                     try output.page(page, LibraryItems.episodeSummary)
                 }
                 return output.finish()
             }
-            try await library.episodes(podcast: podcast, unplayedOnly: unplayed, limit: limit) { (page) throws(PlayerClient.Failure) in
+            try await library.episodes(podcast: podcast, unplayedOnly: unplayed, order: order, limit: limit) { (page) throws(PlayerClient.Failure) in
                 var lines = ""
                 for episode in page { lines += Self.line(episode) + "\n" }
                 print(lines, terminator: "")

@@ -39,6 +39,11 @@ import Testing
         // `pods episodes`, plain and --json, stream; with --limit they page.
         let plain = await podsd.pods("episodes")
         #expect(plain.status == 0 && plain.stdout.split(separator: "\n").count == 4500, "\(plain.stderr)")
+        // Oldest first is the same list read backwards, streamed and paged alike.
+        let oldest = await podsd.pods("episodes", "--oldest")
+        #expect(oldest.stdout.split(separator: "\n") == Array(plain.stdout.split(separator: "\n").reversed()))
+        let oldestPaged = await podsd.pods("episodes", "--oldest", "--limit", "1500")
+        #expect(oldestPaged.stdout.split(separator: "\n") == Array(plain.stdout.split(separator: "\n").reversed().prefix(1500)))
         let json = await podsd.pods("episodes", "--json", "--unplayed")
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(objects.compactMap { ($0["id"] as? Int).map(Int64.init) } == unplayed.ids)
@@ -60,6 +65,7 @@ import Testing
         for (filter, words) in [
             (["sort": DBusValue.string("title")], "no filter 'sort'"),
             (["podcast": .string("Nothing")], "no podcast is called Nothing"),
+            (["order": .string("sideways")], "the filter's order is newest or oldest"),
         ] {
             let (readEnd, writeEnd) = try DBusFileDescriptor.pipe()
             await #expect(throws: DBusError.self) { try await Self.call(podsd, filter, writeEnd) }
