@@ -126,6 +126,10 @@ public final class UIApp {
             if reload || model.downloads.rows.isEmpty { model.downloads.loading = true; backend.loadDownloads() }
         case .newest:
             if reload || model.newest.rows.isEmpty { model.newest.loading = true; backend.loadEpisodes(.newest, podcast: nil, after: LibraryPaging.start) }
+        case .bookmarks:
+            // No signal tells of bookmarks (one is taken by a key anywhere): read each time the layout opens.
+            model.bookmarks.loading = true
+            backend.loadBookmarks()
         case .search:
             break
         }
@@ -212,6 +216,9 @@ public final class UIApp {
         case .downloads(let rows):
             model.downloads.replace(rows, id: \.id)
             model.downloads.loading = false
+        case .bookmarks(let rows):
+            model.bookmarks.replace(rows) { $0.bookmark ?? $0.id }
+            model.bookmarks.loading = false
         case .page(let page):
             askedPage = nil
             if model.selectedEpisode?.id == page.episodeID {
@@ -256,6 +263,7 @@ public final class UIApp {
             case .newest: model.newest.loading = false; readingToEnd = false
             case .queue: model.queue.loading = false
             case .downloads: model.downloads.loading = false
+            case .bookmarks: model.bookmarks.loading = false
             case .podcasts: model.podcasts.loading = false
             case .search: model.results.loading = false
             }
@@ -419,7 +427,7 @@ public final class UIApp {
             setFilter("")
         case .help: model.showsHelp = true; model.helpTop = 0
         case .quit: running = false
-        case .layoutPodcasts, .layoutQueue, .layoutDownloads, .layoutNewest, .layoutSearch:
+        case .layoutPodcasts, .layoutQueue, .layoutDownloads, .layoutNewest, .layoutSearch, .layoutBookmarks:
             let layout = UIModel.Layout(rawValue: (UIAction.allCases.firstIndex(of: action) ?? 0)
                 - (UIAction.allCases.firstIndex(of: .layoutPodcasts) ?? 0) + 1) ?? .podcasts
             guard layout != model.layout else { return }
@@ -463,6 +471,10 @@ public final class UIApp {
             model.moveFocus(by: 1)
         case .search:
             if let result = model.selectedResult { backend.subscribe(result.feedURL) }
+        case .bookmarks:
+            // From 5 s before the moment; the episode's resume position stays where it was.
+            guard let bookmark = model.selectedEpisode?.bookmark else { return }
+            backend.command { () throws(PlayerClient.Failure) in try await library.playBookmark(bookmark) }
         default:
             guard let episode = model.selectedEpisode else { return }
             backend.command { () throws(PlayerClient.Failure) in

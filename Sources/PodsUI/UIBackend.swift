@@ -56,6 +56,15 @@ struct UIBackend: Sendable {
         }
     }
 
+    /// Every bookmark, oldest first (few: one a key press).
+    func loadBookmarks() {
+        run(.bookmarks) { () throws(PlayerClient.Failure) in
+            var rows: [EpisodeRow] = []
+            try await library.bookmarks(episode: nil) { rows += $0.compactMap(Items.bookmark) }
+            post(.bookmarks(rows))
+        }
+    }
+
     func loadDownloads() {
         run(.downloads) { () throws(PlayerClient.Failure) in post(.downloads(try await library.downloads().compactMap(Items.download))) }
     }

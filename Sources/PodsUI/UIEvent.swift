@@ -8,6 +8,7 @@ enum UIEvent: Sendable {
     case episodes(List, podcast: Int64?, rows: [EpisodeRow], next: String, first: Bool)
     case queue([EpisodeRow])
     case downloads([EpisodeRow])
+    case bookmarks([EpisodeRow])
     case page(EpisodePage)
     /// An episode's artwork as a PNG; nil when it has none or it could not be had.
     case picture(episodeID: Int64, png: [UInt8]?)
@@ -22,7 +23,7 @@ enum UIEvent: Sendable {
     /// A request failed; the list it was for stops waiting.
     case failed(List)
 
-    enum List: Sendable { case episodes, newest, queue, downloads, podcasts, search }
+    enum List: Sendable { case episodes, newest, queue, downloads, bookmarks, podcasts, search }
 
     typealias Change = UIChange
 }

@@ -6,7 +6,7 @@ import PodsTerminal
 /// drive it without a terminal.
 public struct UIModel: Sendable {
     public enum Layout: Int, Sendable, CaseIterable {
-        case podcasts = 1, queue, downloads, newest, search
+        case podcasts = 1, queue, downloads, newest, search, bookmarks
 
         var title: String {
             switch self {
@@ -15,6 +15,7 @@ public struct UIModel: Sendable {
             case .downloads: "Downloads"
             case .newest: "Newest"
             case .search: "Search"
+            case .bookmarks: "Bookmarks"
             }
         }
     }
@@ -40,6 +41,7 @@ public struct UIModel: Sendable {
     public var episodesOf: Int64?
     public var queue = ListState<EpisodeRow>()
     public var downloads = ListState<EpisodeRow>()
+    public var bookmarks = ListState<EpisodeRow>()
     public var newest = ListState<EpisodeRow>()
     public var results = ListState<SearchRow>()
     public var searchTerm = ""
@@ -84,6 +86,7 @@ public struct UIModel: Sendable {
         case .queue: \.queue
         case .downloads: \.downloads
         case .newest: \.newest
+        case .bookmarks: \.bookmarks
         case .search: nil
         }
     }

@@ -28,11 +28,13 @@ public struct EpisodeRow: Equatable, Sendable {
     public var completed: Bool
     /// The share downloaded (the downloads list).
     public var downloaded: Double?
+    /// The bookmark this row is (the bookmarks list): Enter plays from it.
+    public var bookmark: Int64?
 
     public init(id: Int64, podcastID: Int64, podcastTitle: String, title: String, published: Date?, duration: Double?,
-                position: Double, completed: Bool, downloaded: Double?) {
+                position: Double, completed: Bool, downloaded: Double?, bookmark: Int64? = nil) {
         (self.id, self.podcastID, self.podcastTitle, self.title, self.published) = (id, podcastID, podcastTitle, title, published)
-        (self.duration, self.position, self.completed, self.downloaded) = (duration, position, completed, downloaded)
+        (self.duration, self.position, self.completed, self.downloaded, self.bookmark) = (duration, position, completed, downloaded, bookmark)
     }
 }
 
@@ -150,6 +152,16 @@ enum Items {
         return EpisodeRow(id: id, podcastID: item["podcastId"]?.int64Value ?? 0, podcastTitle: item["podcastTitle"]?.stringValue ?? "",
                           title: item["title"]?.stringValue ?? "episode \(id)", published: nil, duration: nil, position: 0,
                           completed: false, downloaded: share)
+    }
+
+    /// A bookmark (`ListBookmarks`): its moment, its episode and its note, on the episode's row.
+    static func bookmark(_ value: DBusValue) -> EpisodeRow? {
+        let item = fields(value)
+        guard let id = item["id"]?.int64Value, let episode = item["episodeId"]?.int64Value else { return nil }
+        let title = item["episodeTitle"]?.stringValue ?? "episode \(episode)", note = item["note"]?.stringValue ?? ""
+        return EpisodeRow(id: episode, podcastID: 0, podcastTitle: item["podcastTitle"]?.stringValue ?? "",
+                          title: Clock.text(item["position"]?.doubleValue ?? 0) + "  " + (note.isEmpty ? title : "\(title): \(note)"),
+                          published: nil, duration: nil, position: 0, completed: false, downloaded: nil, bookmark: id)
     }
 
     static func search(_ value: DBusValue) -> SearchRow? {

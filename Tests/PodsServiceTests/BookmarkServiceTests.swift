@@ -61,6 +61,7 @@ import Testing
             took.append(ContinuousClock.now - start)
         }
         let p95 = took.sorted()[18]
+        print("Bookmark over the bus: p95 \(p95) of 20 calls (median \(took.sorted()[10]))")
         #expect(p95 < .milliseconds(100), "Bookmark p95 \(p95)")
 
         // Listed with its moment, note and cue; a note from a client loses its control characters.

@@ -104,6 +104,31 @@ import Testing
         }
     }
 
+    /// Layout 6 lists the bookmarks (read each time it opens); Enter plays from 5 s before one.
+    @Test func theBookmarksLayoutListsThemAndEnterPlaysFromOne() async throws {
+        try await Self.withUI { ui in
+            let terminal = ui.terminal
+            await terminal.send("6")
+            try await terminal.waitFor("Bookmarks (0)")
+            await terminal.send("1")
+            await terminal.send("l")
+            await terminal.send("Enter")
+            try await terminal.waitFor("▶ Wide Show 播客 — Third plain")
+            #expect(await ui.podsd.playerctl("pause").status == 0)
+            #expect(await ui.podsd.playerctl("position", "40").status == 0)
+            try await waitFor(timeout: .seconds(5)) { (try? await ui.podsd.client.status().position).map { abs($0 - 40) < 0.5 } ?? false }
+            #expect(await ui.podsd.pods("bookmark", "ui note").status == 0)
+            await terminal.send("1")
+            await terminal.send("6")
+            let screen = try await terminal.waitFor("Bookmarks (1)")
+            #expect(screen.contains("0:40  Third plain: ui note — Wide Show 播客"), "\(screen)")
+            await terminal.send("Enter")
+            try await waitFor(timeout: .seconds(10)) { await ui.podsd.playerctl("status").stdout.contains("Playing") }
+            let position = try await ui.podsd.client.status().position
+            #expect(position >= 34.5 && position < 38, "from 5 s before the bookmark: \(position)")
+        }
+    }
+
     /// Wide (CJK, emoji) and right-to-left titles keep every pane's border
     /// in its column; a resize redraws at the new size; below 60×15 the UI says so.
     @Test func wideTitlesKeepTheColumnsAndAResizeRedraws() async throws {
