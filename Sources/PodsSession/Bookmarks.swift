@@ -59,11 +59,11 @@ package struct Bookmarks: Sendable {
     }
 
     /// Plays the bookmark's episode from `lead` before its moment; the
-    /// episode's resume position stays where it was (`Playback.play(episodeID:from:)`).
+    /// episode's resume position stays where it was (`Playback.play(episodeID:detourFrom:)`).
     package func play(_ id: Int64) async throws(SessionError) {
         let library = library
         let bookmark = try await LibraryWork.run { () throws(LibraryError) in try library.bookmark(id) }
         let start = max(.zero, .milliseconds(Int64(bookmark.position * 1000)) - Self.lead)
-        try await playback.play(episodeID: bookmark.episodeId, from: start)
+        try await playback.play(episodeID: bookmark.episodeId, detourFrom: start)
     }
 }

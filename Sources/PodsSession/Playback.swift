@@ -73,7 +73,7 @@ package actor Playback {
     private var crashedLoad: (episodeID: Int64, attempts: Int)?
     /// Where the episode playing began this stretch, for the sync's play action.
     package var playStart: (episodeID: Int64, position: Int)?
-    /// The load that plays from a bookmark (`play(episodeID:from:)`): what it
+    /// The load that plays from a bookmark (`play(episodeID:detourFrom:)`): what it
     /// plays moves nothing of the episode's (its resume position, its played
     /// mark, the sync's record) until another load takes its place.
     private var detourLoad: Int?
@@ -112,45 +112,29 @@ package actor Playback {
     /// Plays an episode from where the listener stopped (from 0 if completed).
     /// `remember` puts the episode it replaces in the history `Previous` goes back through.
     /// `announced`: the controller's number for this load (`announceLoad`), when the caller announced it.
-    package func play(episodeID: Int64, remember: Bool = true, paused: Bool = false, announced: Int? = nil) async throws(SessionError) {
+    /// `detourFrom`: plays from there as a detour (a bookmark's moment): the episode's resume
+    /// position, played mark and queue place stay as they were, and the sync hears nothing of
+    /// it. It is still the loaded episode (a restart resumes it at its saved position).
+    package func play(episodeID: Int64, remember: Bool = true, paused: Bool = false, announced: Int? = nil,
+                      detourFrom: Duration? = nil) async throws(SessionError) {
         // The load's number before anything waits: another track's event handled from here on
         // (this actor runs others while a play waits) is older than this play.
         let number = announced ?? controller.loads.take()
         let before = loaded?.id
         if announced == nil { await controller.announce(number) }  // the player hears of it before the library does
-        let episode = try SessionError.mapped { () throws(LibraryError) in try library.startPlaying(episodeID) }
+        let episode = try SessionError.mapped { () throws(LibraryError) in
+            guard detourFrom != nil else { return try library.startPlaying(episodeID) }
+            try library.makeCurrent(episodeID)
+            return try library.episode(episodeID)
+        }
         if remember, let before, before != episodeID {
             history.append(before)
             if history.count > Self.historyLength { history.removeFirst() }
         }
-        do throws(SessionError) { try await load(episode, paused: paused, number: number) } catch {
+        if detourFrom != nil { detourLoad = number }
+        do throws(SessionError) { try await load(episode, paused: paused, at: detourFrom, number: number) } catch {
             // A play that failed (not one a newer load overtook) leaves the library on the
             // episode that played before, so the next start resumes that one.
-            if controller.loads.isLatest(number), before != episodeID {
-                do throws(LibraryError) { try library.makeCurrent(before) } catch { logger.error("\(error)") }
-            }
-            throw error
-        }
-    }
-
-    /// Plays `episodeID` from `position` as a detour (a bookmark's moment):
-    /// the episode's resume position, played mark and queue place stay as
-    /// they were, and the sync hears nothing of it. It becomes the loaded
-    /// episode (a restart resumes it at its saved position, not here).
-    package func play(episodeID: Int64, from position: Duration) async throws(SessionError) {
-        let number = controller.loads.take()
-        let before = loaded?.id
-        await controller.announce(number)
-        let episode = try SessionError.mapped { () throws(LibraryError) in
-            try library.makeCurrent(episodeID)
-            return try library.episode(episodeID)
-        }
-        if let before, before != episodeID {
-            history.append(before)
-            if history.count > Self.historyLength { history.removeFirst() }
-        }
-        detourLoad = number
-        do throws(SessionError) { try await load(episode, paused: false, at: position, number: number) } catch {
             if controller.loads.isLatest(number), before != episodeID {
                 do throws(LibraryError) { try library.makeCurrent(before) } catch { logger.error("\(error)") }
             }
