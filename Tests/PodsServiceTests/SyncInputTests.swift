@@ -247,7 +247,12 @@ import Testing
         #expect(await laptop.pods("download", String(try await episodeID(laptop, "a3-guid"))).status == 0)
         #expect(await world.setup(laptop, device: "laptop").status == 0)  // which syncs at once
         try await waitUntil("the setup's sync") { world.server.uploadedActionBodies.count == 2 }
-        let status = try #require(JSONSerialization.jsonObject(with: Data(await laptop.pods("sync", "status", "--json").stdout.utf8)) as? [String: Any])
+        // The server has the uploads before podsd has read their answers and kept the sync's result.
+        func syncStatus() async -> [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: Data(await laptop.pods("sync", "status", "--json").stdout.utf8))) as? [String: Any]
+        }
+        try await waitUntil("the setup's sync result") { await syncStatus()?["last"] is [String: Any] }
+        let status = try #require(await syncStatus())
         let last = try #require(status["last"] as? [String: Any])
         #expect(last["uploaded"] as? Int == 41 && status["queued"] as? Int == 0, "\(status)")
 
