@@ -18,4 +18,12 @@ public enum MediaSeconds {
     public static func whole(_ value: Double?, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int? {
         checked(value).map { Int($0.rounded(rule)) }
     }
+
+    /// `h:mm:ss` or `m:ss`, down to the second; a time outside the rules shows as 0:00, never a trap.
+    public static func clock(_ value: Double?) -> String {
+        let total = whole(value, rounding: .down) ?? 0
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        let twoDigits = { (number: Int) in number < 10 ? "0\(number)" : "\(number)" }
+        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"
+    }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 import PodsCache
 import PodsDBus
@@ -117,39 +116,31 @@ package final class EpisodeNotifier: NewEpisodeAnnouncer, BookmarkAnnouncer {
 
     /// Tells that a bookmark was taken: where, in what, and its note.
     package func announce(_ bookmark: Bookmark) async {
-        let total = MediaSeconds.whole(bookmark.position, rounding: .down) ?? 0
-        let at = total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
-            : String(format: "%d:%02d", total / 60, total % 60)
         let body = bookmark.note.isEmpty ? bookmark.episodeTitle : "\(bookmark.episodeTitle): \(bookmark.note)"
-        do {
-            _ = try await connection.call(
-                destination: Self.service, path: Self.path, interface: Self.service, member: "Notify",
-                arguments: [.string("Pods"), .uint32(0), .string("pods"), .string("Bookmark at \(at)"), .string(body),
-                            .stringArray([]), .variantDictionary(["desktop-entry": .string("pods"), "category": .string("x-pods.bookmark"),
-                                                                  "transient": .bool(true)]), .int32(-1)],
-                timeout: .seconds(5))
-        } catch {
-            logger.info("the bookmark was kept; no desktop notification said so: \(error.message)")
-        }
+        await notify(summary: "Bookmark at \(MediaSeconds.clock(bookmark.position))", body: body, icon: "", play: nil)
     }
 
-    private func notify(summary: String, body: String, icon: String, play episode: Int64) async {
-        var hints: [String: DBusValue] = ["desktop-entry": .string("pods"), "category": .string("x-pods.new-episode")]
+    /// `play` nil: a notification that only tells (a bookmark's: transient, no action).
+    private func notify(summary: String, body: String, icon: String, play episode: Int64?) async {
+        var hints: [String: DBusValue] = ["desktop-entry": .string("pods"),
+                                          "category": .string(episode == nil ? "x-pods.bookmark" : "x-pods.new-episode")]
         if !icon.isEmpty { hints["image-path"] = .string(icon) }
+        if episode == nil { hints["transient"] = .bool(true) }
         do {
             let reply = try await connection.call(
                 destination: Self.service, path: Self.path, interface: Self.service, member: "Notify",
                 arguments: [.string("Pods"), .uint32(0), .string(icon.isEmpty ? "pods" : icon), .string(summary), .string(body),
-                            .stringArray(["play", "Play", "default", "Play"]), .variantDictionary(hints), .int32(-1)],
+                            .stringArray(episode == nil ? [] : ["play", "Play", "default", "Play"]), .variantDictionary(hints), .int32(-1)],
                 timeout: .seconds(5))
-            guard let id = reply.first?.int64Value.map(UInt32.init(truncatingIfNeeded:)), let server = await serverName() else { return }
+            guard let episode, let id = reply.first?.int64Value.map(UInt32.init(truncatingIfNeeded:)), let server = await serverName()
+            else { return }
             actions.withLock { actions in
                 actions.append((id, episode, server))
                 if actions.count > Self.remembered { actions.removeFirst() }
             }
         } catch {
             let first = toldNoServer.withLock { told in defer { told = true }; return !told }
-            if first { logger.info("no desktop notifications: \(error.message); new episodes are not announced") }
+            if first { logger.info("no desktop notifications: \(error.message); new episodes and bookmarks are not announced") }
         }
     }
 }

@@ -25,21 +25,8 @@ package struct TranscriptLoader: Sendable {
     /// fetched, or it is in a format Pods cannot read.
     package func cues(of episodeID: Int64) async throws(SessionError) -> [TranscriptCue] {
         let library = library
-        let episode = try await LibraryWork.run { () throws(LibraryError) in try library.episode(episodeID) }
-        guard let url = episode.episode.transcriptURL else {
-            throw SessionError.notFound("episode \(episodeID) has no transcript")
-        }
-        let key = "\(library.directory.path) \(episodeID) \(url)"
-        if let recent = Self.recent.withLock({ $0.first { $0.key == key }?.cues }) { return recent }
-        let stored = try await LibraryWork.run { () throws(LibraryError) in try library.transcript(episodeID, url: url) }
-        if let stored, stored.format == Self.unreadable {
-            // A reader that failed on this file (or died on it) had its one attempt.
-            throw SessionError.failed("the transcript \(url) cannot be read: \(stored.cuesJSON)")
-        }
-        if let stored, let cues = try? JSONDecoder().decode([TranscriptCue].self, from: Data(stored.cuesJSON.utf8)) {
-            Self.remember(key, cues)
-            return cues
-        }
+        let (episode, url, key, kept) = try await self.kept(episodeID)
+        if let kept { return kept }
         let data = try await fetch(url, policy: episode.urlPolicy)
         // Written before the read, replaced after it: a reader that kills podsd costs the file one attempt.
         try await LibraryWork.run { () throws(LibraryError) in
@@ -63,19 +50,35 @@ package struct TranscriptLoader: Sendable {
     /// The line of the episode's transcript at `seconds`, when the transcript
     /// is already kept and timed: nothing is fetched (a bookmark takes what is there).
     package func cachedCue(of episodeID: Int64, at seconds: Double) async -> String? {
-        let library = library
-        guard let episode = try? await LibraryWork.run({ () throws(LibraryError) in try library.episode(episodeID) }),
-              let url = episode.episode.transcriptURL else { return nil }
-        let key = "\(library.directory.path) \(episodeID) \(url)"
-        var cues = Self.recent.withLock { $0.first { $0.key == key }?.cues }
-        if cues == nil, let stored = try? await LibraryWork.run({ () throws(LibraryError) in try library.transcript(episodeID, url: url) }),
-           stored.format != Self.unreadable {
-            cues = try? JSONDecoder().decode([TranscriptCue].self, from: Data(stored.cuesJSON.utf8))
-        }
+        let cues = try? await kept(episodeID).cues
         return cues?.last { cue in
             guard let start = cue.start, start <= seconds else { return false }
             return cue.end.map { seconds < $0 } ?? true
         }?.text
+    }
+
+    /// The episode, its transcript's URL and cache key, and the cues already
+    /// read (the recent ones, else the library's; nil: none kept yet). An
+    /// episode without a transcript, or one a reader failed on, is an error.
+    private func kept(_ episodeID: Int64) async throws(SessionError)
+        -> (episode: LibraryEpisode, url: String, key: String, cues: [TranscriptCue]?) {
+        let library = library
+        let episode = try await LibraryWork.run { () throws(LibraryError) in try library.episode(episodeID) }
+        guard let url = episode.episode.transcriptURL else {
+            throw SessionError.notFound("episode \(episodeID) has no transcript")
+        }
+        let key = "\(library.directory.path) \(episodeID) \(url)"
+        if let recent = Self.recent.withLock({ $0.first { $0.key == key }?.cues }) { return (episode, url, key, recent) }
+        let stored = try await LibraryWork.run { () throws(LibraryError) in try library.transcript(episodeID, url: url) }
+        if let stored, stored.format == Self.unreadable {
+            // A reader that failed on this file (or died on it) had its one attempt.
+            throw SessionError.failed("the transcript \(url) cannot be read: \(stored.cuesJSON)")
+        }
+        if let stored, let cues = try? JSONDecoder().decode([TranscriptCue].self, from: Data(stored.cuesJSON.utf8)) {
+            Self.remember(key, cues)
+            return (episode, url, key, cues)
+        }
+        return (episode, url, key, nil)
     }
 
     /// The stored format of a transcript a reader failed on; its cues column holds why.

@@ -204,10 +204,6 @@ enum Items {
 public enum Clock {
     public static func day(unixSeconds: Int64) -> String { String(JSONDate.string(unixSeconds: unixSeconds).prefix(10)) }
 
-    public static func text(_ seconds: Double) -> String {
-        // Times come from outside (a feed's duration, through podsd): 1e23 seconds shows as 0:00, not a trap.
-        let total = MediaSeconds.whole(seconds, rounding: .down) ?? 0
-        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
-    }
+    /// Times come from outside (a feed's duration, through podsd): 1e23 seconds shows as 0:00, not a trap.
+    public static func text(_ seconds: Double) -> String { MediaSeconds.clock(seconds) }
 }
