@@ -16,7 +16,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 playing='FormatSwitchTests|TrimSilenceTests|TimeStretchRenewalTests|StalledPipelineTests|ChapterServiceTests|PipelineWorkerTests|SlowCallTests|PlayerCancellationTests|PitchTests'
 timers='PlaybackEngineTests|OutputLossTests|SuspendInhibitTests|SleepGuardTests|BackgroundRefreshTests|SleepTimerTests'
-processes='KillNineTests|BookmarkServiceTests|StuckStreamTests|SettingsServiceTests|LifecycleTests|MPRISSignalTests|NotificationTests|TransferSchedulerTests|aLargeOPMLImportIsLinearAndBounded'
+processes='KillNineTests|BookmarkServiceTests|ListeningLogServiceTests|StuckStreamTests|SettingsServiceTests|LifecycleTests|MPRISSignalTests|NotificationTests|TransferSchedulerTests|aLargeOPMLImportIsLinearAndBounded'
 alone='LibraryScaleTests'
 if [ "${1:-}" = --list ]; then echo "$playing|$timers|$processes|$alone"; exit 0; fi
 # swift test holds .build's lock for as long as it runs: the lanes run the test binary itself.

@@ -217,6 +217,18 @@ public struct LibraryClient: Sendable {
 
     public func deleteBookmark(_ id: Int64) async throws(PlayerClient.Failure) { _ = try await call(.deleteBookmark, [.int64(id)]) }
 
+    // MARK: - The listening log
+
+    /// Seconds heard and saved since `since` (Unix seconds; 0: ever), by podcast and by week.
+    public func listeningStats(since: Int64) async throws(PlayerClient.Failure) -> DBusValue {
+        try await single(.listeningStats, [.int64(since)])
+    }
+
+    /// Every stretch of listening since `since` (Unix seconds; 0: ever), oldest first, a page at a time.
+    public func playSessions(since: Int64, _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        try await pages(.listPlaySessions, [.int64(since)], limit: nil, page)
+    }
+
     // MARK: - Downloads and the cache
 
     /// Starts downloading an episode's missing bytes; `downloadsChanged` tells when it is done.

@@ -258,6 +258,39 @@ package enum LibraryItemEncoding {
         return item.value
     }
 
+    package static func playSession(_ session: PlaySession) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("episodeId", session.episodeId)
+        item.set("podcastId", session.podcastId)
+        item.set("episodeTitle", session.episodeTitle)
+        item.set("podcastTitle", session.podcastTitle)
+        item.set("startedAt", date: session.startedAt)
+        item.set("seconds", session.seconds)
+        item.set("from", session.from)
+        item.set("to", session.to)
+        item.set("rate", session.rate)
+        return item.value
+    }
+
+    package static func listeningStats(_ stats: ListeningStats) -> DBusValue {
+        let shares = { (shares: [ListeningStats.Share]) in
+            nested(shares) { share, sub in
+                sub.set("name", share.name)
+                sub.set("podcastId", share.podcastId)
+                sub.set("seconds", share.seconds)
+                sub.set("saved", share.saved)
+            }
+        }
+        var item = ItemBuilder()
+        item.set("seconds", stats.seconds)
+        item.set("savedBySpeed", stats.savedBySpeed)
+        item.set("savedByTrimming", stats.savedByTrimming)
+        item.set("sessions", Int64(stats.sessions))
+        item.set("podcasts", items: shares(stats.podcasts))
+        item.set("weeks", items: shares(stats.weeks))
+        return item.value
+    }
+
     package static func storage(_ info: StorageInfo) -> DBusValue {
         var item = ItemBuilder()
         item.set("bytes", info.bytes)

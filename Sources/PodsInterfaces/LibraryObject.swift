@@ -32,6 +32,7 @@ package enum LibraryObject {
             + DownloadMethods.make(session)
             + SyncMethods.make(session.sync)
             + BookmarkMethods.make(session.bookmarks)
+            + ListeningMethods.make(session.listening)
             + [LibraryMethod.listingPeer.handler { _ throws(DBusError) in [.string(listingPeer)] }]
         return DBusExportedObject(path: LibraryNames.objectPath, interfaces: [DBusInterface(
             name: LibraryNames.interface, methods: try table(handlers, declared: LibraryMethod.all),

@@ -85,7 +85,7 @@ package final class MPRISPublisher: Sendable {
                 clock.position = position
                 clock.live = live
             }
-        case .progress, .ended:
+        case .progress, .ended, .jumped:
             break  // the library's business
         }
     }

@@ -240,6 +240,18 @@ public final class Library: Sendable {
                 UPDATE podcast SET etag = NULL, lastModified = NULL;
                 """)
         }
+        migrator.registerMigration("v14: the listening log") { db in
+            // One row per stretch of listening (`PlaySession`). No reference to
+            // the episode: what was heard stays counted after a feed drops it.
+            try db.execute(sql: """
+                CREATE TABLE playSession (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    episodeId INTEGER NOT NULL, podcastId INTEGER NOT NULL,
+                    episodeTitle TEXT NOT NULL, podcastTitle TEXT NOT NULL,
+                    startedAt DOUBLE NOT NULL UNIQUE, seconds DOUBLE NOT NULL,
+                    fromPosition DOUBLE NOT NULL, toPosition DOUBLE NOT NULL, rate DOUBLE NOT NULL);
+                """)
+        }
         return migrator
     }
 

@@ -17,6 +17,10 @@ public actor PlayerController {
         case state(PlayerState)
         /// The position jumped (seek, rewind, discontinuity).
         case seeked(Duration)
+        /// A jump asked for (a seek, a chapter step, a bookmark's place), told
+        /// before anything else of it: the listening log ends a stretch at
+        /// `from` and begins another at `to`. Trimmed silence is no jump.
+        case jumped(from: Duration, to: Duration)
         /// Where the listener is in an episode: every second while playing,
         /// and at once on pause, seek, stop, track change and shutdown. `load`:
         /// the track's `TrackInfo.load`, so an old one is one comparison.
@@ -323,6 +327,7 @@ public actor PlayerController {
 
     /// Moves to `target` (a stopped track pauses there).
     public func jump(to target: Duration) {
+        if state.status == .playing { observer?(.jumped(from: position(), to: target)) }
         if state.status == .stopped {
             engine?.seek(to: target)
             engine?.pause()

@@ -82,6 +82,27 @@ public enum LibraryItems {
         ItemField("createdAt", .int64, .date),
     ])
 
+    /// One stretch of listening (`ListPlaySessions`): seconds of wall time
+    /// heard, from and to (seconds into the episode), at `rate`.
+    public static let playSession = ItemSchema("playSession", [
+        ItemField("episodeId", .int64), ItemField("podcastId", .int64), ItemField("episodeTitle", .string),
+        ItemField("podcastTitle", .string), ItemField("startedAt", .int64, .date), ItemField("seconds", .double),
+        ItemField("from", .double), ItemField("to", .double), ItemField("rate", .double),
+    ])
+
+    /// Heard and saved within one podcast (with its id) or one week (`name` its Monday).
+    public static let listeningShare = ItemSchema("listeningShare", [
+        ItemField("name", .string), .maybe("podcastId", .int64), ItemField("seconds", .double), ItemField("saved", .double),
+    ])
+
+    /// Seconds heard and saved (`ListeningStats`), by podcast (most heard
+    /// first) and by week (oldest first), each at most 520.
+    public static let listeningStats = ItemSchema("listeningStats", [
+        ItemField("seconds", .double), ItemField("savedBySpeed", .double), ItemField("savedByTrimming", .double),
+        ItemField("sessions", .int64), ItemField("podcasts", .array(variantDictionary), .items(listeningShare)),
+        ItemField("weeks", .array(variantDictionary), .items(listeningShare)),
+    ])
+
     /// The cache's size and budget (`Storage`).
     public static let storage = ItemSchema("storage", [
         ItemField("bytes", .int64), ItemField("downloadedBytes", .int64), ItemField("budget", .int64),

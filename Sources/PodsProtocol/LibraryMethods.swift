@@ -131,6 +131,15 @@ extension InterfaceMethod where Interface == LibraryInterface {
     public static let playBookmark = LibraryMethod("PlayBookmark", [DBusArgument("bookmark", .int64)], timeout: .seconds(20))
     public static let deleteBookmark = LibraryMethod("DeleteBookmark", [DBusArgument("bookmark", .int64)])
 
+    // MARK: - The listening log
+
+    /// Seconds heard and saved since `since` (Unix seconds; 0: ever).
+    public static let listeningStats = LibraryMethod(
+        "ListeningStats", [DBusArgument("since", .int64)], [item("stats", LibraryItems.listeningStats)], reads: true)
+    /// Every stretch of listening since `since`, oldest first.
+    public static let listPlaySessions = LibraryMethod(
+        "ListPlaySessions", [DBusArgument("since", .int64)] + pageInputs, page("sessions", LibraryItems.playSession), reads: true)
+
     // MARK: - Sync
 
     /// Checks the login with the server at once and keeps the password
@@ -161,7 +170,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
         listEpisodes, streamEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript, artwork,
         listQueue, queueAdd, queueRemove, queueMove, queueClear,
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,
-        listBookmarks, playBookmark, deleteBookmark,
+        listBookmarks, playBookmark, deleteBookmark, listeningStats, listPlaySessions,
         setupSync, sync, syncStatus, stopSync, listingPeer,
     ]
 

@@ -132,7 +132,8 @@ public struct PodsService: Sendable {
                 if changes.podcasts || changes.artwork { playlists?.refresh() }
             }
         }
-        let rules = ListeningRules(player: player, recorder: recorder, sync: sync, preferences: preferences)
+        let rules = ListeningRules(player: player, recorder: recorder, sync: sync, preferences: preferences,
+                                   listening: session?.listening)
         let inhibitor = SuspendInhibitor(connection: podsConnection, logger: logger)
         let sleepGuard = SleepGuard(logger: logger) {
             await controller.pause()

@@ -4,7 +4,8 @@ import Synchronization
 /// What the listening session does as the player changes (the rules the
 /// composition root used to hold in its observer): a track that is no
 /// episode releases the library's; an episode that starts or stops playing
-/// is recorded (for the sync, which follows `sync-delay` after a stop);
+/// is recorded (for the sync, which follows `sync-delay` after a stop)
+/// and every stretch of it kept in the listening log;
 /// progress and ends go to the library player; the settings recorder
 /// hears every state. Called on the controller's turn, so it only hands
 /// work on.
@@ -13,10 +14,13 @@ package final class ListeningRules: Sendable {
     private let recorder: SettingsRecorder
     private let sync: SyncService?
     private let preferences: PreferenceStore
+    private let listening: ListeningLog?
     private let lastTrack = Mutex<TrackInfo?>(nil)
     private let lastPlaying = Mutex<Int64?>(nil)
 
-    package init(player: Playback?, recorder: SettingsRecorder, sync: SyncService?, preferences: PreferenceStore) {
+    package init(player: Playback?, recorder: SettingsRecorder, sync: SyncService?, preferences: PreferenceStore,
+                 listening: ListeningLog?) {
+        self.listening = listening
         self.player = player
         self.recorder = recorder
         self.sync = sync
@@ -31,6 +35,7 @@ package final class ListeningRules: Sendable {
 
     @discardableResult
     package func observe(_ change: PlayerController.Change) -> TrackChange {
+        listening?.observe(change)
         switch change {
         case .state(let state):
             recorder.observe(state)
@@ -58,7 +63,7 @@ package final class ListeningRules: Sendable {
             player?.send(.progress(episodeID: id, position: position, duration: duration, load: load))
         case .ended(let id, let continues, let load):
             player?.send(.ended(episodeID: id, continues: continues, load: load))
-        case .seeked, .position:
+        case .seeked, .position, .jumped:
             break
         }
         return TrackChange(newTrack: false, changed: false)

@@ -27,6 +27,8 @@ package struct Session: Sendable {
     package let subscriptions: Subscriptions
     package let edits: LibraryEdits
     package let bookmarks: Bookmarks
+    /// Every stretch of listening, for `pods stats`.
+    package let listening: ListeningLog
     package let sync: SyncService
     package let scheduler: RefreshScheduler
     /// Tells the desktop of new episodes; nil: nobody is told.
@@ -63,6 +65,7 @@ package struct Session: Sendable {
         // The desktop's notifications tell of bookmarks too, where the announcer can.
         bookmarks = Bookmarks(library: library, playback: playback, controller: controller,
                               announcer: announcer as? any BookmarkAnnouncer)
+        listening = ListeningLog(library: library, logger: logger)
         scheduler = RefreshScheduler(subscriptions: subscriptions, library: library, preferences: preferences, logger: logger)
         // What `Next` and `Previous` can reach follows every change of the queue, the marks and the episodes.
         library.changes.follow { changes in
@@ -75,6 +78,7 @@ package struct Session: Sendable {
     package func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await playback.run() }
+            group.addTask { await listening.run() }
             group.addTask { await downloads.followCache(reloading: playback) }
             group.addTask { await scheduler.run() }
             if let announcer { group.addTask { await announcer.run() } }
@@ -96,6 +100,7 @@ package struct Session: Sendable {
     /// episode's cache is let go and downloads saved, then the session's
     /// runs end.
     package func stop() async {
+        listening.finish()
         await playback.stop()
         playback.finish()
         await scheduler.finish()

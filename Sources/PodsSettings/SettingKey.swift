@@ -139,9 +139,9 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
         return Int64(value * factor)
     }
 
-    /// `3600`, `1h`, `30m`, `1h30m`, `90s`, `2d`.
-    static func seconds(fromUnits text: String) -> Double? {
-        Double(text) ?? UnitTime.seconds(text, units: ["d": 86400, "h": 3600, "m": 60, "s": 1])
+    /// `3600`, `1h`, `30m`, `1h30m`, `90s`, `2d`, `4w`; nil for anything else.
+    public static func seconds(fromUnits text: String) -> Double? {
+        Double(text) ?? UnitTime.seconds(text, units: ["w": 604_800, "d": 86400, "h": 3600, "m": 60, "s": 1])
     }
 
     private func invalid(_ text: String) -> SettingsError {

@@ -12,7 +12,7 @@ struct Pods: AsyncParsableCommand {
                 UI.self,
                 Play.self, Pause.self, Toggle.self, Stop.self, Next.self, Previous.self, Forward.self, Back.self, Seek.self,
                 Chapters.self, ChapterJump.self, Sleep.self, Speed.self, Volume.self, Status.self,
-                BookmarkCommand.self, BookmarksCommand.self,
+                BookmarkCommand.self, BookmarksCommand.self, Stats.self,
             ]),
             CommandGroup(name: "Library", subcommands: [
                 Search.self, Subscribe.self, Unsubscribe.self, Podcasts.self, Episodes.self, Show.self, ShowEpisode.self, Refresh.self, Mark.self,

@@ -210,7 +210,7 @@ struct ListeningSession: Sendable {
                               cacheDirectory: nil, logger: logger)
         events.follow(library)
         let rules = ListeningRules(player: session.playback, recorder: SettingsRecorder(initial: PlaybackSettings()), sync: nil,
-                                   preferences: preferences)
+                                   preferences: preferences, listening: session.listening)
         self.controller = controller
         self.session = session
         tasks = [
