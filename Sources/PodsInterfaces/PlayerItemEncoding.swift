@@ -6,7 +6,7 @@ import PodsSettings
 
 /// `org.pods.Player1`'s items (keys in `PlayerItems`).
 package enum PlayerItemEncoding {
-    package static func chapter(_ chapter: EpisodeChapter, index: Int) -> DBusValue {
+    package static func chapter(_ chapter: EpisodeChapter, index: Int, skipped: Bool) -> DBusValue {
         var item = ItemBuilder()
         item.set("index", index)
         item.set("start", chapter.start)
@@ -15,6 +15,7 @@ package enum PlayerItemEncoding {
         item.set("url", chapter.url)
         item.set("image", chapter.image)
         item.set("source", chapter.source.rawValue)
+        item.set("skipped", skipped)
         return item.value
     }
 

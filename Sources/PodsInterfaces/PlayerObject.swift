@@ -24,15 +24,18 @@ package enum PlayerObject {
                 method(.chapters) { arguments throws(DBusError) in
                     let id = arguments[0].int64Value ?? 0
                     let chapters: [EpisodeChapter]
+                    var skipping: TitlePattern?
                     if let player {
                         chapters = try await onBus { () throws(SessionError) in try await player.chapters(of: id) }
+                        skipping = await player.skippedChapters(of: id)
                     } else {
                         guard id == 0 else { throw DBusError(name: LibraryNames.Error.notFound, message: "podsd keeps no library") }
                         chapters = await controller.chapters()
                     }
                     let jumps = chapters.filter(\.toc)
+                    let skipped = skipping?.matcher() ?? { _ in false }
                     return [ReplyPage.bounded(Array(jumps.enumerated())) { index, chapter in
-                        PlayerItemEncoding.chapter(chapter, index: index + 1)
+                        PlayerItemEncoding.chapter(chapter, index: index + 1, skipped: skipped(chapter.title))
                     }.list]
                 },
                 method(.goToChapter) { arguments throws(DBusError) in

@@ -12,8 +12,9 @@ extension PlayerController {
     /// longer loaded).
     public func setChapters(_ chapters: [EpisodeChapter], for trackID: TrackID) {
         guard state.track?.trackID == trackID else { return }
-        timeline = ChapterTimeline(chapters)
+        timeline = ChapterTimeline(chapters, skipping: preferences.skipChapters)
         publish()
+        checkSkippedChapters(at: position())
     }
 
     /// The loaded track's chapters, silent ones too.
@@ -35,13 +36,16 @@ extension PlayerController {
         public var trimSilence = false
         /// Pause when the output device goes away, rather than play on wherever the sound server moved the stream.
         public var pauseOnOutputLoss = true
+        /// Chapters whose titles match are played past (`skip-chapters`).
+        public var skipChapters: TitlePattern?
 
         public init(nextAction: NextAction = .chapter, skipOutro: Duration = .zero, trimSilence: Bool = false,
-                    pauseOnOutputLoss: Bool = true) {
+                    pauseOnOutputLoss: Bool = true, skipChapters: TitlePattern? = nil) {
             self.nextAction = nextAction
             self.skipOutro = skipOutro
             self.trimSilence = trimSilence
             self.pauseOnOutputLoss = pauseOnOutputLoss
+            self.skipChapters = skipChapters
         }
     }
 
@@ -53,6 +57,10 @@ extension PlayerController {
     /// Takes `preferences` without publishing; false when they are the ones in use.
     func adopt(_ preferences: TrackPreferences) -> Bool {
         guard preferences != self.preferences else { return false }
+        if preferences.skipChapters != self.preferences.skipChapters {
+            timeline = ChapterTimeline(timeline.chapters, skipping: preferences.skipChapters)
+            cancelSkipTimer()
+        }
         self.preferences = preferences
         engine?.setSilenceDetection(preferences.trimSilence)
         if !preferences.trimSilence { endSilenceBoost() }

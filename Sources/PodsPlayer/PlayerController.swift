@@ -71,6 +71,10 @@ public actor PlayerController {
     var preferences = TrackPreferences()
     /// Ends the track at its outro.
     var outroTimer: Task<Void, Never>?
+    /// Jumps past a skipped chapter as it begins.
+    var skipTimer: Task<Void, Never>?
+    /// The start of the skipped chapter the listener jumped into (it plays).
+    var chosenSkippedChapter: Double?
     var trimmer = SilenceTrimmer()
     var sleep: SleepTimer?
     /// Fades and pauses for the sleep timer, while playing.
@@ -201,6 +205,8 @@ public actor PlayerController {
             finishLoadWaiters(.failure(PlaybackError(.other, "replaced by another track")))
         }
         state.track = TrackInfo(trackID: trackID, source: source, tags: MediaTags(), duration: nil, episode: episode, load: load)
+        cancelSkipTimer()
+        chosenSkippedChapter = nil
         if trackID != previousTrackID {
             timeline = ChapterTimeline()
             neighbours = (false, false)
@@ -328,6 +334,7 @@ public actor PlayerController {
     /// Moves to `target` (a stopped track pauses there).
     public func jump(to target: Duration) {
         if state.status == .playing { observer?(.jumped(from: position(), to: target)) }
+        noteJump(to: target)
         if state.status == .stopped {
             engine?.seek(to: target)
             engine?.pause()
@@ -346,6 +353,7 @@ public actor PlayerController {
         if let track = state.track, let episode = track.episode {
             observer?(.progress(episodeID: episode.episodeID, position: target, duration: track.duration, load: track.load))
         }
+        checkSkippedChapters(at: target)  // one just ahead is timed from here
     }
 
     /// Points the loaded episode's `mpris:artUrl` at `uri` (a local copy).
@@ -371,6 +379,8 @@ public actor PlayerController {
         engine?.setRate(state.rate)
         lastPoll = nil
         publish()
+        cancelSkipTimer()  // timed at the old rate
+        checkSkippedChapters(at: position())
     }
 
     /// Sets the volume: negative gives 0, above the maximum gives the maximum.
@@ -394,6 +404,7 @@ public actor PlayerController {
             loading = false
             refreshTrackFacts()
             if !engine.isSettling { finishLoadWaiters(.success(())) }
+            checkSkippedChapters(at: position())  // it can seek now
         case .durationChanged:
             refreshTrackFacts()
         case .tags(let tags):
@@ -473,6 +484,7 @@ public actor PlayerController {
         sleep?.setPlaying(status == .playing)
         runSleepTimer()
         publish()
+        if status == .playing { checkSkippedChapters(at: position()) }  // an episode that begins with one
     }
 
     func publish() {
@@ -535,6 +547,7 @@ public actor PlayerController {
         lastPoll = nil
         outroTimer?.cancel()
         outroTimer = nil
+        cancelSkipTimer()
     }
 
     /// Emits `Seeked` when the position moved in a way the rate does not
@@ -556,6 +569,7 @@ public actor PlayerController {
         announcePosition(now)
         reportProgress()
         checkOutro(at: now)
+        checkSkippedChapters(at: now)
     }
 
     // MARK: - Waiting for a load

@@ -63,6 +63,7 @@ public enum PlayerItems {
     public static let chapter = ItemSchema("chapter", [
         ItemField("index", .int32), ItemField("start", .double), .maybe("end", .double), ItemField("title", .string),
         .maybe("url", .string), .maybe("image", .string), ItemField("source", .string),
+        ItemField("skipped", .bool),
     ])
 
     /// One setting: its value in force, its default, and where the value

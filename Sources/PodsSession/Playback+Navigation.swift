@@ -38,7 +38,8 @@ extension Playback {
 
     package static func trackPreferences(_ preferences: PlaybackPreferences) -> PlayerController.TrackPreferences {
         PlayerController.TrackPreferences(nextAction: preferences.nextAction, skipOutro: .milliseconds(Int64(preferences.skipOutro * 1000)),
-                                          trimSilence: preferences.trimSilence, pauseOnOutputLoss: preferences.pauseOnOutputLoss)
+                                          trimSilence: preferences.trimSilence, pauseOnOutputLoss: preferences.pauseOnOutputLoss,
+                                          skipChapters: preferences.skipChapters)
     }
 
     // MARK: - Next and Previous
@@ -88,6 +89,12 @@ extension Playback {
     /// media file's own tags only once it is downloaded. Browsing (`pods ui`'s
     /// details, `pods show`) never fetches an episode's audio: that would tell
     /// every host what is browsed, and run a tag reader on a file nobody chose to play.
+    /// The `skip-chapters` pattern for `episodeID`'s podcast (0: the loaded episode's); nil when none.
+    package func skippedChapters(of episodeID: Int64) -> TitlePattern? {
+        let podcast = episodeID == 0 || episodeID == loaded?.id ? loaded?.podcastId : try? library.episode(episodeID).podcastId
+        return preferences.playback(for: podcast).skipChapters
+    }
+
     package func chapters(of episodeID: Int64) async throws(SessionError) -> [EpisodeChapter] {
         if episodeID == loaded?.id || episodeID == 0 {
             guard loaded != nil else { throw SessionError.notFound("no episode is loaded") }

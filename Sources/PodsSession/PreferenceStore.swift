@@ -19,6 +19,8 @@ package struct PlaybackPreferences: Sendable, Equatable {
     package var completeWithin = SettingValue.number(0)
     package var autoNext = true
     package var pauseOnOutputLoss = true
+    /// Chapters played past (`skip-chapters`).
+    package var skipChapters: TitlePattern?
 
     /// How much of an episode of `duration` may be left for it to count as played.
     package func completionStretch(duration: Duration?) -> Duration {
@@ -118,6 +120,7 @@ package final class PreferenceStore: Sendable {
         preferences.completeWithin = value(.completeWithin, podcast: podcast)
         preferences.autoNext = value(.autoNext, podcast: nil).boolValue ?? true
         preferences.pauseOnOutputLoss = value(.pauseOnOutputLoss, podcast: nil).boolValue ?? true
+        preferences.skipChapters = TitlePattern.optional(value(.skipChapters, podcast: podcast).textValue)
         return preferences
     }
 

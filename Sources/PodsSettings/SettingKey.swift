@@ -20,6 +20,10 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
         case url
         /// Any text on one line (`secret`: never printed back in full).
         case text(secret: Bool)
+        /// A case-insensitive regular expression (`TitlePattern`); empty for none.
+        case pattern
+        /// Some of these words, written with commas between (`full,bonus`).
+        case words([String])
     }
 
     public let name: String
@@ -52,6 +56,8 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
         case .size: "a size such as 500M or 2G"
         case .url: "an http or https URL"
         case .text: "text on one line"
+        case .pattern: "a regular expression such as \"^(ad|sponsor)\" (matched without regard to case), or \"\" for none"
+        case .words(let words): "some of " + words.joined(separator: ", ") + ", with commas between"
         }
     }
 
@@ -70,6 +76,12 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
             }
         case .choice:
             return try checked(.text(trimmed.lowercased()))
+        case .pattern:
+            if !trimmed.isEmpty { _ = try TitlePattern(trimmed) }  // says why it is no regular expression
+            return try checked(.text(trimmed))
+        case .words:
+            let words = trimmed.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            return try checked(.text(words.joined(separator: ",")))
         case .url, .text:
             return try checked(.text(trimmed))
         case .size:
@@ -108,6 +120,11 @@ public struct SettingKey: Sendable, Hashable, CustomStringConvertible {
         case (.size, .number(let bytes)) where bytes.isFinite && bytes >= 0 && bytes < 9e18:
             return value
         case (.text, .text(let text)) where !text.contains("\n") && !text.contains("\r"):
+            return value
+        case (.pattern, .text(let text)) where text.isEmpty || (try? TitlePattern(text)) != nil:
+            return value
+        case (.words(let words), .text(let text))
+            where !text.isEmpty && text.split(separator: ",", omittingEmptySubsequences: false).allSatisfy({ words.contains(String($0)) }):
             return value
         default:
             throw invalid(value.text)

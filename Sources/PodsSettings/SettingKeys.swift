@@ -24,6 +24,27 @@ extension SettingKey {
         "complete-within", .secondsOrPercent(maximumSeconds: 3600), default: .number(0),
         "An episode counts as played once this little is left: seconds, or a share such as \"5%\".")
 
+    // MARK: - Rules (a podcast may have its own)
+
+    public static let skipChapters = SettingKey(
+        "skip-chapters", .pattern, default: .text(""),
+        "Chapters whose titles match this regular expression (without regard to case), such as \"^(ad|sponsor)\", are played past; Next and Previous step over them.")
+    public static let ignoreEpisodes = SettingKey(
+        "ignore-episodes", .pattern, default: .text(""),
+        "New episodes whose titles match this regular expression are ignored: marked played here, never downloaded, left out of --unplayed, and the sync sends nothing for them.")
+    public static let minDuration = SettingKey(
+        "min-duration", .interval(maximumSeconds: 86400), default: .number(0),
+        "New episodes shorter than this (\"10m\") are ignored as ignore-episodes' are (0: none are).")
+    public static let episodeTypes = SettingKey(
+        "episode-types", .words(["full", "trailer", "bonus"]), default: .text("full,trailer,bonus"),
+        "The kinds of episode (itunes:episodeType) kept; new episodes of the others are ignored as ignore-episodes' are.")
+    public static let keepDownloads = SettingKey(
+        "keep-downloads", .number(0...10000, unit: "episodes"), default: .number(0),
+        "Keep only this many of a podcast's downloads, the newest (0: all); never removes the loaded episode's, a queued one's, or one downloaded by hand.")
+    public static let deletePlayedAfter = SettingKey(
+        "delete-played-after", .interval(maximumSeconds: 366 * 86400), default: .number(0),
+        "Delete a played episode's download this long after it was played (\"2d\"; 0: never); never the loaded episode's, a queued one's, or one downloaded by hand.")
+
     // MARK: - The player as a whole
 
     public static let autoNext = SettingKey(
@@ -85,7 +106,8 @@ extension SettingKey {
             + "not inside tmux or screen), 'kitty' to send them in the kitty graphics protocol anyway, 'off' never.")
 
     public static let all: [SettingKey] = [
-        speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin, autoNext, refreshInterval,
+        speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin,
+        skipChapters, ignoreEpisodes, minDuration, episodeTypes, keepDownloads, deletePlayedAfter, autoNext, refreshInterval,
         audioSink, pauseOnOutputLoss, cacheBudget, meteredDownloads, notify, sync, syncDelay, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
         uiArtwork,
     ]

@@ -15,8 +15,9 @@ struct Chapters: AsyncParsableCommand {
             if format.json { return ItemOutput.print(chapters, PlayerItems.chapter) }
             if chapters.isEmpty { return print("No chapters.") }
             for chapter in chapters {
+                let skipped = chapter["skipped"]?.boolValue == true ? "  (skipped)" : ""
                 print("\(Podcasts.padded(chapter["index"].int, 3))  \(Status.clock(chapter["start"]?.doubleValue ?? 0))  "
-                      + chapter["title"].text)
+                      + chapter["title"].text + skipped)
             }
         }
     }

@@ -134,7 +134,7 @@ import Testing
         #expect(chapters.map { $0["end"] as? Double } == [10.4, 20, 30, 40])
         #expect(chapters.map { $0["source"] as? String } == ["psc", "psc", "psc", "psc"])
         #expect(chapters[2]["url"] as? String == "https://example.com/b")
-        #expect(Set(chapters[0].keys) == ["index", "start", "end", "title", "url", "image", "source"])
+        #expect(Set(chapters[0].keys) == ["index", "start", "end", "title", "url", "image", "source", "skipped"])
 
         // Kept: listing again fetches nothing; a new chapters URL (here a broken file) is fetched, its error kept.
         _ = await setup.podsd.pods("chapters", String(setup.chaptered), "--json")
