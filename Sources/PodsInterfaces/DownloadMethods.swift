@@ -8,7 +8,7 @@ enum DownloadMethods {
         let (downloads, playback) = (session.downloads, session.playback)
         return [
             LibraryMethod.download.handler { arguments throws(DBusError) in
-                try await onBus { () throws(SessionError) in try await downloads.download(episodeID: arguments[0].int64Value ?? -1) }
+                try await onBus { () throws(SessionError) in try await downloads.download(episodeID: arguments[0].int64Value ?? -1, byHand: true) }
                 return []
             },
             LibraryMethod.deleteDownload.handler { arguments throws(DBusError) in

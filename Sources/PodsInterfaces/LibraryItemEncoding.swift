@@ -240,6 +240,7 @@ package enum LibraryItemEncoding {
         item.set("bytes", info.bytes)
         item.set("size", info.size)
         item.set("pinned", info.pinned)
+        item.set("byHand", info.byHand)
         item.set("path", info.path)
         item.set("error", info.error)
         return item.value

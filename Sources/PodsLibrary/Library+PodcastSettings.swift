@@ -31,3 +31,19 @@ extension Library {
         }
     }
 }
+
+extension Library {
+    /// Every podcast's own values of `keys`, by podcast (one read for all of them).
+    public func podcastSettings(keys: [String]) throws(LibraryError) -> [Int64: [String: String]] {
+        let wanted = Set(keys)
+        return try reading { db in
+            var settings: [Int64: [String: String]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT podcastId, key, value FROM podcastSetting") {
+                let key: String = try row.decode(forColumn: "key")
+                guard wanted.contains(key) else { continue }
+                settings[try row.decode(forColumn: "podcastId"), default: [:]][key] = try row.decode(forColumn: "value") as String
+            }
+            return settings
+        }
+    }
+}

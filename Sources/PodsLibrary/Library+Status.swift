@@ -21,7 +21,8 @@ extension Library {
             try db.execute(sql: "UPDATE episode SET currentlyPlaying = 0 WHERE currentlyPlaying AND id != ?", arguments: [id])
             try db.execute(sql: """
                 UPDATE episode SET currentlyPlaying = 1, lastPlayedAt = ?,
-                    position = CASE WHEN completed THEN 0 ELSE position END, completed = 0
+                    position = CASE WHEN completed THEN 0 ELSE position END, completed = 0,
+                    ignored = CASE WHEN ignored = 1 THEN 2 ELSE ignored END
                 WHERE id = ?
                 """, arguments: [now.timeIntervalSince1970, id])
             try db.execute(sql: "DELETE FROM queueItem WHERE episodeId = ?", arguments: [id])
@@ -57,7 +58,9 @@ extension Library {
     public func markCompleted(_ id: Int64, _ completed: Bool, at now: Date = Date()) throws(LibraryError) {
         try writing { db in
             let episode = try Self.episode(id, db)
-            try db.execute(sql: "UPDATE episode SET completed = ?, position = 0 WHERE id = ?", arguments: [completed, id])
+            // An episode the rules ignored is the listener's once they mark it: the rules never judge it again.
+            try db.execute(sql: "UPDATE episode SET completed = ?, position = 0, ignored = CASE WHEN ignored = 1 THEN 2 ELSE ignored END WHERE id = ?",
+                           arguments: [completed, id])
             if completed {
                 try Self.recordListening(id, started: nil, total: nil, at: now, db)
             } else {

@@ -202,7 +202,7 @@ extension Library {
     public func queueListeningState(at now: Date = Date()) throws(LibraryError) -> Int {
         try writing { db in
             let ids = try Int64.fetchAll(db, sql: """
-                SELECT id FROM episode WHERE (completed OR position > 0)
+                SELECT id FROM episode WHERE (completed OR position > 0) AND ignored != 1
                   AND id NOT IN (SELECT episodeId FROM syncAction WHERE action IN ('play', 'new'))
                 """)
             for id in ids {

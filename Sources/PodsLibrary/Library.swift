@@ -252,6 +252,17 @@ public final class Library: Sendable {
                     fromPosition DOUBLE NOT NULL, toPosition DOUBLE NOT NULL, rate DOUBLE NOT NULL);
                 """)
         }
+        migrator.registerMigration("v15: rules") { db in
+            // `ignored`: 1 when a podcast's rules ignored the episode, 2 once the listener
+            // played or marked it (the rules never judge it again). Downloads the listener
+            // asked for are pinned apart from auto-downloads: retention never deletes them.
+            // The rules judge episodes that arrive from now on, not those already here.
+            try db.execute(sql: """
+                ALTER TABLE episode ADD COLUMN ignored INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE downloadPin (episodeId INTEGER PRIMARY KEY REFERENCES episode(id) ON DELETE CASCADE);
+                INSERT INTO setting (key, value) SELECT 'rulesJudgedUpTo', coalesce(max(id), 0) FROM episode;
+                """)
+        }
         return migrator
     }
 

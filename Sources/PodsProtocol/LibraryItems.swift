@@ -71,7 +71,7 @@ public enum LibraryItems {
     public static let download = ItemSchema("download", [
         ItemField("episodeId", .int64), ItemField("podcastId", .int64), ItemField("title", .string),
         ItemField("podcastTitle", .string), ItemField("state", .string), ItemField("bytes", .int64), ItemField("size", .int64),
-        ItemField("pinned", .bool), ItemField("path", .string), .maybe("error", .string),
+        ItemField("pinned", .bool), ItemField("byHand", .bool), ItemField("path", .string), .maybe("error", .string),
     ])
 
     /// A moment marked in an episode (`ListBookmarks`): seconds in, the

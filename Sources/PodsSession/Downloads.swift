@@ -21,6 +21,8 @@ package struct DownloadInfo: Sendable {
     package var size: Int64
     /// Downloaded on purpose: kept until deleted.
     package var pinned: Bool
+    /// Downloaded because the listener asked (not by auto-download): the podcast's retention rules never delete it.
+    package var byHand: Bool = false
     package var path: String
     package var error: String?
 }
@@ -54,7 +56,9 @@ package struct Downloads: Sendable {
     // MARK: - Downloads
 
     /// Starts downloading an episode (only its missing bytes); returns at once.
-    package func download(episodeID: Int64) async throws(SessionError) {
+    /// `byHand`: the listener asked for it, so retention never deletes it
+    /// (asked again for one auto-downloaded, it pins that one).
+    package func download(episodeID: Int64, byHand: Bool) async throws(SessionError) {
         let mediaCache = try requireCache()
         let episode = try SessionError.mapped { () throws(LibraryError) in try library.episode(episodeID) }
         guard let url = episode.episode.enclosures.first?.url, HTTPClient.isHTTP(url) else {
@@ -65,6 +69,7 @@ package struct Downloads: Sendable {
         } catch {
             throw SessionError.failed("could not download episode \(episodeID): \(error.message)")
         }
+        if byHand { try SessionError.mapped { () throws(LibraryError) in try library.setDownloadPinned(episodeID, true) } }
         recordDownload(episodeID, kept: true)
     }
 
@@ -79,15 +84,16 @@ package struct Downloads: Sendable {
             return DownloadInfo(
                 episodeId: episode.id, podcastId: episode.podcastId, title: episode.episode.title,
                 podcastTitle: episode.podcastTitle, state: queued.contains(episode.id) ? waiting : entry.state,
-                bytes: entry.media.cachedBytes, size: entry.media.length, pinned: entry.media.pinned, path: entry.path,
-                error: entry.error)
+                bytes: entry.media.cachedBytes, size: entry.media.length, pinned: entry.media.pinned,
+                byHand: (try? library.isDownloadPinned(episode.id)) ?? false, path: entry.path, error: entry.error)
         }
         let listed = Set(cached.map(\.episodeId))
         let unstarted = queued.filter { !listed.contains($0) }.compactMap { id -> DownloadInfo? in
             guard let episode = try? library.episode(id) else { return nil }
             return DownloadInfo(
                 episodeId: episode.id, podcastId: episode.podcastId, title: episode.episode.title,
-                podcastTitle: episode.podcastTitle, state: waiting, bytes: 0, size: 0, pinned: true, path: "", error: nil)
+                podcastTitle: episode.podcastTitle, state: waiting, bytes: 0, size: 0, pinned: true,
+                byHand: (try? library.isDownloadPinned(episode.id)) ?? false, path: "", error: nil)
         }
         return cached + unstarted
     }
@@ -98,6 +104,7 @@ package struct Downloads: Sendable {
         do throws(CacheError) { try await mediaCache.delete(episodeID: episodeID) } catch {
             throw SessionError.failed(error.message)
         }
+        try SessionError.mapped { () throws(LibraryError) in try library.setDownloadPinned(episodeID, false) }
         recordDownload(episodeID, kept: false)
     }
 
@@ -115,7 +122,7 @@ package struct Downloads: Sendable {
             return ids
         }) ?? []
         for episodeID in wanted {
-            do throws(SessionError) { try await download(episodeID: episodeID) } catch {
+            do throws(SessionError) { try await download(episodeID: episodeID, byHand: false) } catch {
                 logger.error("auto-download of episode \(episodeID): \(error.message)")
             }
         }

@@ -38,6 +38,16 @@ package struct SkipIntervals: Sendable, Equatable {
     package var back = 10.0
 }
 
+/// Some settings' values for every podcast (`PreferenceStore.everyPodcast`).
+package struct PodcastValues: Sendable {
+    let global: [SettingKey: SettingValue]
+    let own: [Int64: [SettingKey: SettingValue]]
+
+    package func value(_ key: SettingKey, podcast: Int64) -> SettingValue {
+        own[podcast]?[key] ?? global[key] ?? key.defaultValue
+    }
+}
+
 /// One setting as `pods config` lists it.
 package struct SettingEntry: Sendable, Equatable {
     package var key: SettingKey
@@ -102,6 +112,21 @@ package final class PreferenceStore: Sendable {
             return SettingEntry(key: key, value: value, source: "config")
         }
         return SettingEntry(key: key, value: key.defaultValue, source: "default")
+    }
+
+    /// The values of `keys` for every podcast at once (one read of the
+    /// library): what a podcast sets itself, else the player's value.
+    package func everyPodcast(_ keys: [SettingKey]) -> PodcastValues {
+        var global: [SettingKey: SettingValue] = [:]
+        for key in keys { global[key] = entry(key, podcast: nil).value }
+        var own: [Int64: [SettingKey: SettingValue]] = [:]
+        let stored = (try? library?.podcastSettings(keys: keys.map(\.name))) ?? [:]
+        for (podcast, values) in stored {
+            for key in keys where key.perPodcast {
+                if let text = values[key.name], let value = try? key.parse(text) { own[podcast, default: [:]][key] = value }
+            }
+        }
+        return PodcastValues(global: global, own: own)
     }
 
     package func entries(podcast: Int64?) -> [SettingEntry] {

@@ -27,6 +27,8 @@ package struct Session: Sendable {
     package let subscriptions: Subscriptions
     package let edits: LibraryEdits
     package let bookmarks: Bookmarks
+    /// The podcasts' rules: ignoring what arrives, tending downloads.
+    package let rules: PodcastRules
     /// Every stretch of listening, for `pods stats`.
     package let listening: ListeningLog
     package let sync: SyncService
@@ -56,11 +58,14 @@ package struct Session: Sendable {
         announcer = makeAnnouncer(playback, artwork)
         downloads = Downloads(library: library, mediaCache: mediaCache, preferences: preferences, logger: logger)
         let subscriber = FeedSubscriber(refresher: refresher, credentials: credentials)
+        let rules = PodcastRules(library: library, preferences: preferences, downloads: downloads, mediaCache: mediaCache,
+                                 loadedEpisode: { await playback.loaded?.id }, logger: logger)
+        self.rules = rules
         sync = SyncService(subscriber: subscriber, playback: playback, library: library, preferences: preferences,
                            credentials: credentials, logger: logger)
         subscriptions = Subscriptions(
             library: library, refresher: refresher, subscriber: subscriber, directories: DirectoryService(preferences: preferences),
-            downloads: downloads, artwork: artwork, announcer: announcer, sync: sync, logger: logger)
+            downloads: downloads, artwork: artwork, announcer: announcer, sync: sync, rules: rules, logger: logger)
         edits = LibraryEdits(library: library)
         // The desktop's notifications tell of bookmarks too, where the announcer can.
         bookmarks = Bookmarks(library: library, playback: playback, controller: controller,
@@ -92,6 +97,7 @@ package struct Session: Sendable {
         await mediaCache?.sweep()
         await playback.resume()
         await playback.applyPreferences()  // config.toml's cache budget, kept for the cache
+        await rules.run()
         sync.schedule(after: .zero)
         await LibraryWork.settle(library)
     }

@@ -22,11 +22,14 @@ package struct Subscriptions: Sendable {
     let announcer: (any NewEpisodeAnnouncer)?
     /// Synced after a refresh, when set up.
     let sync: SyncService?
+    /// Judge what arrives, and tend the downloads, after each refresh.
+    let rules: PodcastRules
     let logger: Logger
 
     package init(library: Library, refresher: FeedRefresher, subscriber: FeedSubscriber, directories: DirectoryService,
                  downloads: Downloads, artwork: ArtworkCache?, announcer: (any NewEpisodeAnnouncer)?, sync: SyncService?,
-                 logger: Logger) {
+                 rules: PodcastRules, logger: Logger) {
+        self.rules = rules
         self.library = library
         self.refresher = refresher
         self.subscriber = subscriber
@@ -50,6 +53,7 @@ package struct Subscriptions: Sendable {
         if let user { credentials = HTTPCredentials(user: user, password: password ?? "") }
         if let feed = try await directories.feedURL(ofAppleLink: url) { url = feed }
         let podcast = try await subscriber.subscribe(url, credentials: credentials)
+        await rules.judgeArrivals()  // the player's own rules apply to a new podcast's episodes too
         await library.changes.delivered()
         Task { await prefetchArtwork() }
         return podcast
@@ -75,6 +79,7 @@ package struct Subscriptions: Sendable {
         try await LibraryWork.run { () throws(LibraryError) in try library.setAutoDownload(id, count: count) }
         await library.changes.delivered()
         await downloads.autoDownload()
+        await rules.tendDownloads()
     }
 
     // MARK: - Importing
@@ -133,6 +138,7 @@ package struct Subscriptions: Sendable {
             }
             return results.compactMap { $0 }
         }
+        await rules.judgeArrivals()
         await library.changes.delivered()
         Task {
             await LibraryWork.settle(library)
@@ -160,13 +166,20 @@ package struct Subscriptions: Sendable {
     }
 
     /// What follows a refresh: the library settles first (its log folded,
-    /// caches and freed memory given back), then the auto-downloads, the
-    /// artwork, the notifications of new episodes and a sync.
+    /// caches and freed memory given back), then the rules judge what
+    /// arrived, the auto-downloads, the rules tend the downloads, then the
+    /// artwork, the notifications of new episodes (not of ignored ones) and a sync.
     private func followUp(_ summaries: [RefreshSummary]) async {
         await LibraryWork.settle(library)
+        let ignored = await rules.judgeArrivals()
         await downloads.autoDownload()
+        await rules.tendDownloads()
         await prefetchArtwork()
-        await announcer?.announce(summaries)
+        await announcer?.announce(summaries.map { summary in
+            var kept = summary
+            kept.added = max(0, summary.added - (ignored[summary.podcastId] ?? 0))
+            return kept
+        })
         sync?.schedule(after: .zero)
     }
 

@@ -189,7 +189,9 @@ enum Items {
         let marks = chapters.compactMap { chapter -> (index: Int, start: Double, title: String)? in
             let fields = fields(chapter)
             guard let index = fields["index"]?.int64Value else { return nil }
-            return (Int(index), fields["start"]?.doubleValue ?? 0, fields["title"]?.stringValue ?? "")
+            // A chapter the podcast's skip-chapters plays past says so.
+            let skipped = fields["skipped"]?.boolValue == true ? " (skipped)" : ""
+            return (Int(index), fields["start"]?.doubleValue ?? 0, (fields["title"]?.stringValue ?? "") + skipped)
         }
         let people = (item["persons"]?.arrayValue ?? []).map { person in
             let fields = fields(person)

@@ -7,7 +7,9 @@ import PodsProtocol
 
 struct Download: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Download episodes for offline listening (only the bytes not already cached).")
+        abstract: "Download episodes for offline listening (only the bytes not already cached).",
+        discussion: "A download you ask for is yours: a podcast's keep-downloads and delete-played-after never delete it "
+            + "(`pods download` on an auto-downloaded episode makes it yours too).")
 
     @Argument(help: "Episode ids.") var episodes: [Int64]
     @Flag(help: "Return once the downloads have started.") var noWait = false
@@ -70,8 +72,9 @@ struct Downloads: AsyncParsableCommand {
             for entry in entries {
                 let bytes = entry["bytes"].int, size = entry["size"].int
                 let share = size > 0 ? " \(100 * bytes / size)%" : ""
-                print(String(format: "%5d  %-11@ %9@%@  %@", entry["episodeId"].int, entry["state"].text,
-                             Self.size(size), share, entry["title"].text))
+                let mine = entry["byHand"]?.boolValue == true ? "  (kept)" : ""
+                print(String(format: "%5d  %-11@ %9@%@  %@%@", entry["episodeId"].int, entry["state"].text,
+                             Self.size(size), share, entry["title"].text, mine))
             }
         }
     }

@@ -1,10 +1,20 @@
 // libFuzzer harness: a config.toml as the listener (or anything that can
-// write the file) leaves it; podsd reads it at start and on every change.
+// write the file) leaves it; podsd reads it at start and on every change,
+// and runs the title patterns it sets (skip-chapters, ignore-episodes)
+// over any feed's titles.
 // Built by scripts/fuzz with the PodsSettings sources and TOMLKit (its
 // toml++ parser instrumented too).
 import Foundation
 
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    _ = try? ConfigFile.parse(String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self))
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    // A pattern the file sets is compiled, then run over a title (the file's own last line stands in for a feed's).
+    if let settings = try? ConfigFile.parse(text) {
+        for key in [SettingKey.skipChapters, .ignoreEpisodes] {
+            if let pattern = TitlePattern.optional(settings.values[key]?.textValue) {
+                _ = pattern.matcher()(String(text.split(separator: "\n").last ?? ""))
+            }
+        }
+    }
     return 0
 }

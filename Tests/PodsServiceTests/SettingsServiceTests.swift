@@ -36,7 +36,7 @@ import Testing
         let all = try #require(try Self.json(await podsd.pods("config", "--json")) as? [[String: Any]])
         #expect(all.map { $0["key"] as? String } == [
             "speed", "skip-forward", "skip-back", "skip-intro", "skip-outro", "trim-silence", "next-action", "complete-within",
-            "auto-next", "refresh-interval", "audio-sink", "pause-on-output-loss", "cache-budget", "metered-downloads", "notify", "sync", "sync-delay", "search-itunes-url", "search-podcastindex-url", "podcastindex-key", "podcastindex-secret",
+            "skip-chapters", "ignore-episodes", "min-duration", "episode-types", "keep-downloads", "delete-played-after", "auto-next", "refresh-interval", "audio-sink", "pause-on-output-loss", "cache-budget", "metered-downloads", "notify", "sync", "sync-delay", "search-itunes-url", "search-podcastindex-url", "podcastindex-key", "podcastindex-secret",
             "ui-artwork"])
         // The tests' podsd runs with --refresh-interval 0 and --audio-sink, which win over the file.
         #expect(all.filter { !["refresh-interval", "audio-sink"].contains($0["key"] as? String) }

@@ -1,0 +1,132 @@
+import Foundation
+import Logging
+import PodsCache
+import PodsLibrary
+import PodsSettings
+
+/// The podcasts' rules that tend the library with no screen open, run
+/// after every refresh, at start, and when a setting changes:
+///
+/// - `ignore-episodes`, `min-duration`, `episode-types`: an episode that
+///   arrives and matches is ignored (marked played here, never
+///   auto-downloaded, left out of `--unplayed`; the sync never hears of it).
+/// - `keep-downloads N` and `delete-played-after`: downloads beyond a
+///   podcast's newest N, and played ones older than that, are deleted;
+///   never the loaded episode's, a queued one's or one downloaded by hand.
+///
+/// (`skip-chapters` is the player's: `PlayerController`.)
+package struct PodcastRules: Sendable {
+    let library: Library
+    let preferences: PreferenceStore
+    let downloads: Downloads
+    let mediaCache: MediaCache?
+    /// The episode loaded in the player, which retention never touches.
+    let loadedEpisode: @Sendable () async -> Int64?
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    package init(library: Library, preferences: PreferenceStore, downloads: Downloads, mediaCache: MediaCache?,
+                 loadedEpisode: @escaping @Sendable () async -> Int64?, now: @escaping @Sendable () -> Date = Date.init,
+                 logger: Logger) {
+        self.library = library
+        self.preferences = preferences
+        self.downloads = downloads
+        self.mediaCache = mediaCache
+        self.loadedEpisode = loadedEpisode
+        self.now = now
+        self.logger = logger
+    }
+
+    /// Every rule: the episodes that arrived are judged, then the downloads tended.
+    /// Returns how many episodes were ignored, by podcast.
+    @discardableResult
+    package func run() async -> [Int64: Int] {
+        let ignored = await judgeArrivals()
+        await tendDownloads()
+        return ignored
+    }
+
+    // MARK: - Ignoring what arrives
+
+    /// Judges the episodes that arrived since the last run; returns how many were ignored, by podcast.
+    @discardableResult
+    package func judgeArrivals() async -> [Int64: Int] {
+        let values = preferences.everyPodcast([.ignoreEpisodes, .minDuration, .episodeTypes])
+        let library = library
+        do {
+            let ignored = try await LibraryWork.lane.run { () throws(LibraryError) in
+                var matchers: [String: (String) -> Bool] = [:]  // each pattern compiled once
+                return try library.judgeArrivedEpisodes { episode in
+                    let rule = IgnoreRule(values, podcast: episode.podcastId)
+                    if let pattern = rule.pattern {
+                        let matches = matchers[pattern.source] ?? pattern.matcher()
+                        matchers[pattern.source] = matches
+                        if matches(episode.title) { return true }
+                    }
+                    return rule.ignores(duration: episode.duration, type: episode.episodeType)
+                }.reduce(into: [Int64: Int]()) { counts, ignored in counts[ignored.podcastId, default: 0] += 1 }
+            }
+            let total = ignored.values.reduce(0, +)
+            if total > 0 { logger.info("the podcasts' rules ignored \(total) new episode\(total == 1 ? "" : "s")") }
+            return ignored
+        } catch {
+            logger.error("could not judge the new episodes: \(error)")
+            return [:]
+        }
+    }
+
+    /// A podcast's `ignore-episodes`, `min-duration` and `episode-types`.
+    private struct IgnoreRule {
+        var pattern: TitlePattern?
+        var minDuration: Double
+        var types: Set<Substring>
+
+        init(_ values: PodcastValues, podcast: Int64) {
+            pattern = TitlePattern.optional(values.value(.ignoreEpisodes, podcast: podcast).textValue)
+            minDuration = values.value(.minDuration, podcast: podcast).numberValue ?? 0
+            types = Set((values.value(.episodeTypes, podcast: podcast).textValue ?? "full,trailer,bonus").split(separator: ","))
+        }
+
+        /// Too short (a length the feed gave), or of a kind not kept (no kind given is `full`).
+        func ignores(duration: Double?, type: String?) -> Bool {
+            if minDuration > 0, let duration, duration < minDuration { return true }
+            let kind = type?.lowercased() ?? "full"
+            return ["full", "trailer", "bonus"].contains(kind) ? !types.contains(Substring(kind)) : false
+        }
+    }
+
+    // MARK: - Retention
+
+    /// Deletes the downloads `keep-downloads` and `delete-played-after` let go.
+    package func tendDownloads() async {
+        guard let mediaCache else { return }
+        let values = preferences.everyPodcast([.keepDownloads, .deletePlayedAfter])
+        let waiting = await mediaCache.queuedDownloadIDs()
+        let library = library
+        guard let downloaded = try? await LibraryWork.lane.run({ () throws(LibraryError) in
+            try library.downloadedEpisodes(alsoWaiting: Array(waiting))
+        }) else { return }
+        let loaded = await loadedEpisode()
+        let now = now()
+        var victims: [Int64] = []
+        for (podcast, episodes) in Dictionary(grouping: downloaded, by: \.podcastId) {
+            let keep = Int(values.value(.keepDownloads, podcast: podcast).numberValue ?? 0)
+            let after = values.value(.deletePlayedAfter, podcast: podcast).numberValue ?? 0
+            let newestFirst = episodes.sorted { ($0.published ?? .distantPast, $0.id) > ($1.published ?? .distantPast, $1.id) }
+            for (index, episode) in newestFirst.enumerated() {
+                guard !episode.byHand, !episode.queued, episode.id != loaded else { continue }
+                let beyondKeep = keep > 0 && index >= keep
+                let playedLongAgo = after > 0 && episode.completed && episode.playedAt.map { now.timeIntervalSince($0) >= after } == true
+                if beyondKeep || playedLongAgo { victims.append(episode.id) }
+            }
+        }
+        for id in victims {
+            do throws(SessionError) {
+                try await downloads.deleteDownload(episodeID: id)
+                logger.info("episode \(id): its download went, as its podcast's keep-downloads or delete-played-after asks")
+            } catch {
+                logger.info("episode \(id): its download stays for now: \(error.message)")
+            }
+        }
+    }
+}
