@@ -77,7 +77,7 @@ let package = Package(
                 "PodsConcurrency", "PodsHTTP", "PodsLibrary", "PodsPlayback", .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "PodsLibrary", dependencies: [
-            "PodsChapters", "PodsConcurrency", "PodsFeedParser", .product(name: "GRDB", package: "GRDB.swift"),
+            "PodsChapters", "PodsConcurrency", "PodsFeedParser", "PodsSettings", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         // The listening session: the library joined to the player, and its services. No D-Bus.

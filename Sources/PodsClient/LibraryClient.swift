@@ -217,6 +217,42 @@ public struct LibraryClient: Sendable {
 
     public func deleteBookmark(_ id: Int64) async throws(PlayerClient.Failure) { _ = try await call(.deleteBookmark, [.int64(id)]) }
 
+    // MARK: - Playlists
+
+    /// The podcast `text` names (an id, or a title's start).
+    public func podcast(_ text: String) async throws(PlayerClient.Failure) -> DBusValue { try await single(.podcast, [.string(text)]) }
+
+    /// Every playlist, by name.
+    public func playlists() async throws(PlayerClient.Failure) -> [DBusValue] {
+        var all: [DBusValue] = []
+        try await pages(.listPlaylists, [], limit: nil) { all += $0 }
+        return all
+    }
+
+    /// A playlist of `rules` (`LibraryItems.playlistRules`' keys), or with `["manual": true]` a list kept by hand.
+    public func createPlaylist(_ name: String, rules: [String: DBusValue]) async throws(PlayerClient.Failure) -> DBusValue {
+        try await single(.createPlaylist, [.string(name), .variantDictionary(rules)])
+    }
+
+    public func deletePlaylist(_ playlist: String) async throws(PlayerClient.Failure) { _ = try await call(.deletePlaylist, [.string(playlist)]) }
+
+    /// The playlist's episodes (`queue`: the queue's) in its order, a page at a time (the first `limit`, when given).
+    public func playlistEpisodes(_ playlist: String, limit: Int? = nil,
+                                 _ page: ([DBusValue]) throws(PlayerClient.Failure) -> Void) async throws(PlayerClient.Failure) {
+        try await pages(.listPlaylistEpisodes, [.string(playlist)], limit: limit, page)
+    }
+
+    public func addToPlaylist(_ playlist: String, _ episodes: [Int64], at index: Int?) async throws(PlayerClient.Failure) {
+        _ = try await call(.playlistAdd, [.string(playlist), .array(.int64, episodes.map { .int64($0) }), .int32(Int32(clamping: index ?? -1))])
+    }
+
+    public func removeFromPlaylist(_ playlist: String, _ episode: Int64) async throws(PlayerClient.Failure) {
+        _ = try await call(.playlistRemove, [.string(playlist), .int64(episode)])
+    }
+
+    /// Plays the playlist (`queue`: the queue) from its first episode; it is what plays next from then on.
+    public func playPlaylist(_ playlist: String) async throws(PlayerClient.Failure) { _ = try await call(.playPlaylist, [.string(playlist)]) }
+
     // MARK: - The listening log
 
     /// Seconds heard and saved since `since` (Unix seconds; 0: ever), by podcast and by week.

@@ -259,6 +259,29 @@ package enum LibraryItemEncoding {
         return item.value
     }
 
+    package static func playlist(_ playlist: EpisodePlaylist, active: Bool) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("id", playlist.id)
+        item.set("name", playlist.name)
+        item.set("kind", playlist.rules == nil ? "list" : "rules")
+        item.set("count", Int64(playlist.count))
+        item.set("active", active)
+        if let rules = playlist.rules {
+            var sub = ItemBuilder()
+            sub.set("podcasts", DBusValue.array(.int64, rules.podcasts.map(DBusValue.int64)))
+            sub.set("unplayed", rules.unplayed)
+            sub.set("downloaded", rules.downloaded)
+            sub.set("minDuration", rules.minDuration)
+            sub.set("maxDuration", rules.maxDuration)
+            sub.set("maxAge", rules.maxAge)
+            sub.set("title", rules.title)
+            sub.set("order", rules.order.rawValue)
+            item.set("rules", sub.value)
+        }
+        item.set("createdAt", date: playlist.createdAt)
+        return item.value
+    }
+
     package static func playSession(_ session: PlaySession) -> DBusValue {
         var item = ItemBuilder()
         item.set("episodeId", session.episodeId)

@@ -33,6 +33,7 @@ package enum LibraryObject {
             + SyncMethods.make(session.sync)
             + BookmarkMethods.make(session.bookmarks)
             + ListeningMethods.make(session.listening)
+            + PlaylistMethods.make(session.playlists)
             + [LibraryMethod.listingPeer.handler { _ throws(DBusError) in [.string(listingPeer)] }]
         return DBusExportedObject(path: LibraryNames.objectPath, interfaces: [DBusInterface(
             name: LibraryNames.interface, methods: try table(handlers, declared: LibraryMethod.all),

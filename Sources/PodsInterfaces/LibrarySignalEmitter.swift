@@ -24,6 +24,7 @@ package struct LibrarySignalEmitter: Sendable {
         for id in changes.episodes.ids ?? [] { emit(LibrarySignal.episodesChanged, [.int64(id)]) }
         for id in changes.status.ids ?? [] { emit(LibrarySignal.episodeStatusChanged, [.int64(id)]) }
         if changes.queue { emit(LibrarySignal.queueChanged) }
+        if changes.playlists { emit(LibrarySignal.playlistsChanged) }
         for id in changes.downloads.ids ?? [] { emit(LibrarySignal.downloadsChanged, [.int64(id)]) }
     }
 

@@ -7,20 +7,23 @@ import PodsProtocol
 import PodsSession
 import Synchronization
 
-/// MPRIS `Playlists`: each subscribed podcast is a playlist
-/// (`/org/pods/podcast/<id>`, its cached artwork as the icon); activating
-/// one resumes its episode in progress, else plays its newest unplayed.
-/// The active playlist is the podcast of the episode loaded.
+/// MPRIS `Playlists`: the queue ("Up Next", `/org/pods/queue`), then the
+/// playlists Pods keeps (`/org/pods/playlist/<id>`), then each subscribed
+/// podcast (`/org/pods/podcast/<id>`). Names carry how many episodes each
+/// holds; icons are the cached artwork of a podcast (a playlist's: its
+/// first episode's podcast's). Activating the queue or a playlist plays it
+/// and makes it what plays next; activating a podcast resumes its episode in
+/// progress, else plays its next unplayed. The active playlist is the one
+/// played last, else the podcast of the episode loaded. Followed live: a
+/// change of what one holds is a `PlaylistChanged`.
 package final class Playlists: Sendable {
     /// A playlist as MPRIS describes it: `(oss)`.
     package struct Entry: Sendable, Equatable {
-        var podcastID: Int64
+        var path: DBusObjectPath
         var title: String
         var icon: String
 
-        var value: DBusValue {
-            .structure([.objectPath(MPRIS.podcastPathPrefix.appending(escaping: String(podcastID))), .string(title), .string(icon)])
-        }
+        var value: DBusValue { .structure([.objectPath(path), .string(title), .string(icon)]) }
     }
 
     /// The most playlists one `GetPlaylists` returns.
@@ -29,11 +32,12 @@ package final class Playlists: Sendable {
     private let connection: DBusConnection
     private let controller: PlayerController
     private let player: Playback
+    private let service: PlaylistService
     private struct Known {
         var count: UInt32 = 0
         var active: Entry?
-        /// What clients were told of each podcast, to tell them of changes.
-        var told: [Int64: Entry] = [:]
+        /// What clients were told of each playlist, by path, to tell them of changes.
+        var told: [DBusObjectPath: Entry] = [:]
     }
     private let known = Mutex(Known())
     private let requests: AsyncStream<Void>.Continuation
@@ -42,11 +46,12 @@ package final class Playlists: Sendable {
     private let library: Library
     private let artwork: ArtworkCache?
 
-    package init(connection: DBusConnection, controller: PlayerController, player: Playback, library: Library,
-                 artwork: ArtworkCache?) {
+    package init(connection: DBusConnection, controller: PlayerController, player: Playback, service: PlaylistService,
+                 library: Library, artwork: ArtworkCache?) {
         self.connection = connection
         self.controller = controller
         self.player = player
+        self.service = service
         self.library = library
         self.artwork = artwork
         (pending, requests) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -71,21 +76,49 @@ package final class Playlists: Sendable {
 
     // MARK: - Reading
 
-    /// `GetPlaylists`.
+    /// `GetPlaylists`: the queue and the playlists, then the podcasts, in
+    /// `order` (the queue first); `reversed` reads the whole of it backwards.
     package func playlists(from index: Int, count: Int, order: PodcastOrder, reversed: Bool) async throws(DBusError) -> [Entry] {
         let library = library
-        let podcasts = try await LibraryCall.run { () throws(LibraryError) in
-            try library.podcasts(in: order, reversed: reversed, offset: index, limit: min(count, Self.maximumCount))
-        }
+        let wanted = min(count, Self.maximumCount)
+        var head = try await kept(order: order)
+        if reversed { head.reverse() }
+        let podcastTotal = try await LibraryCall.run { () throws(LibraryError) in try library.podcastCount() }
+        // Sections in the order read: kept playlists then podcasts, or backwards podcasts then kept playlists.
+        let headStart = reversed ? podcastTotal : 0
+        let podcastStart = reversed ? 0 : head.count
         var entries: [Entry] = []
-        for podcast in podcasts { entries.append(await entry(podcast)) }
-        known.withLock { known in for entry in entries { known.told[entry.podcastID] = entry } }
+        /// The part of `index..<index + wanted` that a section from `start`, `length` long, holds (empty when none).
+        func overlap(_ start: Int, _ length: Int) -> Range<Int> {
+            let lower = max(index, start), upper = min(index + wanted, start + length)
+            return lower..<max(lower, upper)
+        }
+        let headRange = overlap(headStart, head.count)
+        let podcastRange = overlap(podcastStart, podcastTotal)
+        var podcastEntries: [Entry] = []
+        if !podcastRange.isEmpty {
+            let podcasts = try await LibraryCall.run { () throws(LibraryError) in
+                try library.podcasts(in: order, reversed: reversed, offset: podcastRange.lowerBound - podcastStart, limit: podcastRange.count)
+            }
+            for podcast in podcasts { podcastEntries.append(await entry(podcast)) }
+        }
+        let headEntries = headRange.isEmpty ? [] : Array(head[(headRange.lowerBound - headStart)..<(headRange.upperBound - headStart)])
+        entries = reversed ? podcastEntries + headEntries : headEntries + podcastEntries
+        known.withLock { known in for entry in entries { known.told[entry.path] = entry } }
         return entries
     }
 
-    /// `ActivatePlaylist`: plays the podcast's episode in progress, else its newest unplayed (a serial podcast's oldest).
+    /// `ActivatePlaylist`: plays the queue or a playlist (and makes it what
+    /// plays next), or a podcast's episode in progress, else its newest
+    /// unplayed (a serial podcast's oldest).
     package func activate(_ path: DBusObjectPath) async throws(DBusError) {
         let library = library
+        if path == MPRIS.queuePath {
+            return try await onBus { () throws(SessionError) in try await service.play(PlaylistService.queueName) }
+        }
+        if let id = MPRIS.id(in: path, under: MPRIS.playlistPathPrefix) {
+            return try await onBus { () throws(SessionError) in try await service.play(String(id)) }
+        }
         guard let podcastID = MPRIS.id(in: path, under: MPRIS.podcastPathPrefix) else {
             throw DBusError.invalidArgs("\(path.rawValue) is not a playlist of Pods")
         }
@@ -94,39 +127,82 @@ package final class Playlists: Sendable {
             throw DBusError.failed("Every episode of \(podcast.title) is played")
         }
         try await onBus { () throws(SessionError) in try await player.play(episodeID: episodeID) }
+        await service.playedPodcast()
+    }
+
+    // MARK: - Entries
+
+    /// The queue and the playlists Pods keeps, in `order` (the queue first).
+    private func kept(order: PodcastOrder) async throws(DBusError) -> [Entry] {
+        let library = library
+        let (queued, first, lists) = try await LibraryCall.run { () throws(LibraryError) in
+            (try library.queueCount(), try library.queue(offset: 0, limit: 1).first, try library.playlists())
+        }
+        let sorted: [EpisodePlaylist] = switch order {
+        case .alphabetical: lists  // by name already
+        case .created: lists.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        case .modified: lists.sorted { ($0.modifiedAt, $0.id) < ($1.modifiedAt, $1.id) }
+        case .played: lists.sorted { ($0.playedAt ?? .distantPast, $0.id) < ($1.playedAt ?? .distantPast, $1.id) }
+        }
+        var entries = [Entry(path: MPRIS.queuePath, title: "Up Next (\(queued))", icon: await icon(podcast: first?.podcastId))]
+        for list in sorted {
+            let firstEpisode = try? await LibraryCall.run { () throws(LibraryError) in
+                try library.playlistEpisodes(list.id, offset: 0, limit: 1).first
+            }
+            entries.append(Entry(path: MPRIS.playlistPathPrefix.appending(escaping: String(list.id)), title: "\(list.name) (\(list.count))",
+                                 icon: await icon(podcast: firstEpisode?.podcastId)))
+        }
+        return entries
     }
 
     private func entry(_ podcast: Podcast) async -> Entry {
         let icon = if let url = podcast.artworkURL, let artwork = artwork { await artwork.cachedURI(for: url, policy: URLPolicy(feedURL: podcast.feedURL)) } else { String?.none }
-        return Entry(podcastID: podcast.id, title: podcast.title, icon: icon ?? "")
+        return Entry(path: MPRIS.podcastPathPrefix.appending(escaping: String(podcast.id)), title: podcast.title, icon: icon ?? "")
+    }
+
+    /// A podcast's cached artwork, as an icon ("" for none).
+    private func icon(podcast id: Int64?) async -> String {
+        let library = library
+        guard let id, let podcast = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.podcast(id) }) else { return "" }
+        return await entry(podcast).icon
     }
 
     // MARK: - Announcing
 
     private func update() async {
         let library = library
-        let count = UInt32(clamping: (try? await LibraryWork.lane.run { () throws(LibraryError) in try library.podcastCount() }) ?? 0)
-        let activeID = await controller.currentState().track?.episode?.podcastID
+        let podcastCount = (try? await LibraryWork.lane.run { () throws(LibraryError) in try library.podcastCount() }) ?? 0
+        let head = (try? await kept(order: .alphabetical)) ?? []
+        let count = UInt32(clamping: podcastCount + head.count)
         var active: Entry?
-        if let activeID, let podcast = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.podcast(activeID) }) {
-            active = await entry(podcast)
+        if let id = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.activePlaylist() }) {
+            let path = id == QueuePlaylist.id ? MPRIS.queuePath : MPRIS.playlistPathPrefix.appending(escaping: String(id))
+            active = head.first { $0.path == path }
+        } else {
+            if let podcastID = await controller.currentState().track?.episode?.podcastID,
+               let podcast = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.podcast(podcastID) }) {
+                active = await entry(podcast)
+            }
         }
         var changedEntries: [Entry] = []
         let told = known.withLock { $0.told }
-        if !told.isEmpty, let podcasts = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.podcasts() }) {
-            let present = Set(podcasts.map(\.id))
-            known.withLock { known in known.told = known.told.filter { present.contains($0.key) } }  // unsubscribed ones go
-            for podcast in podcasts {
-                guard let before = told[podcast.id] else { continue }
-                let now = await entry(podcast)
-                if now != before { changedEntries.append(now) }
+        if !told.isEmpty {
+            var now: [DBusObjectPath: Entry] = [:]
+            for entry in head { now[entry.path] = entry }
+            if let podcasts = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.podcasts() }) {
+                for podcast in podcasts where told[MPRIS.podcastPathPrefix.appending(escaping: String(podcast.id))] != nil {
+                    let entry = await entry(podcast)
+                    now[entry.path] = entry
+                }
             }
+            known.withLock { known in known.told = known.told.filter { now[$0.key] != nil } }  // deleted and unsubscribed ones go
+            changedEntries = now.values.filter { entry in told[entry.path].map { $0 != entry } ?? false }
         }
         let (countChanged, activeChanged) = known.withLock { known in
             defer {
                 known.count = count
                 known.active = active
-                for entry in changedEntries { known.told[entry.podcastID] = entry }
+                for entry in changedEntries { known.told[entry.path] = entry }
             }
             return (known.count != count, known.active != active)
         }

@@ -178,7 +178,7 @@ extension Library {
 
     // MARK: Rows
 
-    private static let summarySelect = """
+    static let summarySelect = """
         SELECT episode.id, episode.podcastId, podcast.title AS podcastTitle, episode.guid, episode.title,
             episode.published, episode.duration, episode.position, episode.completed, episode.lastPlayedAt,
             episode.currentlyPlaying, episode.inFeed, episode.season, episode.number, episode.episodeType,
@@ -189,7 +189,7 @@ extension Library {
 
     /// Rows read in place from the statement (`fetchAll` would copy each
     /// row, column names and all).
-    private static func summaries(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [EpisodeSummary] {
+    static func summaries(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [EpisodeSummary] {
         var summaries: [EpisodeSummary] = []
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() { summaries.append(try summary(from: row)) }

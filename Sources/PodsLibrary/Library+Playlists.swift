@@ -53,6 +53,10 @@ extension Library {
         try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM podcast") ?? 0 }
     }
 
+    public func queueCount() throws(LibraryError) -> Int {
+        try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM queueItem") ?? 0 }
+    }
+
     /// What playing a podcast means: its episode in progress (the one
     /// played last), else its newest unplayed one (a serial podcast's oldest); nil when all are played.
     public func episodeToPlay(inPodcast podcastID: Int64) throws(LibraryError) -> Int64? {

@@ -74,10 +74,14 @@ extension Library {
         try writing { db in try db.execute(sql: "UPDATE episode SET currentlyPlaying = 0 WHERE currentlyPlaying") }
     }
 
-    /// What plays after `id` ends: the head of the queue, else the next
-    /// newer episode of the same podcast that is not completed.
+    /// What plays after `id` ends: the active playlist's next episode (none
+    /// after its last), else the head of the queue, else the next newer
+    /// episode of the same podcast that is not completed.
     public func nextEpisode(after id: Int64) throws(LibraryError) -> LibraryEpisode? {
         try reading { db in
+            if let playlist = try Self.activePlaylist(db), playlist != QueuePlaylist.id {
+                return try Self.nextInPlaylist(playlist, after: id, db).map { next in try Self.episode(next, db) }
+            }
             if let queued = try Int64.fetchOne(db, sql: "SELECT episodeId FROM queueItem WHERE episodeId != ? ORDER BY rank LIMIT 1",
                                                 arguments: [id]) {
                 return try Self.episode(queued, db)

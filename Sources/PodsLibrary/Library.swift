@@ -61,6 +61,7 @@ public final class Library: Sendable {
                 // without it a 200-feed import waited for 200 fsyncs and
                 // playback's progress forced the disk every second.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                db.add(function: TitleMatchFunction.make())  // smart playlists' title patterns
                 if !db.configuration.readonly { folder.install(on: db) }
                 // Readers keep up to 4 MiB of pages (SQLite's default is 2):
                 // the newest-first list reads the episode table at as many
@@ -261,6 +262,21 @@ public final class Library: Sendable {
                 ALTER TABLE episode ADD COLUMN ignored INTEGER NOT NULL DEFAULT 0;
                 CREATE TABLE downloadPin (episodeId INTEGER PRIMARY KEY REFERENCES episode(id) ON DELETE CASCADE);
                 INSERT INTO setting (key, value) SELECT 'rulesJudgedUpTo', coalesce(max(id), 0) FROM episode;
+                """)
+        }
+        migrator.registerMigration("v16: playlists") { db in
+            // A playlist of rules (`rules`, JSON: `PlaylistRules`) or a list kept by
+            // hand (`rules` NULL, its episodes in `playlistItem`).
+            try db.execute(sql: """
+                CREATE TABLE playlist (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE COLLATE NOCASE, rules TEXT,
+                    createdAt DOUBLE NOT NULL, modifiedAt DOUBLE NOT NULL, playedAt DOUBLE);
+                CREATE TABLE playlistItem (
+                    playlistId INTEGER NOT NULL REFERENCES playlist(id) ON DELETE CASCADE,
+                    episodeId INTEGER NOT NULL REFERENCES episode(id) ON DELETE CASCADE,
+                    rank DOUBLE NOT NULL, PRIMARY KEY (playlistId, episodeId));
+                CREATE INDEX playlistItem_rank ON playlistItem(playlistId, rank);
+                CREATE TABLE playlistActive (playlistId INTEGER NOT NULL);
                 """)
         }
         return migrator

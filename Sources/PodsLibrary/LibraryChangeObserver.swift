@@ -21,6 +21,7 @@ final class LibraryChangeObserver: TransactionObserver, Sendable {
     private struct Pending {
         var podcasts = false
         var queue = false
+        var playlists = false
         var status = Set<Int64>()
     }
 
@@ -37,7 +38,7 @@ final class LibraryChangeObserver: TransactionObserver, Sendable {
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         switch eventKind {
         case .update("episode", let columns): !columns.isDisjoint(with: Self.statusColumns)
-        default: eventKind.tableName == "podcast" || eventKind.tableName == "queueItem"
+        default: ["podcast", "queueItem", "playlist", "playlistItem", "playlistActive"].contains(eventKind.tableName)
         }
     }
 
@@ -46,6 +47,7 @@ final class LibraryChangeObserver: TransactionObserver, Sendable {
             switch event.tableName {
             case "podcast": pending.podcasts = true
             case "queueItem": pending.queue = true
+            case "playlist", "playlistItem", "playlistActive": pending.playlists = true
             default: pending.status.insert(event.rowID)  // only status updates of episodes are observed
             }
         }
@@ -58,7 +60,7 @@ final class LibraryChangeObserver: TransactionObserver, Sendable {
             defer { pending = Pending() }
             return pending
         }
-        var changes = LibraryChanges(podcasts: taken.podcasts, queue: taken.queue)
+        var changes = LibraryChanges(podcasts: taken.podcasts, queue: taken.queue, playlists: taken.playlists)
         if taken.status.count > LibraryChanges.idLimit {
             changes.episodes = Self.podcasts(of: taken.status, db)
         } else {

@@ -18,9 +18,12 @@ public struct LibraryChanges: Sendable, Equatable {
     public var downloads = IDSet()
     /// Cached artwork arrived (playlist icons may change; clients are not told).
     public var artwork = false
+    /// A playlist was made, changed or deleted, or another became the active one.
+    public var playlists = false
 
     public init(podcasts: Bool = false, episodes: IDSet = IDSet(), status: IDSet = IDSet(), queue: Bool = false,
-                downloads: IDSet = IDSet(), artwork: Bool = false) {
+                downloads: IDSet = IDSet(), artwork: Bool = false, playlists: Bool = false) {
+        self.playlists = playlists
         self.podcasts = podcasts
         self.episodes = episodes
         self.status = status
@@ -36,7 +39,7 @@ public struct LibraryChanges: Sendable, Equatable {
     public var isEmpty: Bool { self == LibraryChanges() }
 
     /// What the library's lists show changed (not only downloads or artwork).
-    public var touchesListening: Bool { podcasts || queue || !episodes.isEmpty || !status.isEmpty }
+    public var touchesListening: Bool { podcasts || queue || playlists || !episodes.isEmpty || !status.isEmpty }
 
     /// Adds what `other` says changed.
     public mutating func merge(_ other: LibraryChanges) {
@@ -46,6 +49,7 @@ public struct LibraryChanges: Sendable, Equatable {
         queue = queue || other.queue
         downloads.merge(other.downloads)
         artwork = artwork || other.artwork
+        playlists = playlists || other.playlists
     }
 
     /// Ids of one kind of change: a few named, or every one.

@@ -82,6 +82,20 @@ public enum LibraryItems {
         ItemField("createdAt", .int64, .date),
     ])
 
+    /// What a playlist of rules holds (`CreatePlaylist` takes the same keys, and `manual` b for a list kept by hand).
+    public static let playlistRules = ItemSchema("playlistRules", [
+        ItemField("podcasts", .array(.int64)), ItemField("unplayed", .bool), ItemField("downloaded", .bool),
+        .maybe("minDuration", .double), .maybe("maxDuration", .double), .maybe("maxAge", .double), .maybe("title", .string),
+        ItemField("order", .string),
+    ])
+
+    /// A playlist (`ListPlaylists`): `kind` is `rules` or `list` (kept by
+    /// hand); `count`, the episodes it holds now; `active`, what plays next.
+    public static let playlist = ItemSchema("playlist", [
+        ItemField("id", .int64), ItemField("name", .string), ItemField("kind", .string), ItemField("count", .int64),
+        ItemField("active", .bool), .maybe("rules", variantDictionary, .object(playlistRules)), ItemField("createdAt", .int64, .date),
+    ])
+
     /// One stretch of listening (`ListPlaySessions`): seconds of wall time
     /// heard, from and to (seconds into the episode), at `rate`.
     public static let playSession = ItemSchema("playSession", [

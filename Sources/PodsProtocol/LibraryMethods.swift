@@ -131,6 +131,28 @@ extension InterfaceMethod where Interface == LibraryInterface {
     public static let playBookmark = LibraryMethod("PlayBookmark", [DBusArgument("bookmark", .int64)], timeout: .seconds(20))
     public static let deleteBookmark = LibraryMethod("DeleteBookmark", [DBusArgument("bookmark", .int64)])
 
+    // MARK: - Playlists
+
+    /// Every playlist, by name (at most 1,000).
+    public static let listPlaylists = LibraryMethod("ListPlaylists", pageInputs, page("playlists", LibraryItems.playlist), reads: true)
+    /// A playlist of `rules` (keys as the playlist item's `rules`; every one
+    /// may be left out), or with `manual` true a list kept by hand.
+    public static let createPlaylist = LibraryMethod(
+        "CreatePlaylist", [DBusArgument("name", .string), DBusArgument("rules", .dictionary(key: .string, value: .variant))],
+        [item("playlist", LibraryItems.playlist)])
+    /// `playlist`: an id or a name, here and below.
+    public static let deletePlaylist = LibraryMethod("DeletePlaylist", [DBusArgument("playlist", .string)])
+    /// The playlist's episodes in its order (`queue`: the queue's).
+    public static let listPlaylistEpisodes = LibraryMethod(
+        "ListPlaylistEpisodes", [DBusArgument("playlist", .string)] + pageInputs, page("episodes", LibraryItems.episodeSummary),
+        reads: true)
+    public static let playlistAdd = LibraryMethod(
+        "PlaylistAdd", [DBusArgument("playlist", .string), DBusArgument("episodes", .array(.int64)), DBusArgument("index", .int32)])
+    public static let playlistRemove = LibraryMethod("PlaylistRemove", [DBusArgument("playlist", .string), DBusArgument("episode", .int64)])
+    /// Plays the playlist (`queue`: the queue) from its first episode; it is
+    /// what plays next from then on (MPRIS `ActivatePlaylist` does the same).
+    public static let playPlaylist = LibraryMethod("PlayPlaylist", [DBusArgument("playlist", .string)], timeout: .seconds(20))
+
     // MARK: - The listening log
 
     /// Seconds heard and saved since `since` (Unix seconds; 0: ever).
@@ -170,7 +192,8 @@ extension InterfaceMethod where Interface == LibraryInterface {
         listEpisodes, streamEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript, artwork,
         listQueue, queueAdd, queueRemove, queueMove, queueClear,
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,
-        listBookmarks, playBookmark, deleteBookmark, listeningStats, listPlaySessions,
+        listBookmarks, playBookmark, deleteBookmark, listPlaylists, createPlaylist, deletePlaylist, listPlaylistEpisodes, playlistAdd,
+        playlistRemove, playPlaylist, listeningStats, listPlaySessions,
         setupSync, sync, syncStatus, stopSync, listingPeer,
     ]
 
@@ -202,12 +225,15 @@ public enum LibrarySignal {
     public static let episodeStatusChanged = DBusSignalDescription(
         "EpisodeStatusChanged", arguments: [DBusArgument("episode", .int64)])
     public static let queueChanged = DBusSignalDescription("QueueChanged")
+    /// A playlist was made, changed or deleted, or another was activated (what each holds follows the episodes' signals).
+    public static let playlistsChanged = DBusSignalDescription("PlaylistsChanged")
     /// (done, total) feeds of a refresh or an OPML import under way.
     public static let refreshProgress = DBusSignalDescription(
         "RefreshProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)])
     public static let downloadsChanged = DBusSignalDescription("DownloadsChanged", arguments: [DBusArgument("episode", .int64)])
 
-    public static let all = [podcastsChanged, episodesChanged, episodeStatusChanged, queueChanged, refreshProgress, downloadsChanged]
+    public static let all = [podcastsChanged, episodesChanged, episodeStatusChanged, queueChanged, playlistsChanged, refreshProgress,
+                             downloadsChanged]
 }
 
 extension ItemSchema {

@@ -17,6 +17,10 @@ public enum MPRIS {
     public static let episodePathPrefix = DBusObjectPath(validLiteral: "/org/pods/episode")
     /// Where podcasts have their playlist ids.
     public static let podcastPathPrefix = DBusObjectPath(validLiteral: "/org/pods/podcast")
+    /// Playlists Pods keeps (`Playlists`): `/org/pods/playlist/<id>`.
+    public static let playlistPathPrefix = DBusObjectPath(validLiteral: "/org/pods/playlist")
+    /// The queue, as a playlist.
+    public static let queuePath = DBusObjectPath(validLiteral: "/org/pods/queue")
     /// `Identity`, matching the desktop file's Name.
     public static let identity = "Pods"
     /// `DesktopEntry`: the basename of the installed `pods.desktop` (`data/pods.desktop.in`).

@@ -125,13 +125,15 @@ public struct PodsService: Sendable {
         }
         let trackList = TrackList(connection: connection, controller: controller, library: library, artwork: session?.artwork)
         let playlists = session.map {
-            Playlists(connection: connection, controller: controller, player: $0.playback, library: $0.library, artwork: $0.artwork)
+            Playlists(connection: connection, controller: controller, player: $0.playback, service: $0.playlists, library: $0.library,
+                      artwork: $0.artwork)
         }
         if let library {
             signals.follow(library)
             library.changes.follow { changes in
                 if changes.queue || !changes.episodes.isEmpty || !changes.status.isEmpty { trackList.refresh() }
-                if changes.podcasts || changes.artwork { playlists?.refresh() }
+                // What each playlist holds follows the episodes, their marks, the queue and the downloads.
+                if changes.touchesListening || changes.artwork || !changes.downloads.isEmpty { playlists?.refresh() }
             }
         }
         let rules = ListeningRules(player: player, recorder: recorder, sync: sync, preferences: preferences,

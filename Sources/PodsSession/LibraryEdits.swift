@@ -32,8 +32,6 @@ package struct LibraryEdits: Sendable {
     }
 
     private func edit(_ body: @escaping @Sendable (Library) throws(LibraryError) -> Void) async throws(SessionError) {
-        let library = library
-        try await LibraryWork.run { () throws(LibraryError) in try body(library) }
-        await library.changes.delivered()
+        try await LibraryWork.edit(library, body)
     }
 }

@@ -42,6 +42,13 @@ package enum LibraryWork {
         }
     }
 
+    /// `body`'s writes, returning once the library's followers have heard of
+    /// them (the caller's answer comes after the signal, and after `CanGoNext` follows).
+    package static func edit(_ library: Library, _ body: @escaping @Sendable (Library) throws(LibraryError) -> Void) async throws(SessionError) {
+        try await run { () throws(LibraryError) in try body(library) }
+        await library.changes.delivered()
+    }
+
     /// What a cancelled caller's work fails with.
     package static let cancelled = LibraryError(.database, "the caller stopped waiting before its library work began")
 

@@ -29,6 +29,8 @@ package struct Session: Sendable {
     package let bookmarks: Bookmarks
     /// The podcasts' rules: ignoring what arrives, tending downloads.
     package let rules: PodcastRules
+    /// Playlists of rules and kept by hand, and which plays next.
+    package let playlists: PlaylistService
     /// Every stretch of listening, for `pods stats`.
     package let listening: ListeningLog
     package let sync: SyncService
@@ -67,6 +69,7 @@ package struct Session: Sendable {
             library: library, refresher: refresher, subscriber: subscriber, directories: DirectoryService(preferences: preferences),
             downloads: downloads, artwork: artwork, announcer: announcer, sync: sync, rules: rules, logger: logger)
         edits = LibraryEdits(library: library)
+        playlists = PlaylistService(library: library, playback: playback)
         // The desktop's notifications tell of bookmarks too, where the announcer can.
         bookmarks = Bookmarks(library: library, playback: playback, controller: controller,
                               announcer: announcer as? any BookmarkAnnouncer)

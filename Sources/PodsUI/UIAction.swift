@@ -8,7 +8,7 @@ public enum UIAction: String, CaseIterable, Sendable {
     case next, previous, skipForward = "skip-forward", skipBack = "skip-back", faster, slower
     case openLink = "open-link", subscribe, refresh, filter, help, quit
     case layoutPodcasts = "layout-1", layoutQueue = "layout-2", layoutDownloads = "layout-3"
-    case layoutNewest = "layout-4", layoutSearch = "layout-5", layoutBookmarks = "layout-6"
+    case layoutNewest = "layout-4", layoutSearch = "layout-5", layoutBookmarks = "layout-6", layoutPlaylists = "layout-7"
 
     /// What the help overlay says it does.
     public var help: String {
@@ -44,6 +44,7 @@ public enum UIAction: String, CaseIterable, Sendable {
         case .layoutNewest: "every episode, newest first, and details"
         case .layoutSearch: "search the directories and subscribe"
         case .layoutBookmarks: "bookmarks (Enter plays from one) and details"
+        case .layoutPlaylists: "the queue and playlists (Enter: it plays next)"
         }
     }
 }
@@ -64,6 +65,7 @@ public struct KeyMap: Sendable {
         .character("?"): .help, .character("q"): .quit,
         .character("1"): .layoutPodcasts, .character("2"): .layoutQueue, .character("3"): .layoutDownloads,
         .character("4"): .layoutNewest, .character("5"): .layoutSearch, .character("6"): .layoutBookmarks,
+        .character("7"): .layoutPlaylists,
     ]
 
     public init() { actions = Self.defaults }

@@ -130,6 +130,10 @@ public final class UIApp {
             // No signal tells of bookmarks (one is taken by a key anywhere): read each time the layout opens.
             model.bookmarks.loading = true
             backend.loadBookmarks()
+        case .playlists:
+            // What each holds changes with every episode played: read each time the layout opens.
+            model.playlists.loading = true
+            backend.loadPlaylists()
         case .search:
             break
         }
@@ -161,7 +165,7 @@ public final class UIApp {
     /// held arrow key does not ask for every page it passes).
     private func askForPageWhenSettled() {
         if model.layout == .search { return }
-        guard let episode = model.selectedEpisode else {
+        guard let episode = model.selectedEpisode, episode.id > 0 else {  // (an empty playlist's row is no episode)
             if model.page != nil { model.show(nil, width: detailsWidth); dirty = true }
             return
         }
@@ -219,6 +223,9 @@ public final class UIApp {
         case .bookmarks(let rows):
             model.bookmarks.replace(rows) { $0.bookmark ?? $0.id }
             model.bookmarks.loading = false
+        case .playlists(let rows):
+            model.playlists.replace(rows) { Int64($0.playlist ?? "") ?? 0 }  // (the queue is 0)
+            model.playlists.loading = false
         case .page(let page):
             askedPage = nil
             if model.selectedEpisode?.id == page.episodeID {
@@ -264,6 +271,7 @@ public final class UIApp {
             case .queue: model.queue.loading = false
             case .downloads: model.downloads.loading = false
             case .bookmarks: model.bookmarks.loading = false
+            case .playlists: model.playlists.loading = false
             case .podcasts: model.podcasts.loading = false
             case .search: model.results.loading = false
             }
@@ -427,7 +435,7 @@ public final class UIApp {
             setFilter("")
         case .help: model.showsHelp = true; model.helpTop = 0
         case .quit: running = false
-        case .layoutPodcasts, .layoutQueue, .layoutDownloads, .layoutNewest, .layoutSearch, .layoutBookmarks:
+        case .layoutPodcasts, .layoutQueue, .layoutDownloads, .layoutNewest, .layoutSearch, .layoutBookmarks, .layoutPlaylists:
             let layout = UIModel.Layout(rawValue: (UIAction.allCases.firstIndex(of: action) ?? 0)
                 - (UIAction.allCases.firstIndex(of: .layoutPodcasts) ?? 0) + 1) ?? .podcasts
             guard layout != model.layout else { return }
@@ -475,6 +483,11 @@ public final class UIApp {
             // From 5 s before the moment; the episode's resume position stays where it was.
             guard let bookmark = model.selectedEpisode?.bookmark else { return }
             backend.command { () throws(PlayerClient.Failure) in try await library.playBookmark(bookmark) }
+        case .playlists:
+            // Plays it from its first episode; it plays next from then on (the list shows which).
+            guard let playlist = model.selectedEpisode?.playlist else { return }
+            backend.command { () throws(PlayerClient.Failure) in try await library.playPlaylist(playlist) }
+            backend.loadPlaylists()
         default:
             guard let episode = model.selectedEpisode else { return }
             backend.command { () throws(PlayerClient.Failure) in

@@ -65,6 +65,31 @@ struct UIBackend: Sendable {
         }
     }
 
+    /// The queue and every playlist, each row on its first episode (what its details show).
+    func loadPlaylists() {
+        run(.playlists) { () throws(PlayerClient.Failure) in
+            var rows: [EpisodeRow] = []
+            var queued = 0, firstQueued: Int64 = 0
+            try await library.playlistEpisodes("queue", limit: LibraryPaging.maxItems) { page in
+                if firstQueued == 0 { firstQueued = page.first.flatMap { Items.fields($0)["id"]?.int64Value } ?? 0 }
+                queued += page.count
+            }
+            let all = try await library.playlists().map(Items.fields)
+            let queueActive = !all.contains { $0["active"]?.boolValue == true }
+            rows.append(Items.playlistRow(name: "Up Next", count: queued, active: queueActive, play: "queue", first: firstQueued))
+            for playlist in all {
+                let id = String(playlist["id"]?.int64Value ?? 0)
+                var first: Int64 = 0
+                try await library.playlistEpisodes(id, limit: 1) { page in
+                    if first == 0 { first = page.first.flatMap { Items.fields($0)["id"]?.int64Value } ?? 0 }
+                }
+                rows.append(Items.playlistRow(name: playlist["name"]?.stringValue ?? "", count: Int(playlist["count"]?.int64Value ?? 0),
+                                              active: playlist["active"]?.boolValue == true, play: id, first: first))
+            }
+            post(.playlists(rows))
+        }
+    }
+
     func loadDownloads() {
         run(.downloads) { () throws(PlayerClient.Failure) in post(.downloads(try await library.downloads().compactMap(Items.download))) }
     }

@@ -6,7 +6,7 @@ import PodsTerminal
 /// drive it without a terminal.
 public struct UIModel: Sendable {
     public enum Layout: Int, Sendable, CaseIterable {
-        case podcasts = 1, queue, downloads, newest, search, bookmarks
+        case podcasts = 1, queue, downloads, newest, search, bookmarks, playlists
 
         var title: String {
             switch self {
@@ -16,6 +16,7 @@ public struct UIModel: Sendable {
             case .newest: "Newest"
             case .search: "Search"
             case .bookmarks: "Bookmarks"
+            case .playlists: "Playlists"
             }
         }
     }
@@ -42,6 +43,7 @@ public struct UIModel: Sendable {
     public var queue = ListState<EpisodeRow>()
     public var downloads = ListState<EpisodeRow>()
     public var bookmarks = ListState<EpisodeRow>()
+    public var playlists = ListState<EpisodeRow>()
     public var newest = ListState<EpisodeRow>()
     public var results = ListState<SearchRow>()
     public var searchTerm = ""
@@ -87,6 +89,7 @@ public struct UIModel: Sendable {
         case .downloads: \.downloads
         case .newest: \.newest
         case .bookmarks: \.bookmarks
+        case .playlists: \.playlists
         case .search: nil
         }
     }

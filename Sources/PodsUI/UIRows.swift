@@ -30,6 +30,8 @@ public struct EpisodeRow: Equatable, Sendable {
     public var downloaded: Double?
     /// The bookmark this row is (the bookmarks list): Enter plays from it.
     public var bookmark: Int64?
+    /// The playlist this row is, as `PlayPlaylist` names it (the playlists list): Enter plays it.
+    public var playlist: String?
 
     public init(id: Int64, podcastID: Int64, podcastTitle: String, title: String, published: Date?, duration: Double?,
                 position: Double, completed: Bool, downloaded: Double?, bookmark: Int64? = nil) {
@@ -152,6 +154,15 @@ enum Items {
         return EpisodeRow(id: id, podcastID: item["podcastId"]?.int64Value ?? 0, podcastTitle: item["podcastTitle"]?.stringValue ?? "",
                           title: item["title"]?.stringValue ?? "episode \(id)", published: nil, duration: nil, position: 0,
                           completed: false, downloaded: share)
+    }
+
+    /// The queue or a playlist, on its first episode's row (0: it holds none).
+    static func playlistRow(name: String, count: Int, active: Bool, play: String, first: Int64) -> EpisodeRow {
+        var row = EpisodeRow(id: first, podcastID: 0, podcastTitle: active ? "plays next" : "",
+                             title: "\(name) · \(count) episode\(count == 1 ? "" : "s")", published: nil, duration: nil, position: 0,
+                             completed: false, downloaded: nil)
+        row.playlist = play
+        return row
     }
 
     /// A bookmark (`ListBookmarks`): its moment, its episode and its note, on the episode's row.

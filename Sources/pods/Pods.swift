@@ -18,7 +18,7 @@ struct Pods: AsyncParsableCommand {
                 Search.self, Subscribe.self, Unsubscribe.self, Podcasts.self, Episodes.self, Show.self, ShowEpisode.self, Refresh.self, Mark.self,
             ]),
             CommandGroup(name: "Queue and downloads", subcommands: [
-                Queue.self, Download.self, Downloads.self, DeleteDownload.self, AutoDownload.self, Storage.self,
+                Queue.self, Playlists.self, Playlist.self, Download.self, Downloads.self, DeleteDownload.self, AutoDownload.self, Storage.self,
             ]),
             CommandGroup(name: "Sync and settings", subcommands: [Sync.self, Config.self]),
             CommandGroup(name: "Tools", subcommands: [Import.self, Export.self, Inspect.self]),

@@ -1,4 +1,5 @@
 import Foundation
+import PodsProtocol
 import PodsTerminal
 import PodsTestSupport
 import Testing
@@ -114,6 +115,8 @@ import Testing
             await terminal.send("l")
             await terminal.send("Enter")
             try await terminal.waitFor("▶ Wide Show 播客 — Third plain")
+            // Shown playing before the pipeline can seek (under load, a while before): playerctl refuses a position till then.
+            try await waitFor(timeout: .seconds(10)) { (try? await ui.podsd.client.property("CanSeek")) == .bool(true) }
             #expect(await ui.podsd.playerctl("pause").status == 0)
             #expect(await ui.podsd.playerctl("position", "40").status == 0)
             try await waitFor(timeout: .seconds(5)) { (try? await ui.podsd.client.status().position).map { abs($0 - 40) < 0.5 } ?? false }
@@ -126,6 +129,26 @@ import Testing
             try await waitFor(timeout: .seconds(10)) { await ui.podsd.playerctl("status").stdout.contains("Playing") }
             let position = try await ui.podsd.client.status().position
             #expect(position >= 34.5 && position < 38, "from 5 s before the bookmark: \(position)")
+        }
+    }
+
+    @Test func thePlaylistsLayoutSwitchesWhatPlaysNext() async throws {
+        try await Self.withUI { ui in
+            let terminal = ui.terminal
+            #expect(await ui.podsd.pods("playlist", "create", "Plain ones", "--title", "plain").status == 0)
+            await terminal.send("7")
+            var screen = try await terminal.waitFor("Playlists (2)")
+            #expect(screen.contains("Up Next · 0 episodes") && screen.contains("Plain ones · 1 episode"), "\(screen)")
+            await terminal.send("j")
+            await terminal.send("Enter")
+            try await waitFor(timeout: .seconds(10)) { await ui.podsd.playerctl("metadata", "xesam:title").stdout.contains("Third plain") }
+            screen = try await terminal.waitForScreen("the playlist marked as playing next") {
+                $0.contains("Plain ones · 1 episode — plays next")
+            }
+            let active = await ui.podsd.run("gdbus", ["call", "--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue,
+                                                      "--method", "org.freedesktop.DBus.Properties.Get", MPRIS.playlistsInterface,
+                                                      "ActivePlaylist"])
+            #expect(active.stdout.contains("'Plain ones (1)'"), "\(active)")
         }
     }
 

@@ -1,0 +1,107 @@
+import Foundation
+import PodsFeedParser
+import PodsLibrary
+import PodsTestSupport
+import Testing
+
+/// Playlists in the library: rules as SQL (podcasts, unplayed, downloaded,
+/// length, age, a title pattern, order), lists kept by hand, what plays
+/// next once one is active, and a 50,000-episode playlist read in pages.
+@Suite struct EpisodePlaylistTests {
+    /// Episodes `guids`, newest first, one day apart; lengths 60 s × their index + 1.
+    private static func feed(_ guids: [String], title: String = "Show") -> Feed {
+        var feed = FeedFixtures.feed(guids, titlePrefix: "Episode ")
+        feed.title = title
+        for index in feed.episodes.indices { feed.episodes[index].duration = Double(60 * (index + 1)) }
+        return feed
+    }
+
+    private static func titles(_ library: Library, _ playlist: Int64) throws -> [String] {
+        try library.playlistEpisodes(playlist, offset: 0, limit: 100).map(\.title)
+    }
+
+    @Test func rulesChooseAndOrder() throws {
+        let library = try Library(directory: try Fixtures.temporaryDirectory())
+        let show = try library.subscribe(feedURL: "https://example.org/a", feed: Self.feed(["a1", "a2", "a3", "best"]), etag: nil, lastModified: nil)
+        let other = try library.subscribe(feedURL: "https://example.org/b", feed: Self.feed(["b1", "b2"], title: "Other"), etag: nil, lastModified: nil)
+        let all = try library.createPlaylist("Everything", rules: PlaylistRules())
+        #expect(all.count == 6 && all.rules == PlaylistRules())
+        #expect(Set(try Self.titles(library, all.id).prefix(2)) == ["Episode a1", "Episode b1"])  // the newest of each
+        let short = try library.createPlaylist("Short unplayed", rules: PlaylistRules(
+            podcasts: [show.id], unplayed: true, maxDuration: 180, order: .longest))
+        #expect(try Self.titles(library, short.id) == ["Episode a3", "Episode a2", "Episode a1"])
+        try library.markCompleted(try #require(try library.episodes(podcastId: show.id).first { $0.episode.guid == "a2" }?.id), true)
+        #expect(try Self.titles(library, short.id) == ["Episode a3", "Episode a1"])
+        let titled = try library.createPlaylist("Best", rules: PlaylistRules(title: "^episode (best|b2)$", order: .oldest))
+        #expect(try Self.titles(library, titled.id) == ["Episode best", "Episode b2"])
+        #expect(try library.playlist(matching: "best").id == titled.id && library.playlist(matching: String(titled.id)).name == "Best")
+        let none = try library.createPlaylist("Downloaded", rules: PlaylistRules(podcasts: [other.id], downloaded: true, minDuration: 1))
+        #expect(none.count == 0)
+        #expect(try library.playlists().map(\.name) == ["Best", "Downloaded", "Everything", "Short unplayed"])
+
+        // Refused whole: nothing written.
+        for (name, rules) in [("Bad pattern", PlaylistRules(title: "(best")), ("NaN", PlaylistRules(minDuration: .nan)),
+                              ("Huge", PlaylistRules(maxAge: 1e23)), ("Nobody's", PlaylistRules(podcasts: [4242])),
+                              ("EVERYTHING", PlaylistRules()), ("", PlaylistRules()), ("42", PlaylistRules()),
+                              (String(repeating: "n", count: Library.playlistNameLimit + 1), PlaylistRules())] {
+            #expect(throws: LibraryError.self, "\(name)") { try library.createPlaylist(name, rules: rules) }
+        }
+        #expect(try library.playlists().count == 4)
+        #expect(throws: LibraryError.self) { try library.addToPlaylist(all.id, [1]) }
+        try library.deletePlaylist(all.id)
+        #expect(throws: LibraryError.self) { try library.playlist(all.id) }
+    }
+
+    @Test func aListKeptByHandAndWhatPlaysNext() throws {
+        let library = try Library(directory: try Fixtures.temporaryDirectory())
+        let show = try library.subscribe(feedURL: "https://example.org/a", feed: Self.feed(["a1", "a2", "a3", "a4"]), etag: nil, lastModified: nil)
+        let ids = Dictionary(uniqueKeysWithValues: try library.episodes(podcastId: show.id).map { ($0.episode.guid, $0.id) })
+        let list = try library.createPlaylist("Road trip", rules: nil)
+        try library.addToPlaylist(list.id, [ids["a3"]!, ids["a1"]!])
+        try library.addToPlaylist(list.id, [ids["a4"]!], at: 0)
+        try library.addToPlaylist(list.id, [ids["a3"]!])  // moves to the end
+        #expect(try Self.titles(library, list.id) == ["Episode a4", "Episode a1", "Episode a3"])
+        #expect(try library.playlist(list.id).count == 3)
+
+        // Active: what plays next is the list's, in its order, then nothing; the queue is left as it is.
+        try library.enqueue([ids["a2"]!])
+        try library.setActivePlaylist(list.id)
+        #expect(try library.nextEpisode(after: ids["a2"]!)?.episode.guid == "a4")  // not in it: its first
+        #expect(try library.nextEpisode(after: ids["a4"]!)?.episode.guid == "a1")
+        #expect(try library.nextEpisode(after: ids["a3"]!) == nil)
+        try library.removeFromPlaylist(list.id, ids["a1"]!)
+        #expect(try library.nextEpisode(after: ids["a4"]!)?.episode.guid == "a3")
+        #expect(throws: LibraryError.self) { try library.removeFromPlaylist(list.id, ids["a1"]!) }
+        // The queue active again: its head.
+        try library.setActivePlaylist(QueuePlaylist.id)
+        #expect(try library.nextEpisode(after: ids["a4"]!)?.episode.guid == "a2")
+        // Deleting the active playlist makes nothing active.
+        try library.setActivePlaylist(list.id)
+        try library.deletePlaylist(list.id)
+        #expect(try library.activePlaylist() == nil)
+        #expect(throws: LibraryError.self) { try library.setActivePlaylist(list.id) }
+    }
+
+    @Test func fiftyThousandEpisodesAnswerInPages() throws {
+        let library = try Library(directory: try Fixtures.temporaryDirectory())
+        let guids = (0..<50_000).map { "e\($0)" }
+        _ = try library.subscribe(feedURL: "https://example.org/big", feed: FeedFixtures.feed(guids), etag: nil, lastModified: nil)
+        let playlist = try library.createPlaylist("All", rules: PlaylistRules(unplayed: true, order: .oldest))
+        #expect(playlist.count == 50_000)
+        var seen = Set<Int64>()
+        var offset = 0
+        var slowest: Duration = .zero
+        while true {
+            let start = ContinuousClock.now
+            let page = try library.playlistEpisodes(playlist.id, offset: offset, limit: 1000)
+            slowest = max(slowest, ContinuousClock.now - start)
+            guard !page.isEmpty else { break }
+            #expect(page.count <= 1000)
+            seen.formUnion(page.map(\.id))
+            offset += page.count
+        }
+        print("a 50,000-episode playlist in pages of 1,000: the slowest page took \(slowest)")
+        #expect(seen.count == 50_000 && offset == 50_000)
+        #expect(try library.playlistEpisodes(playlist.id, offset: 0, limit: 1).first?.guid == "e49999")
+    }
+}
