@@ -335,9 +335,13 @@ public struct LibraryClient: Sendable {
     /// name) when it does not say.
     public func listingConnection() async -> String? { await listingPeer() }
 
+    /// nil too when this client may not reach it: a sandbox's proxy lets it
+    /// talk to podsd's names, not to the unique name of its third connection.
     private func listingPeer() async -> String? {
         guard let name = try? await call(.listingPeer).first?.stringValue, !name.isEmpty else { return nil }
-        return name
+        let reachable = try? await player.connection.call(
+            destination: name, path: LibraryNames.objectPath, interface: "org.freedesktop.DBus.Peer", member: "Ping", timeout: .seconds(2))
+        return reachable == nil ? nil : name
     }
 
     /// The paging loop: `fetch` asks for one page (its arguments end with

@@ -74,6 +74,10 @@ package final class Playlists: Sendable {
 
     package func finish() { requests.finish() }
 
+    /// Reads the count and the active playlist before any client can ask,
+    /// announcing nothing: what a client reads first is no change.
+    package func prime() async { await update(announcing: false) }
+
     // MARK: - Reading
 
     /// `GetPlaylists`: the queue and the playlists, then the podcasts, in
@@ -169,7 +173,7 @@ package final class Playlists: Sendable {
 
     // MARK: - Announcing
 
-    private func update() async {
+    private func update(announcing: Bool = true) async {
         let library = library
         let podcastCount = (try? await LibraryWork.lane.run { () throws(LibraryError) in try library.podcastCount() }) ?? 0
         let head = (try? await kept(order: .alphabetical)) ?? []
@@ -206,6 +210,7 @@ package final class Playlists: Sendable {
             }
             return (known.count != count, known.active != active)
         }
+        guard announcing else { return }
         var properties: [String: DBusValue] = [:]
         if countChanged { properties["PlaylistCount"] = .uint32(count) }
         if activeChanged { properties["ActivePlaylist"] = self.active }

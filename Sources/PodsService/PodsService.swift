@@ -178,6 +178,7 @@ public struct PodsService: Sendable {
         }
 
         // Pods' own name first: once MPRIS answers, everything does.
+        await playlists?.prime()
         try await claimName(PodsBus.name, on: podsConnection, requestStop: requestStop)
         try await claimName(MPRIS.busName, on: connection, requestStop: requestStop)
         logger.info("podsd owns \(MPRIS.busName) as \(connection.uniqueName) and \(PodsBus.name) as \(podsConnection.uniqueName)")

@@ -68,6 +68,9 @@ public enum Screen {
         case .playlists:
             episodeList(model, \.playlists, title: "Playlists", &canvas, top: top, height: height, at: left,
                         focused: model.focus == .list, showPodcast: true)
+        case .listening:
+            episodeList(model, \.listening, title: "Listening", &canvas, top: top, height: height, at: left,
+                        focused: model.focus == .list, showPodcast: true)
         }
         let picture = pictureFrame(model, rows: rows, columns: columns)
         detailsPane(model, &canvas, top: top, height: height, at: right, below: picture.map { $0.rows + 1 } ?? 0)

@@ -134,6 +134,9 @@ public final class UIApp {
             // What each holds changes with every episode played: read each time the layout opens.
             model.playlists.loading = true
             backend.loadPlaylists()
+        case .listening:
+            model.listening.loading = true
+            backend.loadListening()
         case .search:
             break
         }
@@ -226,6 +229,9 @@ public final class UIApp {
         case .playlists(let rows):
             model.playlists.replace(rows) { Int64($0.playlist ?? "") ?? 0 }  // (the queue is 0)
             model.playlists.loading = false
+        case .listening(let rows):
+            model.listening.replace(rows, id: \.id)
+            model.listening.loading = false
         case .page(let page):
             askedPage = nil
             if model.selectedEpisode?.id == page.episodeID {
@@ -272,6 +278,7 @@ public final class UIApp {
             case .downloads: model.downloads.loading = false
             case .bookmarks: model.bookmarks.loading = false
             case .playlists: model.playlists.loading = false
+            case .listening: model.listening.loading = false
             case .podcasts: model.podcasts.loading = false
             case .search: model.results.loading = false
             }
@@ -435,7 +442,8 @@ public final class UIApp {
             setFilter("")
         case .help: model.showsHelp = true; model.helpTop = 0
         case .quit: running = false
-        case .layoutPodcasts, .layoutQueue, .layoutDownloads, .layoutNewest, .layoutSearch, .layoutBookmarks, .layoutPlaylists:
+        case .layoutPodcasts, .layoutQueue, .layoutDownloads, .layoutNewest, .layoutSearch, .layoutBookmarks, .layoutPlaylists,
+             .layoutListening:
             let layout = UIModel.Layout(rawValue: (UIAction.allCases.firstIndex(of: action) ?? 0)
                 - (UIAction.allCases.firstIndex(of: .layoutPodcasts) ?? 0) + 1) ?? .podcasts
             guard layout != model.layout else { return }

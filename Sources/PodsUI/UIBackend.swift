@@ -90,6 +90,13 @@ struct UIBackend: Sendable {
         }
     }
 
+    /// The listening log's sums: all of it, then each podcast (most heard first), then each week (latest first).
+    func loadListening() {
+        run(.listening) { () throws(PlayerClient.Failure) in
+            post(.listening(Items.listeningRows(Items.fields(try await library.listeningStats(since: 0)))))
+        }
+    }
+
     func loadDownloads() {
         run(.downloads) { () throws(PlayerClient.Failure) in post(.downloads(try await library.downloads().compactMap(Items.download))) }
     }

@@ -10,6 +10,7 @@ enum UIEvent: Sendable {
     case downloads([EpisodeRow])
     case bookmarks([EpisodeRow])
     case playlists([EpisodeRow])
+    case listening([EpisodeRow])
     case page(EpisodePage)
     /// An episode's artwork as a PNG; nil when it has none or it could not be had.
     case picture(episodeID: Int64, png: [UInt8]?)
@@ -24,7 +25,7 @@ enum UIEvent: Sendable {
     /// A request failed; the list it was for stops waiting.
     case failed(List)
 
-    enum List: Sendable { case episodes, newest, queue, downloads, bookmarks, playlists, podcasts, search }
+    enum List: Sendable { case episodes, newest, queue, downloads, bookmarks, playlists, listening, podcasts, search }
 
     typealias Change = UIChange
 }

@@ -6,7 +6,7 @@ import PodsTerminal
 /// drive it without a terminal.
 public struct UIModel: Sendable {
     public enum Layout: Int, Sendable, CaseIterable {
-        case podcasts = 1, queue, downloads, newest, search, bookmarks, playlists
+        case podcasts = 1, queue, downloads, newest, search, bookmarks, playlists, listening
 
         var title: String {
             switch self {
@@ -17,6 +17,7 @@ public struct UIModel: Sendable {
             case .search: "Search"
             case .bookmarks: "Bookmarks"
             case .playlists: "Playlists"
+            case .listening: "Listening"
             }
         }
     }
@@ -44,6 +45,8 @@ public struct UIModel: Sendable {
     public var downloads = ListState<EpisodeRow>()
     public var bookmarks = ListState<EpisodeRow>()
     public var playlists = ListState<EpisodeRow>()
+    /// The listening log's sums (rows that are no episode: ids below 0).
+    public var listening = ListState<EpisodeRow>()
     public var newest = ListState<EpisodeRow>()
     public var results = ListState<SearchRow>()
     public var searchTerm = ""
@@ -90,6 +93,7 @@ public struct UIModel: Sendable {
         case .newest: \.newest
         case .bookmarks: \.bookmarks
         case .playlists: \.playlists
+        case .listening: \.listening
         case .search: nil
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PodsClient
 import PodsDBus
 import PodsFeedParser
 
@@ -163,6 +164,28 @@ enum Items {
                              completed: false, downloaded: nil)
         row.playlist = play
         return row
+    }
+
+    /// `ListeningStats` as rows: the whole, each podcast, each week (latest
+    /// first); each row's id is below 0 (no episode, no details).
+    static func listeningRows(_ stats: [String: DBusValue]) -> [EpisodeRow] {
+        var rows: [EpisodeRow] = []
+        func add(_ title: String, _ note: String) {
+            rows.append(EpisodeRow(id: -Int64(rows.count + 1), podcastID: 0, podcastTitle: note, title: title, published: nil,
+                                   duration: nil, position: 0, completed: false, downloaded: nil))
+        }
+        let sessions = stats["sessions"]?.int64Value ?? 0
+        add("\(ListeningTime.text(stats["seconds"]?.doubleValue)) heard", "in all, \(sessions) session\(sessions == 1 ? "" : "s")")
+        add("\(ListeningTime.text(stats["savedBySpeed"]?.doubleValue)) saved by speed", "in all")
+        add("\(ListeningTime.text(stats["savedByTrimming"]?.doubleValue)) saved by trimming silence", "in all")
+        for share in (stats["podcasts"]?.arrayValue ?? []).map(fields) {
+            add("\(ListeningTime.text(share["seconds"]?.doubleValue)) heard, \(ListeningTime.text(share["saved"]?.doubleValue)) saved",
+                share["name"]?.stringValue ?? "")
+        }
+        for share in (stats["weeks"]?.arrayValue ?? []).map(fields).reversed() {
+            add("\(ListeningTime.text(share["seconds"]?.doubleValue)) heard", "week of \(share["name"]?.stringValue ?? "")")
+        }
+        return rows
     }
 
     /// A bookmark (`ListBookmarks`): its moment, its episode and its note, on the episode's row.

@@ -75,13 +75,7 @@ struct Stats: AsyncParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// `12:34:56` (hours have no upper bound), `-0:01:00` for time lost below 1×.
-    static func hours(_ seconds: Double?) -> String {
-        let value = seconds.flatMap { $0.isFinite ? $0 : nil } ?? 0
-        let whole = Int(min(abs(value), 1e12).rounded())
-        let text = "\(whole / 3600):" + String(format: "%02d:%02d", whole / 60 % 60, whole % 60)
-        return value < 0 && whole > 0 ? "-" + text : text
-    }
+    static func hours(_ seconds: Double?) -> String { ListeningTime.text(seconds) }
 
     static func csvLine(_ session: DBusValue) -> String {
         let started = Date(timeIntervalSince1970: Double(session["startedAt"]?.int64Value ?? 0))

@@ -73,3 +73,31 @@ import Testing
             interface: "org.freedesktop.DBus", member: "GetNameOwner", arguments: [.string(name)]).first?.stringValue)
     }
 }
+
+/// A sandbox granted Pods' own name too (a Flatpak'd client of the library,
+/// or a key binding in one): bookmarks and playlists work through it.
+@Suite(.timeLimit(.minutes(5))) struct SandboxGrantTests {
+    @Test func throughAProxyThatMayTalkToPodsBookmarksAndPlaylistsWork() async throws {
+        let podsd = try await PodsdProcess.start()
+        #expect(await podsd.pods("subscribe", Fixtures.data("sample-podcast.xml").absoluteString).status == 0)
+        let proxy = try await SandboxProxy.start(bus: podsd.bus, talk: [MPRIS.busName, PodsBus.name])
+        func sandboxed(_ arguments: String...) async -> CommandResult {
+            await Subprocess.run(Fixtures.executable("pods"), arguments, environment: proxy.environment)
+        }
+        let episode = try #require(try await LibraryClient(podsd.client).episodesJSON().first?["id"] as? Int)
+        #expect(await podsd.pods("play", String(episode)).status == 0)
+        try await waitFor(timeout: .seconds(10)) { (try? await podsd.client.status().state) == "Playing" }
+
+        let taken = await sandboxed("bookmark", "from the sandbox")
+        #expect(taken.status == 0 && taken.stdout.hasPrefix("Bookmark "), "\(taken)")
+        let listed = await sandboxed("bookmarks", "--json")
+        #expect(listed.status == 0 && listed.stdout.contains("\"note\":\"from the sandbox\""), "\(listed)")
+        let made = await sandboxed("playlist", "create", "Sandboxed", "--unplayed")
+        #expect(made.status == 0, "\(made)")
+        let shown = await sandboxed("playlist", "show", "Sandboxed", "--json")
+        #expect(shown.status == 0 && shown.stdout.hasPrefix("["), "\(shown)")
+        let stats = await sandboxed("stats", "--json")
+        #expect(stats.status == 0 && stats.stdout.contains("\"sessions\""), "\(stats)")
+        #expect(podsd.isRunning)
+    }
+}

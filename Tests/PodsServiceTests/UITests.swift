@@ -149,6 +149,12 @@ import Testing
                                                       "--method", "org.freedesktop.DBus.Properties.Get", MPRIS.playlistsInterface,
                                                       "ActivePlaylist"])
             #expect(active.stdout.contains("'Plain ones (1)'"), "\(active)")
+            // What was heard of it: layout 8 adds up the listening log (paused, the stretch is kept).
+            try await Task.sleep(for: .milliseconds(1200))
+            #expect(await ui.podsd.playerctl("pause").status == 0)
+            await terminal.send("8")
+            screen = try await terminal.waitForScreen("the listening log's sums") { $0.contains("Listening (") && $0.contains("Wide Show 播客") }
+            #expect(screen.contains("saved by speed") && screen.contains("in all, 1 session"), "\(screen)")
         }
     }
 
@@ -282,7 +288,12 @@ import Testing
         let before = terminal.output.count
         kill(terminal.pid, signal)
         try await waitFor(timeout: .seconds(10)) { terminal.exited }
-        let after = String(decoding: terminal.output.dropFirst(before), as: UTF8.self)
+        // What it wrote as it died may reach the reading thread after the exit does (a loaded machine).
+        let written = try? await terminal.waitForOutput(timeout: .seconds(5), "the terminal given back") { output in
+            let after = String(decoding: output.dropFirst(before), as: UTF8.self)
+            return after.contains("\u{1B}[?1049l") && after.contains("\u{1B}[?25h")
+        }
+        let after = String(decoding: (written ?? terminal.output).dropFirst(before), as: UTF8.self)
         #expect(after.contains("\u{1B}[?1049l") && after.contains("\u{1B}[?25h"), "\(after.debugDescription)")
         var now = termios()
         #expect(tcgetattr(slave, &now) == 0)
