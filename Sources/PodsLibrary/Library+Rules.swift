@@ -31,23 +31,26 @@ extension Library {
     /// still untouched (not played, marked, queued or loaded) that `ignore`
     /// answers true for is ignored: marked played, with no sync action (the
     /// sync never hears of it). Returns those ignored. The episodes that
-    /// were here before the rules ran once are never judged.
+    /// were here before the rules ran once are never judged. `ignore` nil
+    /// (no rule could ignore any): the arrivals are judged kept, unread.
     @discardableResult
-    public func judgeArrivedEpisodes(_ ignore: (ArrivedEpisode) -> Bool) throws(LibraryError) -> [ArrivedEpisode] {
+    public func judgeArrivedEpisodes(_ ignore: ((ArrivedEpisode) -> Bool)?) throws(LibraryError) -> [ArrivedEpisode] {
         try writing { db in
             let mark = try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM setting WHERE key = 'rulesJudgedUpTo'") ?? 0
             let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM episode") ?? mark
             guard last > mark else { return [] }
             var ignored: [ArrivedEpisode] = []
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, podcastId, title, duration, episodeType FROM episode
-                WHERE id > ? AND ignored = 0 AND NOT completed AND position = 0 AND NOT currentlyPlaying
-                  AND id NOT IN (SELECT episodeId FROM queueItem)
-                """, arguments: [mark])
-            while let row = try rows.next() {
-                let episode = ArrivedEpisode(id: row["id"], podcastId: row["podcastId"], title: row["title"] ?? "",
-                                             duration: row["duration"], episodeType: row["episodeType"])
-                if ignore(episode) { ignored.append(episode) }
+            if let ignore {
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT id, podcastId, title, duration, episodeType FROM episode
+                    WHERE id > ? AND ignored = 0 AND NOT completed AND position = 0 AND NOT currentlyPlaying
+                      AND id NOT IN (SELECT episodeId FROM queueItem)
+                    """, arguments: [mark])
+                while let row = try rows.next() {
+                    let episode = ArrivedEpisode(id: row["id"], podcastId: row["podcastId"], title: row["title"] ?? "",
+                                                 duration: row["duration"], episodeType: row["episodeType"])
+                    if ignore(episode) { ignored.append(episode) }
+                }
             }
             let update = try db.cachedStatement(sql: "UPDATE episode SET completed = 1, ignored = 1 WHERE id = ?")
             for episode in ignored { try update.execute(arguments: [episode.id]) }

@@ -53,18 +53,16 @@ package struct PodcastRules: Sendable {
     package func judgeArrivals() async -> [Int64: Int] {
         let values = preferences.everyPodcast([.ignoreEpisodes, .minDuration, .episodeTypes])
         let library = library
+        // No podcast ignores anything (the usual library): the mark moves on, no episode is read.
+        let anyRule = !values.own.isEmpty || IgnoreRule(values, podcast: -1).ignoresAny
         do {
             let ignored = try await LibraryWork.lane.run { () throws(LibraryError) in
-                var matchers: [String: (String) -> Bool] = [:]  // each pattern compiled once
-                return try library.judgeArrivedEpisodes { episode in
-                    let rule = IgnoreRule(values, podcast: episode.podcastId)
-                    if let pattern = rule.pattern {
-                        let matches = matchers[pattern.source] ?? pattern.matcher()
-                        matchers[pattern.source] = matches
-                        if matches(episode.title) { return true }
-                    }
-                    return rule.ignores(duration: episode.duration, type: episode.episodeType)
-                }.reduce(into: [Int64: Int]()) { counts, ignored in counts[ignored.podcastId, default: 0] += 1 }
+                var rules: [Int64: IgnoreRule] = [:]  // each podcast's read, and its pattern compiled, once
+                return try library.judgeArrivedEpisodes(anyRule ? { episode in
+                    let rule = rules[episode.podcastId] ?? IgnoreRule(values, podcast: episode.podcastId)
+                    rules[episode.podcastId] = rule
+                    return rule.ignores(episode)
+                } : nil).reduce(into: [Int64: Int]()) { counts, ignored in counts[ignored.podcastId, default: 0] += 1 }
             }
             let total = ignored.values.reduce(0, +)
             if total > 0 { logger.info("the podcasts' rules ignored \(total) new episode\(total == 1 ? "" : "s")") }
@@ -77,21 +75,26 @@ package struct PodcastRules: Sendable {
 
     /// A podcast's `ignore-episodes`, `min-duration` and `episode-types`.
     private struct IgnoreRule {
-        var pattern: TitlePattern?
+        var matches: ((String) -> Bool)?
         var minDuration: Double
         var types: Set<Substring>
+        static let kinds: Set<Substring> = ["full", "trailer", "bonus"]
 
         init(_ values: PodcastValues, podcast: Int64) {
-            pattern = TitlePattern.optional(values.value(.ignoreEpisodes, podcast: podcast).textValue)
+            matches = TitlePattern.optional(values.value(.ignoreEpisodes, podcast: podcast).textValue)?.matcher()
             minDuration = values.value(.minDuration, podcast: podcast).numberValue ?? 0
             types = Set((values.value(.episodeTypes, podcast: podcast).textValue ?? "full,trailer,bonus").split(separator: ","))
         }
 
-        /// Too short (a length the feed gave), or of a kind not kept (no kind given is `full`).
-        func ignores(duration: Double?, type: String?) -> Bool {
-            if minDuration > 0, let duration, duration < minDuration { return true }
-            let kind = type?.lowercased() ?? "full"
-            return ["full", "trailer", "bonus"].contains(kind) ? !types.contains(Substring(kind)) : false
+        /// Whether any episode could be ignored.
+        var ignoresAny: Bool { matches != nil || minDuration > 0 || !Self.kinds.isSubset(of: types) }
+
+        /// Its title matches, it is too short (a length the feed gave), or of a kind not kept (no kind given is `full`).
+        func ignores(_ episode: ArrivedEpisode) -> Bool {
+            if let matches, matches(episode.title) { return true }
+            if minDuration > 0, let duration = episode.duration, duration < minDuration { return true }
+            let kind = Substring(episode.episodeType?.lowercased() ?? "full")
+            return Self.kinds.contains(kind) && !types.contains(kind)
         }
     }
 

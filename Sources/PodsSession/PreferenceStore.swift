@@ -41,6 +41,7 @@ package struct SkipIntervals: Sendable, Equatable {
 /// Some settings' values for every podcast (`PreferenceStore.everyPodcast`).
 package struct PodcastValues: Sendable {
     let global: [SettingKey: SettingValue]
+    /// Podcasts' own values (only podcasts that set one).
     let own: [Int64: [SettingKey: SettingValue]]
 
     package func value(_ key: SettingKey, podcast: Int64) -> SettingValue {

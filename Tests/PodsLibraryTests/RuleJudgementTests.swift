@@ -38,6 +38,10 @@ import Testing
         #expect(try library.judgeArrivedEpisodes { asked.append($0.title); return true }.map(\.title) == ["Episode d"])
         #expect(asked == ["Episode d"])
         #expect(try library.judgeArrivedEpisodes { _ in true }.isEmpty)
+        // With no rule that could ignore any, arrivals are judged kept unread: a rule set later leaves them be.
+        _ = try library.applyRefresh(podcast.id, feed: Self.feed(["a", "b", "c", "d", "e"]), etag: nil, lastModified: nil)
+        #expect(try library.judgeArrivedEpisodes(nil).isEmpty)
+        #expect(try library.judgeArrivedEpisodes { _ in true }.isEmpty)
 
         // Marked unplayed by the listener, it is theirs: unplayed, no longer ignored.
         try library.markCompleted(b, false)
