@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PodsClient
 import PodsDBus
 import PodsProtocol
@@ -35,6 +36,14 @@ import Testing
                                                                 ("n3", "News three", 3, 3600), ("n4", "News four", 4, 200)]))
         server.setFile("/talk.xml", Self.feed(server, "Talk", [("t1", "Talk one", 5, 250)]))
         let podsd = try await PodsdProcess.start()
+        // playerctld caches every MPRIS interface's properties (Playlists' changes once crashed it: playerctl#268).
+        let playerctld = Process()
+        playerctld.executableURL = URL(fileURLWithPath: "/usr/bin/playerctld")
+        playerctld.environment = ProcessInfo.processInfo.environment.merging(podsd.bus.environment) { $1 }
+        playerctld.standardOutput = FileHandle.nullDevice
+        playerctld.standardError = FileHandle.nullDevice
+        try playerctld.run()
+        defer { kill(playerctld.processIdentifier, SIGKILL) }
         #expect(await podsd.pods("subscribe", server.url("/news.xml")).status == 0)
         #expect(await podsd.pods("subscribe", server.url("/talk.xml")).status == 0)
         var ids: [String: Int] = [:]
@@ -120,5 +129,9 @@ import Testing
         #expect(await podsd.pods("playlist", "delete", "Mix").status == 0)
         #expect(await Self.gdbus(podsd, "org.mpris.MediaPlayer2.Playlists.ActivatePlaylist", "/org/pods/playlist/999").status != 0)
         #expect(podsd.isRunning)
+        // playerctld lived through every playlist change and still speaks for Pods.
+        #expect(playerctld.isRunning)
+        let proxied = await podsd.run("playerctl", ["-p", "playerctld", "metadata", "xesam:title"])
+        #expect(proxied.status == 0 && proxied.stdout.contains("Talk one"), "\(proxied)")
     }
 }
