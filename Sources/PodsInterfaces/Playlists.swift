@@ -35,6 +35,8 @@ package final class Playlists: Sendable {
     private let service: PlaylistService
     private struct Known {
         var count: UInt32 = 0
+        /// Whether there are playlists of Pods' own, whose counts follow the episodes.
+        var keepsPlaylists = false
         var active: Entry?
         /// What clients were told of each playlist, by path, to tell them of changes.
         var told: [DBusObjectPath: Entry] = [:]
@@ -74,9 +76,26 @@ package final class Playlists: Sendable {
 
     package func finish() { requests.finish() }
 
-    /// Reads the count and the active playlist before any client can ask,
-    /// announcing nothing: what a client reads first is no change.
-    package func prime() async { await update(announcing: false) }
+    /// Reads the count before any client can ask (one query; nothing is
+    /// loaded yet, so nothing is active): what a client reads first is no change.
+    package func prime() async {
+        let library = library
+        guard let (podcasts, kept) = try? await LibraryWork.lane.run({ () throws(LibraryError) in
+            (try library.podcastCount(), try library.playlistCount())
+        }) else { return }
+        known.withLock { known in
+            known.count = UInt32(clamping: podcasts + kept + 1)
+            known.keepsPlaylists = kept > 0
+        }
+    }
+
+    /// Whether `changes` can change what clients were told: a playlist's
+    /// count follows the episodes, their marks and downloads only when
+    /// there are playlists (the queue's follows the queue).
+    package func follows(_ changes: LibraryChanges) -> Bool {
+        if changes.podcasts || changes.artwork || changes.queue || changes.playlists { return true }
+        return known.withLock { $0.keepsPlaylists } && (!changes.episodes.isEmpty || !changes.status.isEmpty || !changes.downloads.isEmpty)
+    }
 
     // MARK: - Reading
 
@@ -173,7 +192,7 @@ package final class Playlists: Sendable {
 
     // MARK: - Announcing
 
-    private func update(announcing: Bool = true) async {
+    private func update() async {
         let library = library
         let podcastCount = (try? await LibraryWork.lane.run { () throws(LibraryError) in try library.podcastCount() }) ?? 0
         let head = (try? await kept(order: .alphabetical)) ?? []
@@ -205,12 +224,12 @@ package final class Playlists: Sendable {
         let (countChanged, activeChanged) = known.withLock { known in
             defer {
                 known.count = count
+                known.keepsPlaylists = head.count > 1
                 known.active = active
                 for entry in changedEntries { known.told[entry.path] = entry }
             }
             return (known.count != count, known.active != active)
         }
-        guard announcing else { return }
         var properties: [String: DBusValue] = [:]
         if countChanged { properties["PlaylistCount"] = .uint32(count) }
         if activeChanged { properties["ActivePlaylist"] = self.active }

@@ -146,6 +146,11 @@ extension Library {
         }
     }
 
+    /// How many playlists there are (without counting what each holds).
+    public func playlistCount() throws(LibraryError) -> Int {
+        try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM playlist") ?? 0 }
+    }
+
     /// The playlists (at most `maximumPlaylists`), with how many episodes each holds now.
     public func playlists(now: Date = Date()) throws(LibraryError) -> [EpisodePlaylist] {
         try reading { db in

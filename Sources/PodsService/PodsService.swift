@@ -132,8 +132,7 @@ public struct PodsService: Sendable {
             signals.follow(library)
             library.changes.follow { changes in
                 if changes.queue || !changes.episodes.isEmpty || !changes.status.isEmpty { trackList.refresh() }
-                // What each playlist holds follows the episodes, their marks, the queue and the downloads.
-                if changes.touchesListening || changes.artwork || !changes.downloads.isEmpty { playlists?.refresh() }
+                if playlists?.follows(changes) == true { playlists?.refresh() }
             }
         }
         let rules = ListeningRules(player: player, recorder: recorder, sync: sync, preferences: preferences,
