@@ -28,6 +28,19 @@ extension PlayerController {
         }
     }
 
+    /// Goes back `amount` (smart rewind, after a pause): never before the
+    /// start, nor back into a skipped chapter (it stops at that chapter's end).
+    public func rewind(by amount: Duration) {
+        guard state.track != nil, state.canSeek, amount > .zero else { return }
+        let here = position()
+        var target = max(.zero, here - amount)
+        if let stretch = timeline.skippedStretch(containing: target / .seconds(1)), let end = stretch.end, .seconds(end) <= here {
+            target = .seconds(end)
+        }
+        guard target < here else { return }
+        jump(to: target)
+    }
+
     /// A jump to `target`: a skipped chapter it lands in is the listener's choice, and plays.
     func noteJump(to target: Duration) {
         cancelSkipTimer()

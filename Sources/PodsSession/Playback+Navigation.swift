@@ -1,3 +1,4 @@
+import Foundation
 import PodsCache
 import PodsChapters
 import PodsFeedParser
@@ -129,5 +130,31 @@ extension Playback {
             guard controller.loads.isLatest(load) else { return }
         }
         if changed { await controller.setChapters(chapters, for: trackID) }
+    }
+}
+
+// MARK: - Smart rewind
+
+extension Playback {
+    /// Keeps where and when `id` stopped playing, for smart rewind (not
+    /// when another track has taken its place: the position is that one's).
+    func notePause(_ id: Int64) async {
+        guard await controller.currentState().track?.episode?.episodeID == id else { return }
+        let position = await controller.position() / .seconds(1)
+        do { try library.notePause(PausePoint(episodeId: id, position: position, at: Date())) } catch {
+            logger.error("could not keep where playback paused: \(error)")
+        }
+    }
+
+    /// `id` plays again where it paused (the listener did not move it
+    /// meanwhile): back a little, more the longer the pause (`SmartRewind`),
+    /// when its podcast's `smart-rewind` is on; never for a bookmark's play.
+    func rewindAfterPause(_ id: Int64) async {
+        guard loaded?.id == id, !loadedIsDetour, let pause = try? library.lastPause(), pause.episodeId == id,
+              preferences.value(.smartRewind, podcast: loaded?.podcastId).boolValue ?? true else { return }
+        let back = SmartRewind.seconds(afterPause: Date().timeIntervalSince(pause.at))
+        let here = await controller.position() / .seconds(1)
+        guard back > 0, abs(here - pause.position) < 1.5 else { return }
+        await controller.rewind(by: .milliseconds(Int64(back * 1000)))
     }
 }

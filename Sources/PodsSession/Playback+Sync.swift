@@ -19,6 +19,7 @@ extension Playback {
         let started = playStart?.episodeID == id ? playStart?.position : nil
         playStart = nil
         if loaded?.id == id, loadedIsDetour { return }  // a bookmark's play: the sync hears nothing of it
+        await notePause(id)
         do {
             if let deferred = try library.takeDeferred(id),
                try library.applyRemote(id, position: deferred.position, completed: deferred.completed, at: deferred.at) {

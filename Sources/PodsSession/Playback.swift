@@ -352,6 +352,7 @@ package actor Playback {
                 logger.error("after episode \(id) ended: \(error)")
             }
         case .startedPlaying(let id):
+            await rewindAfterPause(id)
             playStart = (id, Int((await controller.position() / .seconds(1)).rounded(.down)))
         case .stoppedPlaying(let id):
             await stoppedPlaying(id)

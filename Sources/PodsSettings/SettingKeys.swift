@@ -15,6 +15,9 @@ extension SettingKey {
     public static let skipOutro = SettingKey(
         "skip-outro", .number(0...3600, unit: "seconds"), default: .number(0),
         "Seconds left out at the end of an episode: it ends (and counts as played) that early.")
+    public static let smartRewind = SettingKey(
+        "smart-rewind", .bool, default: .bool(true),
+        "After a pause, play again a little earlier: 3 s after a minute, 10 s after an hour, 20 s after a day, 30 s after a week; never back into a skipped chapter.")
     public static let trimSilence = SettingKey(
         "trim-silence", .bool, default: .bool(false), "Shorten long silences (positions stay in the file's own time).")
     public static let nextAction = SettingKey(
@@ -106,7 +109,7 @@ extension SettingKey {
             + "not inside tmux or screen), 'kitty' to send them in the kitty graphics protocol anyway, 'off' never.")
 
     public static let all: [SettingKey] = [
-        speed, skipForward, skipBack, skipIntro, skipOutro, trimSilence, nextAction, completeWithin,
+        speed, skipForward, skipBack, skipIntro, skipOutro, smartRewind, trimSilence, nextAction, completeWithin,
         skipChapters, ignoreEpisodes, minDuration, episodeTypes, keepDownloads, deletePlayedAfter, autoNext, refreshInterval,
         audioSink, pauseOnOutputLoss, cacheBudget, meteredDownloads, notify, sync, syncDelay, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
         uiArtwork,
