@@ -37,6 +37,11 @@ package final class Playlists: Sendable {
         var count: UInt32 = 0
         /// Whether there are playlists of Pods' own, whose counts follow the episodes.
         var keepsPlaylists = false
+        /// The queue's and the playlists' entries and the active one's id, as
+        /// read at `keptGeneration`; read again once something they show changed.
+        var kept: (entries: [Entry], activeID: Int64?, generation: Int)?
+        /// Counts the changes of what the queue's and the playlists' entries show (`refresh(kept:)`).
+        var keptGeneration = 0
         var active: Entry?
         /// What clients were told of each playlist, by path, to tell them of changes.
         var told: [DBusObjectPath: Entry] = [:]
@@ -68,7 +73,12 @@ package final class Playlists: Sendable {
     }
 
     /// Asks for the count, the active playlist and titles and icons to be read again.
-    package func refresh() { requests.yield() }
+    /// `kept`: the queue, the playlists or which plays next may have changed
+    /// (not only the podcasts or the track), so they are read again too.
+    package func refresh(kept: Bool = true) {
+        if kept { known.withLock { $0.keptGeneration += 1 } }
+        requests.yield()
+    }
 
     package func run() async {
         for await _ in pending { await update() }
@@ -93,7 +103,12 @@ package final class Playlists: Sendable {
     /// count follows the episodes, their marks and downloads only when
     /// there are playlists (the queue's follows the queue).
     package func follows(_ changes: LibraryChanges) -> Bool {
-        if changes.podcasts || changes.artwork || changes.queue || changes.playlists { return true }
+        changes.podcasts || keptFollow(changes)
+    }
+
+    /// Whether `changes` can change the queue's or a playlist's entry (else only the podcasts are read again).
+    package func keptFollow(_ changes: LibraryChanges) -> Bool {
+        if changes.artwork || changes.queue || changes.playlists { return true }
         return known.withLock { $0.keepsPlaylists } && (!changes.episodes.isEmpty || !changes.status.isEmpty || !changes.downloads.isEmpty)
     }
 
@@ -195,10 +210,21 @@ package final class Playlists: Sendable {
     private func update() async {
         let library = library
         let podcastCount = (try? await LibraryWork.lane.run { () throws(LibraryError) in try library.podcastCount() }) ?? 0
-        let head = (try? await kept(order: .alphabetical)) ?? []
+        // The queue's and the playlists' entries are read again only when something they show changed.
+        let (head, activeID): ([Entry], Int64?)
+        let (cached, generation) = known.withLock { known in
+            (known.kept.flatMap { $0.generation == known.keptGeneration ? ($0.entries, $0.activeID) : nil }, known.keptGeneration)
+        }
+        if let cached {
+            (head, activeID) = cached
+        } else {
+            head = (try? await kept(order: .alphabetical)) ?? []
+            activeID = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.activePlaylist() })
+            known.withLock { $0.kept = (head, activeID, generation) }  // a change meanwhile leaves it stale: read again next time
+        }
         let count = UInt32(clamping: podcastCount + head.count)
         var active: Entry?
-        if let id = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.activePlaylist() }) {
+        if let id = activeID {
             let path = id == QueuePlaylist.id ? MPRIS.queuePath : MPRIS.playlistPathPrefix.appending(escaping: String(id))
             active = head.first { $0.path == path }
         } else {

@@ -132,7 +132,7 @@ public struct PodsService: Sendable {
             signals.follow(library)
             library.changes.follow { changes in
                 if changes.queue || !changes.episodes.isEmpty || !changes.status.isEmpty { trackList.refresh() }
-                if playlists?.follows(changes) == true { playlists?.refresh() }
+                if let playlists, playlists.follows(changes) { playlists.refresh(kept: playlists.keptFollow(changes)) }
             }
         }
         let rules = ListeningRules(player: player, recorder: recorder, sync: sync, preferences: preferences,
@@ -146,7 +146,7 @@ public struct PodsService: Sendable {
             publisher.publish(change)
             if case .state(let state) = change { inhibitor.follow(state) }
             let track = rules.observe(change)
-            if track.newTrack { playlists?.refresh() }
+            if track.newTrack { playlists?.refresh(kept: false) }
             // The track list follows a new track, and the loaded one's length or artwork arriving.
             if track.changed { trackList.refresh() }
         }
