@@ -266,7 +266,8 @@ extension Library {
         return playlist
     }
 
-    private static func jsonArray(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
+    /// Ids as a JSON array, for `json_each(?)`.
+    static func jsonArray(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
 }
 
 /// The queue, as one of the playlists MPRIS shows.

@@ -84,7 +84,7 @@ extension Library {
 
     /// Every episode downloaded or being downloaded (the cache keeps it), and those in `alsoWaiting` (downloads not begun).
     public func downloadedEpisodes(alsoWaiting: [Int64] = []) throws(LibraryError) -> [DownloadedEpisode] {
-        let waiting = "[" + alsoWaiting.map(String.init).joined(separator: ",") + "]"
+        let waiting = Self.jsonArray(alsoWaiting)
         return try reading { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, podcastId, published, completed, coalesce(lastPlayedAt, changedAt) AS playedAt,

@@ -27,6 +27,13 @@ package final class ListeningLog: Sendable {
         var positionAt: ContinuousClock.Instant
         var duration: Duration?
         var lastWrite: ContinuousClock.Instant
+
+        /// The player told where it is (the first time: where the stretch began).
+        mutating func noting(_ position: Duration, at now: ContinuousClock.Instant) {
+            if from == nil { from = position }
+            self.position = position
+            positionAt = now
+        }
     }
 
     private let stretch = Mutex<Stretch?>(nil)
@@ -61,18 +68,16 @@ package final class ListeningLog: Sendable {
                 }
             }
         case .position(let position, _):
-            note(position, at: now)
+            stretch.withLock { open in open?.noting(position, at: now) }
         case .progress(let episodeID, let position, let duration, let load):
             stretch.withLock { open in
-                guard var current = open, current.episode.episodeID == episodeID, current.load == load else { return }
-                current.duration = duration ?? current.duration
-                open = current
-            }
-            note(position, at: now)
-            stretch.withLock { open in
-                guard var current = open, now - current.lastWrite >= checkpoint else { return }
-                if let session = session(current, at: now) { writes.yield(session) }
-                current.lastWrite = now
+                guard var current = open else { return }
+                if current.episode.episodeID == episodeID, current.load == load { current.duration = duration ?? current.duration }
+                current.noting(position, at: now)
+                if now - current.lastWrite >= checkpoint {  // a stretch still playing is written now and then
+                    if let session = session(current, at: now) { writes.yield(session) }
+                    current.lastWrite = now
+                }
                 open = current
             }
         case .jumped(let from, let to):
@@ -113,16 +118,6 @@ package final class ListeningLog: Sendable {
             open = nil
         }
         writes.finish()
-    }
-
-    private func note(_ position: Duration, at now: ContinuousClock.Instant) {
-        stretch.withLock { open in
-            guard var current = open else { return }
-            if current.from == nil { current.from = position }
-            current.position = position
-            current.positionAt = now
-            open = current
-        }
     }
 
     private func end(_ stretch: Stretch, at now: ContinuousClock.Instant) {

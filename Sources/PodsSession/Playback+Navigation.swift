@@ -85,17 +85,17 @@ extension Playback {
 
     // MARK: - Chapters
 
-    /// The merged chapters of `episodeID`: the loaded episode's as playing;
-    /// another's from the feed, its chapters file and what is stored, its
-    /// media file's own tags only once it is downloaded. Browsing (`pods ui`'s
-    /// details, `pods show`) never fetches an episode's audio: that would tell
-    /// every host what is browsed, and run a tag reader on a file nobody chose to play.
     /// The `skip-chapters` pattern for `episodeID`'s podcast (0: the loaded episode's); nil when none.
     package func skippedChapters(of episodeID: Int64) -> TitlePattern? {
         let podcast = episodeID == 0 || episodeID == loaded?.id ? loaded?.podcastId : try? library.episode(episodeID).podcastId
         return preferences.playback(for: podcast).skipChapters
     }
 
+    /// The merged chapters of `episodeID`: the loaded episode's as playing;
+    /// another's from the feed, its chapters file and what is stored, its
+    /// media file's own tags only once it is downloaded. Browsing (`pods ui`'s
+    /// details, `pods show`) never fetches an episode's audio: that would tell
+    /// every host what is browsed, and run a tag reader on a file nobody chose to play.
     package func chapters(of episodeID: Int64) async throws(SessionError) -> [EpisodeChapter] {
         if episodeID == loaded?.id || episodeID == 0 {
             guard loaded != nil else { throw SessionError.notFound("no episode is loaded") }

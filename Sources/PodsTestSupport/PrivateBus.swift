@@ -70,3 +70,17 @@ public struct TestSupportError: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
+
+extension PrivateBus {
+    /// playerctld on this bus (it follows every MPRIS player and caches its
+    /// properties); the caller kills it.
+    public func startPlayerctld() throws -> Process {
+        let playerctld = Process()
+        playerctld.executableURL = URL(fileURLWithPath: "/usr/bin/playerctld")
+        playerctld.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        playerctld.standardOutput = FileHandle.nullDevice
+        playerctld.standardError = FileHandle.nullDevice
+        try playerctld.run()
+        return playerctld
+    }
+}

@@ -51,26 +51,14 @@ public enum Screen {
             podcastList(model, &canvas, top: top, height: height, at: left)
             episodeList(model, \.episodes, title: model.selectedPodcast?.title ?? "Episodes", &canvas, top: top, height: height,
                         at: middle, focused: model.focus == .episodes, showPodcast: false)
-        case .queue:
-            episodeList(model, \.queue, title: "Queue", &canvas, top: top, height: height, at: left, focused: model.focus == .list,
-                        showPodcast: true)
-        case .downloads:
-            episodeList(model, \.downloads, title: "Downloads", &canvas, top: top, height: height, at: left,
-                        focused: model.focus == .list, showPodcast: true)
-        case .newest:
-            episodeList(model, \.newest, title: "Every episode, newest first", &canvas, top: top, height: height, at: left,
-                        focused: model.focus == .list, showPodcast: true)
         case .search:
             resultList(model, &canvas, top: top, height: height, at: left, keys: keys)
-        case .bookmarks:
-            episodeList(model, \.bookmarks, title: "Bookmarks", &canvas, top: top, height: height, at: left,
-                        focused: model.focus == .list, showPodcast: true)
-        case .playlists:
-            episodeList(model, \.playlists, title: "Playlists", &canvas, top: top, height: height, at: left,
-                        focused: model.focus == .list, showPodcast: true)
-        case .listening:
-            episodeList(model, \.listening, title: "Listening", &canvas, top: top, height: height, at: left,
-                        focused: model.focus == .list, showPodcast: true)
+        case .queue, .downloads, .newest, .bookmarks, .playlists, .listening:
+            // One list beside the details, named by its layout.
+            if let list = model.shownEpisodes {
+                episodeList(model, list, title: model.layout == .newest ? "Every episode, newest first" : model.layout.title, &canvas,
+                            top: top, height: height, at: left, focused: model.focus == .list, showPodcast: true)
+            }
         }
         let picture = pictureFrame(model, rows: rows, columns: columns)
         detailsPane(model, &canvas, top: top, height: height, at: right, below: picture.map { $0.rows + 1 } ?? 0)

@@ -37,12 +37,7 @@ import Testing
         server.setFile("/talk.xml", Self.feed(server, "Talk", [("t1", "Talk one", 5, 250)]))
         let podsd = try await PodsdProcess.start()
         // playerctld caches every MPRIS interface's properties (Playlists' changes once crashed it: playerctl#268).
-        let playerctld = Process()
-        playerctld.executableURL = URL(fileURLWithPath: "/usr/bin/playerctld")
-        playerctld.environment = ProcessInfo.processInfo.environment.merging(podsd.bus.environment) { $1 }
-        playerctld.standardOutput = FileHandle.nullDevice
-        playerctld.standardError = FileHandle.nullDevice
-        try playerctld.run()
+        let playerctld = try podsd.bus.startPlayerctld()
         defer { kill(playerctld.processIdentifier, SIGKILL) }
         #expect(await podsd.pods("subscribe", server.url("/news.xml")).status == 0)
         #expect(await podsd.pods("subscribe", server.url("/talk.xml")).status == 0)

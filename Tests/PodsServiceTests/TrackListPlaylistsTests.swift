@@ -79,12 +79,7 @@ import Testing
         server.setFile("/zeta.xml", sampleFeed((1...4).map { ("z\($0)", "Zeta \($0)", $0, server.url("/\($0).mp3")) }, title: "Zeta Show"))
         server.setFile("/alpha.xml", sampleFeed([("a1", "Alpha 1", 5, server.url("/5.mp3"))], title: "alpha Show"))
         let podsd = try await PodsdProcess.start()
-        let playerctld = Process()
-        playerctld.executableURL = URL(fileURLWithPath: "/usr/bin/playerctld")
-        playerctld.environment = ProcessInfo.processInfo.environment.merging(podsd.bus.environment) { $1 }
-        playerctld.standardOutput = FileHandle.nullDevice
-        playerctld.standardError = FileHandle.nullDevice
-        try playerctld.run()
+        let playerctld = try podsd.bus.startPlayerctld()
         defer { kill(playerctld.processIdentifier, SIGKILL) }
         #expect(await podsd.pods("subscribe", server.url("/zeta.xml")).status == 0)
         #expect(await podsd.pods("subscribe", server.url("/alpha.xml")).status == 0)

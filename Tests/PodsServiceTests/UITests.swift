@@ -152,8 +152,10 @@ import Testing
             // What was heard of it: layout 8 adds up the listening log (paused, the stretch is kept).
             try await Task.sleep(for: .milliseconds(1200))
             #expect(await ui.podsd.playerctl("pause").status == 0)
+            // The stretch is written after the pause, on the library's lane: the layout reads the log as it opens.
+            try await waitFor(timeout: .seconds(10)) { await ui.podsd.pods("stats", "--json").stdout.contains("\"sessions\":1") }
             await terminal.send("8")
-            screen = try await terminal.waitForScreen("the listening log's sums") { $0.contains("Listening (") && $0.contains("Wide Show 播客") }
+            screen = try await terminal.waitForScreen("the listening log's sums") { $0.contains("Listening (5)") }
             #expect(screen.contains("saved by speed") && screen.contains("in all, 1 session"), "\(screen)")
         }
     }
