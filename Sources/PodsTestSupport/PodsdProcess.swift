@@ -105,11 +105,28 @@ public final class PodsdProcess: Sendable {
         await run(Fixtures.executable("pods"), arguments)
     }
 
-    /// Sends `signal` and waits up to `timeout` for the exit; nil if it did not exit.
-    public func signal(_ signal: Int32, timeout: Duration = .seconds(5)) async -> (status: Int32, after: Duration)? {
+    /// Sends `signal` and waits up to `timeout` for the exit; nil if it did not
+    /// exit (then where its threads wait is printed). A stop takes 10–100 ms
+    /// alone and up to a second or more while the parallel suites load both
+    /// cores, so the default bound is for a podsd that hangs, not a slow one.
+    public func signal(_ signal: Int32, timeout: Duration = .seconds(20)) async -> (status: Int32, after: Duration)? {
         let start = ContinuousClock.now
         kill(process.processIdentifier, signal)
-        return await waitForExit(timeout: timeout).map { ($0, ContinuousClock.now - start) }
+        guard let status = await waitForExit(timeout: timeout) else {
+            await printThreads()
+            return nil
+        }
+        return (status, ContinuousClock.now - start)
+    }
+
+    /// Where each of podsd's threads is, on stdout, when gdb is at hand: what a
+    /// podsd that does not stop is waiting for.
+    private func printThreads() async {
+        let gdb = "/usr/bin/gdb"
+        guard FileManager.default.isExecutableFile(atPath: gdb) else { return }
+        let threads = await Subprocess.run(gdb, ["-p", String(process.processIdentifier), "-batch", "-ex", "thread apply all bt 30"],
+                                           environment: [:], timeout: .seconds(60))
+        print("podsd \(process.processIdentifier) did not stop; its threads:\n\(threads.stdout.suffix(60_000))")
     }
 
     /// Waits for podsd to exit by itself; its exit status, or nil after `timeout`.

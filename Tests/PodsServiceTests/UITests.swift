@@ -224,7 +224,8 @@ import Testing
     @Test func aPodsdThatStopsIsShownAndTheUIReconnectsWhenItIsBack() async throws {
         try await Self.withUI { ui in
             let terminal = ui.terminal
-            #expect(await ui.podsd.signal(SIGTERM)?.status == 0)
+            let stopped = await ui.podsd.signal(SIGTERM)
+            #expect(stopped?.status == 0, "SIGTERM: \(String(describing: stopped)); \(ui.podsd.errorOutput().suffix(2000))")
             try await terminal.waitFor("podsd is not running")
             let again = try await PodsdProcess.start(bus: ui.podsd.bus, directory: ui.podsd.directory)
             try await terminal.waitForScreen("the UI back") { !$0.contains("podsd is not running") && $0.contains("Wide Show 播客 (3)") }
