@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "pods-scale-bench", targets: ["ScaleBench"]),
         .executable(name: "pods-sync-bench", targets: ["SyncBench"]),
         .executable(name: "pods-soak-bench", targets: ["SoakBench"]),
+        .executable(name: "pods-loudness-bench", targets: ["LoudnessBench"]),
         .executable(name: "pods-ui-bench", targets: ["UIBench"]),
     ],
     dependencies: [
@@ -49,13 +50,21 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
+        // EBU R 128 loudness (momentary, integrated, true peak): the library
+        // ffmpeg's and GStreamer's own R 128 meters grew from; Debian 12's
+        // GStreamer has no R 128 element of its own.
+        .systemLibrary(
+            name: "CEBUR128", pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]),
         // No pkgConfig: ncursesw's .pc adds -D flags SwiftPM warns about; the header and library are in the default paths.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
 
         // MARK: - Libraries
         .target(name: "PodsDBus", dependencies: ["CDBus"]),
-        .target(name: "PodsPlayback", dependencies: ["CGStreamer"]),
-        .target(name: "PodsPlayer", dependencies: ["PodsChapters", "PodsPlayback", "PodsSettings"]),
+        .target(name: "PodsPlayback", dependencies: ["CGStreamer", "PodsLoudness"]),
+        // Loudness measured (libebur128) and the levelling gain that follows it.
+        .target(name: "PodsLoudness", dependencies: ["CEBUR128"]),
+        .target(name: "PodsPlayer", dependencies: ["PodsChapters", "PodsLoudness", "PodsPlayback", "PodsSettings"]),
         .target(name: "PodsProtocol", dependencies: ["PodsDBus"]),
         .target(name: "PodsChapters"),
         .target(name: "PodsSync", dependencies: ["PodsFeedParser"]),
@@ -85,7 +94,7 @@ let package = Package(
             name: "PodsSession",
             dependencies: [
                 "PodsCache", "PodsChapters", "PodsConcurrency", "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary",
-                "PodsDirectory", "PodsPlayback", "PodsPlayer", "PodsSettings", "PodsSync", "PodsTranscripts",
+                "PodsDirectory", "PodsLoudness", "PodsPlayback", "PodsPlayer", "PodsSettings", "PodsSync", "PodsTranscripts",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The only service code that speaks D-Bus: MPRIS, org.pods.*, and the bus clients the session needs.
@@ -152,6 +161,11 @@ let package = Package(
             path: "Benchmarks/SoakBench"),
 
         .executableTarget(
+            name: "LoudnessBench",
+            dependencies: ["PodsClient", "PodsTestSupport"],
+            path: "Benchmarks/LoudnessBench"),
+
+        .executableTarget(
             name: "UIBench",
             dependencies: ["PodsLibrary", "PodsTestSupport"],
             path: "Benchmarks/UIBench",
@@ -166,6 +180,7 @@ let package = Package(
         .testTarget(name: "PodsSettingsTests", dependencies: ["PodsSettings", "PodsTestSupport"]),
         .testTarget(name: "PodsDirectoryTests", dependencies: ["PodsDirectory", "PodsTestSupport"]),
         .testTarget(name: "PodsDigestTests", dependencies: ["PodsDigest"]),
+        .testTarget(name: "PodsLoudnessTests", dependencies: ["PodsLoudness"]),
         .testTarget(name: "PodsTranscriptsTests", dependencies: ["PodsTranscripts", "PodsFeedParser"]),
         .testTarget(name: "PodsSyncTests", dependencies: ["PodsSync"]),
         .testTarget(name: "PodsChaptersTests", dependencies: ["PodsChapters", "PodsTestSupport"]),

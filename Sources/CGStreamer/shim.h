@@ -2,6 +2,7 @@
 #define PODS_CGSTREAMER_SHIM_H
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
+#include <string.h>
 
 /// `g_object_set` is variadic, which Swift cannot call.
 static inline void pods_object_set_string(gpointer object, const char *name, const char *value) {
@@ -185,6 +186,63 @@ static inline gboolean pods_is_app_source(gpointer element) {
 static inline gboolean pods_probe_is_flush_start(GstPadProbeInfo *info) {
     GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
     return event != NULL && GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_START;
+}
+
+/// The shape of raw audio a probe's CAPS event announces: 1 with
+/// `channels`, `rate` and `bytesPerSample` set for interleaved S16LE (2),
+/// F32LE (4) or F64LE (8); 0 for any other event or format.
+static inline gboolean pods_probe_audio_caps(GstPadProbeInfo *info, gint *channels, gint *rate, gint *bytesPerSample) {
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (event == NULL || GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return 0;
+    GstCaps *caps = NULL;
+    gst_event_parse_caps(event, &caps);
+    if (caps == NULL || gst_caps_get_size(caps) < 1) return 0;
+    GstStructure *structure = gst_caps_get_structure(caps, 0);
+    const gchar *format = gst_structure_get_string(structure, "format");
+    const gchar *layout = gst_structure_get_string(structure, "layout");
+    if (format == NULL || (layout != NULL && g_strcmp0(layout, "interleaved") != 0)) return 0;
+    if (g_strcmp0(format, "S16LE") == 0) *bytesPerSample = 2;
+    else if (g_strcmp0(format, "F32LE") == 0) *bytesPerSample = 4;
+    else if (g_strcmp0(format, "F64LE") == 0) *bytesPerSample = 8;
+    else return 0;
+    if (!gst_structure_get_int(structure, "channels", channels) || !gst_structure_get_int(structure, "rate", rate)) return 0;
+    return 1;
+}
+
+/// Whether a probe's event starts a new stream (an episode).
+static inline gboolean pods_probe_is_stream_start(GstPadProbeInfo *info) {
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    return event != NULL && GST_EVENT_TYPE(event) == GST_EVENT_STREAM_START;
+}
+
+/// A probe's buffer (`GST_PAD_PROBE_INFO_BUFFER` is a macro); NULL for an event.
+static inline GstBuffer *pods_probe_buffer(GstPadProbeInfo *info) {
+    return GST_PAD_PROBE_INFO_BUFFER(info);
+}
+
+/// A probe's buffer made writable (copied if shared, and put back in
+/// `info`) and mapped for reading and writing; NULL when it cannot be.
+/// Unmap with `gst_buffer_unmap(buffer, map)`.
+static inline GstBuffer *pods_probe_map_writable(GstPadProbeInfo *info, GstMapInfo *map) {
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (buffer == NULL) return NULL;
+    buffer = gst_buffer_make_writable(buffer);
+    GST_PAD_PROBE_INFO_DATA(info) = buffer;
+    if (!gst_buffer_map(buffer, map, GST_MAP_READWRITE)) return NULL;
+    return buffer;
+}
+
+/// decodebin's autoplug-select: skips adaptive demuxers (HLS, DASH,
+/// Smooth Streaming), which would fetch the URLs a file names. (Its
+/// GstAutoplugSelectResult is in no installed header: TRY 0, SKIP 2.)
+static gint pods_skip_adaptive(GstElement *bin, GstPad *pad, GstCaps *caps, GstElementFactory *factory, gpointer data) {
+    const gchar *klass = gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS);
+    return (klass != NULL && strstr(klass, "Adaptive") != NULL) ? 2 : 0;
+}
+
+/// Makes `decodebin` decode only what is in its input: no adaptive demuxer.
+static inline void pods_decodebin_refuse_adaptive(GstElement *decodebin) {
+    g_signal_connect(decodebin, "autoplug-select", G_CALLBACK(pods_skip_adaptive), NULL);
 }
 
 /// `GST_BUFFER_OFFSET` is a macro (an lvalue).

@@ -25,6 +25,8 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
     public var sleep: Sleep?
     /// Seconds of silence trimmed from this episode so far.
     public var silenceSkipped = 0.0
+    /// The loudness levelling's gain now, dB; nil while `loudness` is off.
+    public var loudnessGain: Double?
     /// Why the last track stopped on an error, if it did.
     public var lastError: String?
     /// Why playback paused by itself (the output device went away), until it plays again.
@@ -75,7 +77,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached, chapter, sleep, silenceSkipped
+        case state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached, chapter, sleep, silenceSkipped, loudnessGain
         case lastError, pausedBecause
     }
 
@@ -96,6 +98,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
         try container.encode(chapter, forKey: .chapter)
         try container.encode(sleep, forKey: .sleep)
         try container.encode(silenceSkipped, forKey: .silenceSkipped)
+        try container.encode(loudnessGain, forKey: .loudnessGain)
         try container.encode(lastError, forKey: .lastError)
         try container.encode(pausedBecause, forKey: .pausedBecause)
     }
@@ -111,6 +114,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
             self.sleep = Sleep(mode: mode, remaining: sleep["remaining"]?.doubleValue)
         }
         silenceSkipped = values["silenceSkipped"]?.doubleValue ?? 0
+        loudnessGain = values["loudnessGain"]?.doubleValue
         lastError = values["lastError"]?.stringValue
         pausedBecause = values["pausedBecause"]?.stringValue
     }

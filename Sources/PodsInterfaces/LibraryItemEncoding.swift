@@ -243,6 +243,8 @@ package enum LibraryItemEncoding {
         item.set("byHand", info.byHand)
         item.set("path", info.path)
         item.set("error", info.error)
+        item.set("loudness", info.loudness?.integrated)
+        item.set("truePeak", info.loudness?.truePeak)
         return item.value
     }
 

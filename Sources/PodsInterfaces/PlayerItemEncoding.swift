@@ -29,7 +29,8 @@ package enum PlayerItemEncoding {
         return item.value
     }
 
-    package static func extras(_ state: PlayerState, sleep: (mode: String, remaining: Double?)?, silenceSkipped: Double) -> DBusValue {
+    package static func extras(_ state: PlayerState, sleep: (mode: String, remaining: Double?)?, silenceSkipped: Double,
+                               loudnessGain: Double?) -> DBusValue {
         var item = ItemBuilder()
         if let chapter = state.chapter {
             var playing = ItemBuilder()
@@ -45,6 +46,7 @@ package enum PlayerItemEncoding {
             item.set("sleep", timer.value)
         }
         item.set("silenceSkipped", silenceSkipped)
+        item.set("loudnessGain", loudnessGain)
         item.set("lastError", state.lastError)
         item.set("pausedBecause", state.pausedBecause)
         return item.value

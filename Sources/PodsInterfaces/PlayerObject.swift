@@ -122,7 +122,8 @@ package enum PlayerObject {
                 method(.extras) { _ throws(DBusError) in
                     let state = await controller.currentState()
                     return [PlayerItemEncoding.extras(state, sleep: await controller.sleepStatus(),
-                                                      silenceSkipped: await controller.silenceSkipped())]
+                                                      silenceSkipped: await controller.silenceSkipped(),
+                                                      loudnessGain: await controller.loudnessGain())]
                 },
             ])], executor: MPRISObject.callThread)
     }

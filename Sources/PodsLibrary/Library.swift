@@ -279,6 +279,15 @@ public final class Library: Sendable {
                 CREATE TABLE playlistActive (playlistId INTEGER NOT NULL);
                 """)
         }
+        migrator.registerMigration("v17: loudness") { db in
+            // A whole downloaded file's loudness (`EpisodeLoudness`), kept with its
+            // cache record: a file deleted or replaced is measured again.
+            try db.execute(sql: """
+                CREATE TABLE episodeLoudness (
+                    episodeId INTEGER PRIMARY KEY REFERENCES cachedMedia(episodeId) ON DELETE CASCADE,
+                    integrated DOUBLE NOT NULL, truePeak DOUBLE NOT NULL, length INTEGER NOT NULL);
+                """)
+        }
         return migrator
     }
 

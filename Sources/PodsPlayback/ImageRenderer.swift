@@ -21,15 +21,7 @@ public enum ImageRenderer {
             FileHandle.standardError.write(Data("podsd \(helperArgument) INPUT OUTPUT PIXELS\n".utf8))
             return 2
         }
-        // Nothing podsd had open is the helper's: a descriptor it inherited without close-on-exec
-        // (a spilled download, a socket) is closed before any outside byte is read.
-        let openMaximum = min(max(sysconf(Int32(_SC_OPEN_MAX)), 256), 65_536)
-        for descriptor in 3..<Int32(openMaximum) { close(descriptor) }
-        // A small picture may declare a huge one: memory and CPU are capped, the parent also keeps time.
-        var memory = rlimit(rlim_cur: 768 << 20, rlim_max: 768 << 20)
-        setrlimit(Int32(RLIMIT_DATA.rawValue), &memory)
-        var cpu = rlimit(rlim_cur: 15, rlim_max: 15)
-        setrlimit(Int32(RLIMIT_CPU.rawValue), &cpu)
+        HelperLimits.apply(memoryBytes: 768 << 20, cpuSeconds: 15)
         do {
             try render(arguments[0], to: arguments[1], pixels: pixels)
             return 0

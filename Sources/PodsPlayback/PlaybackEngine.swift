@@ -1,5 +1,6 @@
 import Foundation
 internal import CGStreamer
+import PodsLoudness
 
 /// One `playbin` pipeline: load, play, pause, stop, seek, rate, volume.
 ///
@@ -33,6 +34,8 @@ public final class PlaybackEngine {
     /// A sink to put in at the next load (the pipeline is busy with a source now).
     private var pendingSink: ElementHandle?
     private var silenceDetection = false
+    /// Loudness levelling, in whichever pipeline plays.
+    private let levelling = LevellingStage()
     /// The state last asked of the pipeline (it may still be on its way there).
     private var requestedState = GST_STATE_NULL
     /// A seek to do once the pipeline has prerolled.
@@ -78,7 +81,7 @@ public final class PlaybackEngine {
         self.explainNetworkFailure = explainNetworkFailure
         self.stallLimit = stallLimit
         self.audioSink = audioSink ?? "autoaudiosink"
-        pipeline = try Self.makePipeline(audioSink: self.audioSink, number: 0, continuation: continuation,
+        pipeline = try Self.makePipeline(audioSink: self.audioSink, number: 0, levelling: levelling, continuation: continuation,
                                          explainNetworkFailure: explainNetworkFailure, stallLimit: stallLimit)
     }
 
@@ -86,10 +89,11 @@ public final class PlaybackEngine {
         if let pendingSink { gst_object_unref(pendingSink.element) }
     }
 
-    private static func makePipeline(audioSink: String, number: Int, continuation: AsyncStream<PipelineMessage>.Continuation,
+    private static func makePipeline(audioSink: String, number: Int, levelling: LevellingStage,
+                                     continuation: AsyncStream<PipelineMessage>.Continuation,
                                      explainNetworkFailure: (@Sendable (String) -> PlaybackError?)?,
                                      stallLimit: Duration) throws(PlaybackError) -> PlaybackPipeline {
-        try PlaybackPipeline(audioSink: makeAudioSink(audioSink), continuation: continuation,
+        try PlaybackPipeline(audioSink: makeAudioSink(audioSink), levelling: levelling, continuation: continuation,
                              explainNetworkFailure: explainNetworkFailure, stallLimit: stallLimit) {
             continuation.yield(PipelineMessage(.stalled(pipeline: number), generation: -1))
         }
@@ -100,7 +104,8 @@ public final class PlaybackEngine {
     /// built the stalled one stays, and every later call is queued behind
     /// it without holding the caller.
     private func replacePipeline() throws(PlaybackError) {
-        let fresh = try Self.makePipeline(audioSink: audioSink, number: replacedPipelines + 1, continuation: continuation,
+        let fresh = try Self.makePipeline(audioSink: audioSink, number: replacedPipelines + 1, levelling: levelling,
+                                          continuation: continuation,
                                           explainNetworkFailure: explainNetworkFailure, stallLimit: stallLimit)
         pipeline.abandon()
         if let pendingSink { gst_object_unref(pendingSink.element) }
@@ -369,6 +374,7 @@ public final class PlaybackEngine {
     /// Sets the speed (clamped to `rateRange`) without changing pitch.
     public func setRate(_ newRate: Double) {
         rate = Self.clampedRate(newRate)
+        levelling.setRate(rate * rateBoost)
         guard source != nil else { return }
         if isPrerolled, !isStopped {
             performSeek(to: position() ?? .zero)
@@ -382,13 +388,27 @@ public final class PlaybackEngine {
     public func setRateBoost(_ factor: Double) {
         guard factor.isFinite, factor >= 1, factor != rateBoost else { return }
         rateBoost = factor
+        levelling.setRate(rate * rateBoost)
         guard source != nil, isPrerolled, !isStopped else { return }
         performSeek(to: position() ?? .zero)
     }
 
     /// Ends a boost without a seek of its own, for a caller about to seek
     /// (which applies the plain rate).
-    public func clearRateBoost() { rateBoost = 1 }
+    public func clearRateBoost() {
+        rateBoost = 1
+        levelling.setRate(rate)
+    }
+
+    /// Levels loudness toward `target` LUFS (nil: off, the samples
+    /// untouched), at once to `measurement`'s gain when the loaded file's
+    /// loudness is known; positions and speed are unchanged by it.
+    public func setLoudness(target: Double?, measurement: LoudnessMeasurement?) {
+        levelling.configure(target: target, measurement: measurement)
+    }
+
+    /// The levelling gain applied now, dB; nil while levelling is off.
+    public var loudnessGain: Double? { levelling.gain }
 
     /// Turns the level meter's messages (`PlaybackEvent.level`) on or off.
     public func setSilenceDetection(_ on: Bool) {

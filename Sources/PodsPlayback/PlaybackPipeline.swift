@@ -1,4 +1,5 @@
 internal import CGStreamer
+import PodsLoudness
 
 /// A GStreamer element that crosses to the pipeline's worker thread.
 struct ElementHandle: @unchecked Sendable {
@@ -25,7 +26,7 @@ final class PlaybackPipeline {
     let busReader: PipelineBusReader
     /// The `level` meter in the audio filter, for silence detection.
     private let level: ElementHandle?
-    /// The audio filter (`level ! scaletempo`), owned by playbin.
+    /// The audio filter (`level ! scaletempo`, levelled between), owned by playbin.
     private let audioFilter: ElementHandle?
     private var isAbandoned = false
 
@@ -34,7 +35,7 @@ final class PlaybackPipeline {
 
     /// Builds a playbin that plays into `audioSink` (a floating element, now
     /// the pipeline's) and reads its bus into `continuation`.
-    init(audioSink: UnsafeMutablePointer<GstElement>, continuation: AsyncStream<PipelineMessage>.Continuation,
+    init(audioSink: UnsafeMutablePointer<GstElement>, levelling: LevellingStage, continuation: AsyncStream<PipelineMessage>.Continuation,
          explainNetworkFailure: (@Sendable (String) -> PlaybackError?)?, stallLimit: Duration,
          onStall: @escaping @Sendable () -> Void) throws(PlaybackError) {
         guard let playbin = gst_element_factory_make("playbin", "pods-player") else {
@@ -56,6 +57,11 @@ final class PlaybackPipeline {
             pods_object_set_object(playbin, "audio-filter", filter)
             level = gst_bin_get_by_name(UnsafeMutableRawPointer(filter).assumingMemoryBound(to: GstBin.self), "pods-level")
                 .map(ElementHandle.init)
+            // Loudness levelled after the meter, before the speed changes (`LevellingProbe`).
+            if let level, let pad = gst_element_get_static_pad(level.element, "src") {
+                LevellingProbe.install(on: pad, stage: levelling)
+                gst_object_unref(pad)
+            }
             audioFilter = ElementHandle(element: filter)
         } else {
             level = nil

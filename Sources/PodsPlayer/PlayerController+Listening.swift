@@ -1,4 +1,5 @@
 import PodsChapters
+import PodsLoudness
 import PodsPlayback
 import PodsSettings
 
@@ -34,16 +35,19 @@ extension PlayerController {
         public var skipOutro = Duration.zero
         /// Long silences play faster (see `SilenceTrimmer`).
         public var trimSilence = false
+        /// Loudness levelled to this many LUFS; nil: the file as it is.
+        public var loudnessTarget: Double?
         /// Pause when the output device goes away, rather than play on wherever the sound server moved the stream.
         public var pauseOnOutputLoss = true
         /// Chapters whose titles match are played past (`skip-chapters`).
         public var skipChapters: TitlePattern?
 
         public init(nextAction: NextAction = .chapter, skipOutro: Duration = .zero, trimSilence: Bool = false,
-                    pauseOnOutputLoss: Bool = true, skipChapters: TitlePattern? = nil) {
+                    loudnessTarget: Double? = nil, pauseOnOutputLoss: Bool = true, skipChapters: TitlePattern? = nil) {
             self.nextAction = nextAction
             self.skipOutro = skipOutro
             self.trimSilence = trimSilence
+            self.loudnessTarget = loudnessTarget
             self.pauseOnOutputLoss = pauseOnOutputLoss
             self.skipChapters = skipChapters
         }
@@ -64,8 +68,22 @@ extension PlayerController {
         self.preferences = preferences
         engine?.setSilenceDetection(preferences.trimSilence)
         if !preferences.trimSilence { endSilenceBoost() }
+        engine?.setLoudness(target: preferences.loudnessTarget, measurement: loudnessMeasurement)
         return true
     }
+
+    // MARK: - Loudness
+
+    /// Gives the loaded track its whole file's loudness (a download's, kept);
+    /// ignored when `trackID` is no longer loaded.
+    public func setLoudnessMeasurement(_ measurement: LoudnessMeasurement?, for trackID: TrackID) {
+        guard state.track?.trackID == trackID, measurement != loudnessMeasurement else { return }
+        loudnessMeasurement = measurement
+        engine?.setLoudness(target: preferences.loudnessTarget, measurement: measurement)
+    }
+
+    /// The levelling gain applied now, dB; nil while loudness is not levelled.
+    public func loudnessGain() -> Double? { engine?.loudnessGain }
 
     // MARK: - Trimmed silence
 

@@ -1,4 +1,5 @@
 import PodsChapters
+import PodsLoudness
 import PodsPlayback
 
 /// The one owner of the player's state.
@@ -76,6 +77,8 @@ public actor PlayerController {
     /// The start of the skipped chapter the listener jumped into (it plays).
     var chosenSkippedChapter: Double?
     var trimmer = SilenceTrimmer()
+    /// The loaded file's whole loudness, when a download's was measured.
+    var loudnessMeasurement: LoudnessMeasurement?
     var sleep: SleepTimer?
     /// Fades and pauses for the sleep timer, while playing.
     var sleepTask: Task<Void, Never>?
@@ -110,6 +113,7 @@ public actor PlayerController {
         engine.setRate(state.rate)
         engine.setVolume(state.volume)
         engine.setSilenceDetection(preferences.trimSilence)
+        engine.setLoudness(target: preferences.loudnessTarget, measurement: loudnessMeasurement)
         self.engine = engine
         engineReady.yield()
         engineReady.finish()
@@ -177,10 +181,11 @@ public actor PlayerController {
     /// A load is one change: the track's own `rate` and `preferences` (a
     /// podcast's speed, its outro) are taken with it, so the first state
     /// published for the new track (one `PropertiesChanged`) already
-    /// describes it whole, never the old track at the new rate.
+    /// describes it whole, never the old track at the new rate. `loudness`:
+    /// the file's whole loudness, when a download's was measured.
     public func open(_ source: MediaSource, episode: EpisodeMetadata? = nil, startingAt start: Duration = .zero,
                      paused: Bool = false, announced: Int? = nil, rate: Double? = nil,
-                     preferences: TrackPreferences? = nil) async throws(PlaybackError) {
+                     preferences: TrackPreferences? = nil, loudness: LoudnessMeasurement? = nil) async throws(PlaybackError) {
         // A load announced before another that has been announced since gives way to it: the last asked for wins.
         if let announced, announced < loads.latest { throw PlaybackError(.other, "replaced by another track") }
         var paused = paused
@@ -211,6 +216,10 @@ public actor PlayerController {
             timeline = ChapterTimeline()
             neighbours = (false, false)
             trimmer.reset()
+        }
+        if trackID != previousTrackID || loudness != nil, loudness != loudnessMeasurement {
+            loudnessMeasurement = loudness
+            engine.setLoudness(target: self.preferences.loudnessTarget, measurement: loudness)
         }
         endSilenceBoost(seeking: true)  // the load starts at the plain rate
         state.canSeek = false

@@ -72,6 +72,8 @@ public enum LibraryItems {
         ItemField("episodeId", .int64), ItemField("podcastId", .int64), ItemField("title", .string),
         ItemField("podcastTitle", .string), ItemField("state", .string), ItemField("bytes", .int64), ItemField("size", .int64),
         ItemField("pinned", .bool), ItemField("byHand", .bool), ItemField("path", .string), .maybe("error", .string),
+        /// The downloaded file's loudness (LUFS) and true peak (dBTP), once measured (`loudness = "on"`).
+        .maybe("loudness", .double), .maybe("truePeak", .double),
     ])
 
     /// A moment marked in an episode (`ListBookmarks`): seconds in, the

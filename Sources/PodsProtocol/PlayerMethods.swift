@@ -85,6 +85,8 @@ public enum PlayerItems {
         .maybe("chapter", LibraryItems.variantDictionary, .object(currentChapter)),
         .maybe("sleep", LibraryItems.variantDictionary, .object(sleep)),
         ItemField("silenceSkipped", .double),
+        /// The loudness levelling's gain now, dB, while `loudness` is on.
+        .maybe("loudnessGain", .double),
         /// Why the last track stopped on an error (a stream that failed after `OpenUri` returned, still loading).
         .maybe("lastError", .string),
         /// Why playback paused by itself (the output device went away).

@@ -105,11 +105,12 @@ public struct PodsService: Sendable {
             await mediaCache?.setMetered(metered && preferences.value(.meteredDownloads, podcast: nil).textValue != "allow")
         }
         let network = MeteredNetworkMonitor(session: podsConnection, logger: logger, changed: downloadsWait)
-        let podcastRules = session?.rules
+        let podcastRules = session?.rules, loudnessSurvey = session?.loudness
         let settingsChanged: @Sendable () -> Void = {
             scheduler?.poke()
             Task { await player?.applyPreferences() }
             Task { await podcastRules?.tendDownloads() }  // a new keep-downloads applies now; ignoring is for what arrives
+            loudnessSurvey?.poke()  // loudness turned on: the podcast's downloads are measured
             Task { await downloadsWait(network.isMetered) }
         }
         // podsd picks up a changed config.toml without a restart.

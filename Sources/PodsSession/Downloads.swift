@@ -25,6 +25,8 @@ package struct DownloadInfo: Sendable {
     package var byHand: Bool = false
     package var path: String
     package var error: String?
+    /// The file's loudness, once measured.
+    package var loudness: EpisodeLoudness?
 }
 
 /// How much the cache holds, and its budget.
@@ -79,13 +81,15 @@ package struct Downloads: Sendable {
         let queued = await mediaCache?.queuedDownloadIDs() ?? []
         // Queued on a metered network: waiting for one that is not, not for a free slot.
         let waiting = await mediaCache?.isMetered == true ? "metered" : "queued"
+        let loudness = (try? library.measuredLoudness()) ?? [:]
         let cached = try await cacheEntries().compactMap { entry -> DownloadInfo? in
             guard let episode = try? library.episode(entry.media.episodeId) else { return nil }
             return DownloadInfo(
                 episodeId: episode.id, podcastId: episode.podcastId, title: episode.episode.title,
                 podcastTitle: episode.podcastTitle, state: queued.contains(episode.id) ? waiting : entry.state,
                 bytes: entry.media.cachedBytes, size: entry.media.length, pinned: entry.media.pinned,
-                byHand: (try? library.isDownloadPinned(episode.id)) ?? false, path: entry.path, error: entry.error)
+                byHand: (try? library.isDownloadPinned(episode.id)) ?? false, path: entry.path, error: entry.error,
+                loudness: loudness[episode.id])
         }
         let listed = Set(cached.map(\.episodeId))
         let unstarted = queued.filter { !listed.contains($0) }.compactMap { id -> DownloadInfo? in

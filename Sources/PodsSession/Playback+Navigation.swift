@@ -39,8 +39,8 @@ extension Playback {
 
     package static func trackPreferences(_ preferences: PlaybackPreferences) -> PlayerController.TrackPreferences {
         PlayerController.TrackPreferences(nextAction: preferences.nextAction, skipOutro: .milliseconds(Int64(preferences.skipOutro * 1000)),
-                                          trimSilence: preferences.trimSilence, pauseOnOutputLoss: preferences.pauseOnOutputLoss,
-                                          skipChapters: preferences.skipChapters)
+                                          trimSilence: preferences.trimSilence, loudnessTarget: preferences.loudnessTarget,
+                                          pauseOnOutputLoss: preferences.pauseOnOutputLoss, skipChapters: preferences.skipChapters)
     }
 
     // MARK: - Next and Previous

@@ -205,7 +205,8 @@ package actor Playback {
         }
         do throws(PlaybackError) {
             try await controller.open(source, episode: metadata, startingAt: start, paused: paused, announced: load,
-                                      rate: playing.speed, preferences: Self.trackPreferences(playing))
+                                      rate: playing.speed, preferences: Self.trackPreferences(playing),
+                                      loudness: playing.loudnessTarget == nil ? nil : knownLoudness(episode.id))
         } catch {
             if controller.loads.isLatest(load) { loadMarker.end() }
             throw SessionError.failed("could not play \(url): \(error.message)")

@@ -14,6 +14,8 @@ package struct PlaybackPreferences: Sendable, Equatable {
     package var skipIntro = 0.0
     package var skipOutro = 0.0
     package var trimSilence = false
+    /// The loudness levelled to, LUFS; nil: not levelled.
+    package var loudnessTarget: Double?
     package var nextAction = NextAction.chapter
     /// Seconds, or a share of the episode.
     package var completeWithin = SettingValue.number(0)
@@ -142,6 +144,7 @@ package final class PreferenceStore: Sendable {
         preferences.skipIntro = number(.skipIntro)
         preferences.skipOutro = number(.skipOutro)
         preferences.trimSilence = value(.trimSilence, podcast: podcast).boolValue ?? false
+        if value(.loudness, podcast: podcast).textValue == "on" { preferences.loudnessTarget = number(.loudnessTarget) }
         preferences.nextAction = value(.nextAction, podcast: podcast).textValue.flatMap(NextAction.init) ?? .chapter
         preferences.completeWithin = value(.completeWithin, podcast: podcast)
         preferences.autoNext = value(.autoNext, podcast: nil).boolValue ?? true

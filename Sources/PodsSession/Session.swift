@@ -33,6 +33,8 @@ package struct Session: Sendable {
     package let playlists: PlaylistService
     /// Every stretch of listening, for `pods stats`.
     package let listening: ListeningLog
+    /// Measures downloads' loudness for levelling; nil without a cache.
+    package let loudness: LoudnessSurvey?
     package let sync: SyncService
     package let scheduler: RefreshScheduler
     /// Tells the desktop of new episodes; nil: nobody is told.
@@ -74,10 +76,16 @@ package struct Session: Sendable {
         bookmarks = Bookmarks(library: library, playback: playback, controller: controller,
                               announcer: announcer as? any BookmarkAnnouncer)
         listening = ListeningLog(library: library, logger: logger)
+        let loudness = if let cacheDirectory, let media = mediaCache?.directory {
+            LoudnessSurvey(library: library, preferences: preferences, mediaDirectory: media, scratchDirectory: cacheDirectory,
+                           playback: playback, logger: logger)
+        } else { LoudnessSurvey?.none }
+        self.loudness = loudness
         scheduler = RefreshScheduler(subscriptions: subscriptions, library: library, preferences: preferences, logger: logger)
         // What `Next` and `Previous` can reach follows every change of the queue, the marks and the episodes.
         library.changes.follow { changes in
             if changes.touchesListening { await playback.refreshNeighbours() }
+            if !changes.downloads.isEmpty { loudness?.poke() }  // a finished download is measured
         }
     }
 
@@ -101,6 +109,7 @@ package struct Session: Sendable {
         await playback.resume()
         await playback.applyPreferences()  // config.toml's cache budget, kept for the cache
         await rules.run()
+        loudness?.poke()
         sync.schedule(after: .zero)
         await LibraryWork.settle(library)
     }

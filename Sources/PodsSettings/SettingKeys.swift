@@ -20,6 +20,12 @@ extension SettingKey {
         "After a pause, play again a little earlier: 3 s after a minute, 10 s after an hour, 20 s after a day, 30 s after a week; never back into a skipped chapter.")
     public static let trimSilence = SettingKey(
         "trim-silence", .bool, default: .bool(false), "Shorten long silences (positions stay in the file's own time).")
+    public static let loudness = SettingKey(
+        "loudness", .choice(["off", "on"]), default: .text("off"),
+        "Level loudness: 'on' brings every show to loudness-target (EBU R 128), the gain moving a few dB a second at most and peaks held under -1 dBTP; downloads are measured whole once.")
+    public static let loudnessTarget = SettingKey(
+        "loudness-target", .number(-30...(-10), unit: "LUFS"), default: .number(-16),
+        "The loudness 'loudness = \"on\"' levels to, LUFS (-16 is what Apple and most podcast hosts ask for; -23 broadcast).")
     public static let nextAction = SettingKey(
         "next-action", .choice(["chapter", "episode"]), default: .text("chapter"),
         "What Next skips to: the next chapter while one remains ('chapter'), or the next episode ('episode').")
@@ -109,7 +115,7 @@ extension SettingKey {
             + "not inside tmux or screen), 'kitty' to send them in the kitty graphics protocol anyway, 'off' never.")
 
     public static let all: [SettingKey] = [
-        speed, skipForward, skipBack, skipIntro, skipOutro, smartRewind, trimSilence, nextAction, completeWithin,
+        speed, skipForward, skipBack, skipIntro, skipOutro, smartRewind, trimSilence, loudness, loudnessTarget, nextAction, completeWithin,
         skipChapters, ignoreEpisodes, minDuration, episodeTypes, keepDownloads, deletePlayedAfter, autoNext, refreshInterval,
         audioSink, pauseOnOutputLoss, cacheBudget, meteredDownloads, notify, sync, syncDelay, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
         uiArtwork,

@@ -73,8 +73,9 @@ struct Downloads: AsyncParsableCommand {
                 let bytes = entry["bytes"].int, size = entry["size"].int
                 let share = size > 0 ? " \(100 * bytes / size)%" : ""
                 let mine = entry["byHand"]?.boolValue == true ? "  (kept)" : ""
-                print(String(format: "%5d  %-11@ %9@%@  %@%@", entry["episodeId"].int, entry["state"].text,
-                             Self.size(size), share, entry["title"].text, mine))
+                let loudness = entry["loudness"]?.doubleValue.map { String(format: "  %.1f LUFS", $0) } ?? ""
+                print(String(format: "%5d  %-11@ %9@%@  %@%@%@", entry["episodeId"].int, entry["state"].text,
+                             Self.size(size), share, entry["title"].text, mine, loudness))
             }
         }
     }

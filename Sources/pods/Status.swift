@@ -34,6 +34,7 @@ struct Status: AsyncParsableCommand {
         guard let title = status.title else { return "\(status.state): nothing loaded\(failed)" }
         let length = status.duration.map { " / " + clock($0) } ?? ""
         let speed = status.rate == 1 ? "" : String(format: "  ×%.2g", status.rate)
+        let levelled = status.loudnessGain.map { String(format: "  levelled %+.1f dB", $0) } ?? ""
         let cached = status.cached.map { String(format: "  %d%% cached", Int(($0 * 100).rounded(.down))) } ?? ""
         let state = status.buffering && status.state == "Playing" ? "Playing (buffering…)" : status.state
         let chapter = status.chapter.map { "\n  chapter \($0.index): \($0.title) (from \(clock($0.start)))" } ?? ""
@@ -42,7 +43,7 @@ struct Status: AsyncParsableCommand {
         } ?? ""
         return """
             \(state): \(title)
-              \(clock(status.position))\(length)\(speed)  volume \(Int((status.volume * 100).rounded()))%\(cached)\(chapter)\(sleep)\(failed)
+              \(clock(status.position))\(length)\(speed)  volume \(Int((status.volume * 100).rounded()))%\(levelled)\(cached)\(chapter)\(sleep)\(failed)
               \(status.url ?? "")
             """
     }

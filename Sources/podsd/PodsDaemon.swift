@@ -31,6 +31,10 @@ struct PodsDaemon: AsyncParsableCommand {
         if arguments.dropFirst().first == ImageRenderer.helperArgument {
             Foundation.exit(ImageRenderer.runAsHelper(Array(arguments.dropFirst(2))))
         }
+        // A download's loudness, measured in a process of its own (LoudnessAnalyzer).
+        if arguments.dropFirst().first == LoudnessAnalyzer.helperArgument {
+            Foundation.exit(LoudnessAnalyzer.runAsHelper(Array(arguments.dropFirst(2))))
+        }
         await main(Array(arguments.dropFirst()))
     }
 
