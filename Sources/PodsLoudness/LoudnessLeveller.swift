@@ -41,8 +41,10 @@ public struct LoudnessLeveller: Sendable, Equatable {
     public static let settling = 5.0
     /// Media seconds measured before the loudness so far is trusted.
     public static let firstReading = 1.0
+    /// The most a peak lowers the gain, dB.
+    public static let deepestReduction = -40.0
     /// How fast a peak's reduction is let go, dB per second heard.
-    public static let release = 3.0
+    public static let release = 40.0
 
     /// The loudness aimed at, LUFS.
     public var target: Double
@@ -75,8 +77,9 @@ public struct LoudnessLeveller: Sendable, Equatable {
             settled = true
         }
         reduction = min(0, reduction + Self.release * heard)
-        if let peak, peak + gain + reduction > Self.ceiling {
-            reduction = Self.ceiling - peak - gain
+        // A peak no number (a hostile file's infinities) lowers nothing; none lowers more than `deepestReduction`.
+        if let peak, peak.isFinite, peak + gain + reduction > Self.ceiling {
+            reduction = max(Self.ceiling - peak - gain, Self.deepestReduction)
         }
         return gain + reduction
     }

@@ -19,10 +19,12 @@ public final class LoudnessMeter {
     public private(set) var frames = 0
 
     /// nil when the stream's shape is outside `channelRange` or
-    /// `sampleRateRange`, or libebur128 cannot take it.
-    public init?(channels: Int, sampleRate: Int) {
+    /// `sampleRateRange`, or libebur128 cannot take it. `truePeak`: the
+    /// true peak is read too (its 4× oversampling costs several times the
+    /// loudness's own work); without it `truePeak` and `lastTruePeak` are nil.
+    public init?(channels: Int, sampleRate: Int, truePeak: Bool = true) {
         guard Self.channelRange.contains(channels), Self.sampleRateRange.contains(sampleRate) else { return nil }
-        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue | EBUR128_MODE_HISTOGRAM.rawValue)
+        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_HISTOGRAM.rawValue | (truePeak ? EBUR128_MODE_TRUE_PEAK.rawValue : 0))
         guard let state = ebur128_init(UInt32(channels), UInt(sampleRate), mode) else { return nil }
         self.state = state
         self.channels = channels

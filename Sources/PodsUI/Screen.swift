@@ -241,6 +241,8 @@ public enum Screen {
         if let sleep = status.sleep {
             facts.append(sleep.remaining.map { "sleep \(Clock.text($0))" } ?? "sleep at end of \(sleep.mode)")
         }
+        // Whether loudness is levelled (its gain moves while the status line stands: `pods status` reads it).
+        if status.loudnessGain != nil { facts.append("levelled") }
         if let cached = status.cached, cached < 1 { facts.append("cached \(Int(cached * 100))%") }
         if let error = status.lastError { facts.append("! \(error)") }
         let right = "  " + facts.joined(separator: "  ") + " "

@@ -109,6 +109,16 @@ struct LoudnessLevellerTests {
         pcm.withUnsafeMutableBufferPointer { stage.process($0) }
         let ratio = Double(pcm.map { abs(Int($0)) }.max()!) / Double(before.map { abs(Int($0)) }.max()!)
         #expect(abs(20 * log10(ratio) - 14) < 0.2, "\(ratio)")
+        // The most the gain can be (+24 dB) on full-scale samples: held, never overflowing.
+        let widest = LevellingStage()
+        widest.setFormat(channels: 2, sampleRate: 48000)
+        widest.streamStarted()
+        widest.configure(target: -10, measurement: LoudnessMeasurement(integrated: -70, truePeak: -60))
+        var extremes = [Int16](repeating: 0, count: 960 * 2)
+        extremes[0] = .min
+        extremes[1] = .max
+        extremes.withUnsafeMutableBufferPointer { widest.process($0) }
+        #expect(extremes[0] < 0 && extremes[1] > 0)
         var loud = [Int16](repeating: 30000, count: 960 * 2)
         loud.withUnsafeMutableBufferPointer { stage.process($0) }
         #expect(loud.allSatisfy { $0 > 0 && $0 <= 32767 })

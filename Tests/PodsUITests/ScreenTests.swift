@@ -31,6 +31,10 @@ import Testing
         #expect(lines[13].contains("‖ 播客 Show — Episode 2"))
         #expect(lines[14].contains("1:00 / 10:00") && lines[14].contains("1.5×") && lines[14].contains("vol 80%"))
         #expect(lines.allSatisfy { DisplayText.width(of: $0) == 60 })
+        #expect(!lines[14].contains("levelled"))
+        var levelled = Self.model()
+        levelled.status?.loudnessGain = 6.5
+        #expect(Screen.render(levelled, rows: 15, columns: 60, keys: KeyMap()).text(row: 14).contains("levelled"))
         let tiny = Screen.render(Self.model(), rows: 10, columns: 40, keys: KeyMap())
         #expect(tiny.text(row: 0).contains("pods ui needs 60×15; this is 40×10"))
     }
