@@ -14,7 +14,7 @@
 #   Tests/realtime.sh --list   the suites, as one --filter/--skip pattern
 set -uo pipefail
 cd "$(dirname "$0")/.."
-playing='FormatSwitchTests|ChapterSkipServiceTests|SmartRewindServiceTests|TrimSilenceTests|TimeStretchRenewalTests|StalledPipelineTests|ChapterServiceTests|PipelineWorkerTests|SlowCallTests|PlayerCancellationTests|PitchTests'
+playing='FormatSwitchTests|TranscriptFollowServiceTests|ChapterSkipServiceTests|SmartRewindServiceTests|TrimSilenceTests|TimeStretchRenewalTests|StalledPipelineTests|ChapterServiceTests|PipelineWorkerTests|SlowCallTests|PlayerCancellationTests|PitchTests'
 timers='PlaybackEngineTests|OutputLossTests|SuspendInhibitTests|SleepGuardTests|BackgroundRefreshTests|SleepTimerTests'
 processes='KillNineTests|BookmarkServiceTests|ListeningLogServiceTests|StuckStreamTests|SettingsServiceTests|LifecycleTests|MPRISSignalTests|NotificationTests|TransferSchedulerTests|aLargeOPMLImportIsLinearAndBounded'
 alone='LibraryScaleTests'

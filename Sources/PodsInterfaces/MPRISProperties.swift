@@ -17,7 +17,7 @@ package enum MPRISProperties {
             Property.playbackStatus.name: .string(state.status.rawValue),
             Property.rate.name: .double(state.rate),
             Property.volume.name: .double(state.volume),
-            Property.metadata.name: metadata(state.track, chapter: state.chapter, chapterImage: state.chapterImage),
+            Property.metadata.name: metadata(state.track, chapter: state.chapter, chapterImage: state.chapterImage, cue: state.cue),
             Property.minimumRate.name: .double(PlaybackEngine.rateRange.lowerBound),
             Property.maximumRate.name: .double(PlaybackEngine.rateRange.upperBound),
             Property.canGoNext.name: .bool(state.canGoNext),
@@ -39,7 +39,13 @@ package enum MPRISProperties {
     /// the chapter's number, and `mpris:artUrl` the chapter's image when it
     /// has one. The trackid stays the episode's, so `SetPosition` and the
     /// applets' idea of "the same track" hold across chapters.
-    package static func metadata(_ track: TrackInfo?, chapter: PlayingChapter? = nil, chapterImage: String? = nil) -> DBusValue {
+    ///
+    /// While a timed transcript plays, `xesam:asText` has its lines around
+    /// the one playing as LRC, and `pods:cue` that line (`pods:cueIndex` its
+    /// number): they change as each line is reached, at most twice a second,
+    /// never while paused.
+    package static func metadata(_ track: TrackInfo?, chapter: PlayingChapter? = nil, chapterImage: String? = nil,
+                                 cue: PlayingCue? = nil) -> DBusValue {
         guard let track else { return .variantDictionary([:]) }
         var entries: [String: DBusValue] = [
             MPRIS.Metadata.trackID: .objectPath(track.trackID.objectPath),
@@ -66,6 +72,12 @@ package enum MPRISProperties {
             entries[MPRIS.Metadata.trackNumber] = .int32(Int32(clamping: chapter.index))
             entries[MPRIS.Metadata.episodeTitle] = .string(track.title)
             entries[MPRIS.Metadata.chapter] = .int32(Int32(clamping: chapter.index))
+        }
+        if let cue {
+            entries[MPRIS.Metadata.text] = .string(cue.lyrics)
+            entries[MPRIS.Metadata.cue] = .string(cue.text)
+            entries[MPRIS.Metadata.cueIndex] = .int32(Int32(clamping: cue.index))
+            entries[MPRIS.Metadata.cueStart] = .double(cue.start)
         }
         return .variantDictionary(entries)
     }

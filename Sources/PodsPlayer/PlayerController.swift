@@ -77,6 +77,10 @@ public actor PlayerController {
     /// The start of the skipped chapter the listener jumped into (it plays).
     var chosenSkippedChapter: Double?
     var trimmer = SilenceTrimmer()
+    /// The loaded track's timed transcript, and what follows it.
+    var transcript = TranscriptTimeline()
+    var cueTimer: Task<Void, Never>?
+    var lastCueChange: ContinuousClock.Instant?
     /// The loaded file's whole loudness, when a download's was measured.
     var loudnessMeasurement: LoudnessMeasurement?
     var sleep: SleepTimer?
@@ -216,6 +220,7 @@ public actor PlayerController {
             timeline = ChapterTimeline()
             neighbours = (false, false)
             trimmer.reset()
+            clearTranscript()
         }
         if trackID != previousTrackID || loudness != nil, loudness != loudnessMeasurement {
             loudnessMeasurement = loudness
@@ -499,6 +504,7 @@ public actor PlayerController {
     func publish() {
         let now = position()
         refreshNavigation(at: now)
+        followTranscript(at: now)
         observer?(.state(state))
         announcePosition(now)
     }

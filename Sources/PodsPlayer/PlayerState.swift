@@ -65,6 +65,9 @@ public struct PlayerState: Sendable, Equatable {
     public var chapter: PlayingChapter?
     /// The playing chapter's image (a `file://` URI), shown instead of the episode's.
     public var chapterImage: String?
+    /// The transcript line playing, when the track has a timed transcript;
+    /// it follows playback only while playing.
+    public var cue: PlayingCue?
     /// What MPRIS `CanGoNext` and `CanGoPrevious` say: whether `Next` and
     /// `Previous` have somewhere to go.
     public var canGoNext = false

@@ -60,5 +60,12 @@ public enum MPRIS {
         public static let episodeTitle = "pods:episodeTitle"
         /// The playing chapter's number (from 1).
         public static let chapter = "pods:chapter"
+        /// The transcript's lines around the one playing, as LRC (`[mm:ss.xx]text`).
+        public static let text = "xesam:asText"
+        /// The transcript's line playing, and its number (from 1).
+        public static let cue = "pods:cue"
+        public static let cueIndex = "pods:cueIndex"
+        /// The line's start, seconds into the episode.
+        public static let cueStart = "pods:cueStart"
     }
 }

@@ -81,6 +81,11 @@ public enum PlayerItems {
     /// The sleep timer: `time`, `episode` or `chapter`; seconds left when known.
     public static let sleep = ItemSchema("sleep", [ItemField("mode", .string), .maybe("remaining", .double)])
 
+    /// A transcript line as it is heard (`pods transcript --follow --json`, one object a line).
+    public static let heardCue = ItemSchema("heardCue", [
+        ItemField("index", .int32), .maybe("start", .double), ItemField("text", .string),
+    ])
+
     public static let extras = ItemSchema("extras", [
         .maybe("chapter", LibraryItems.variantDictionary, .object(currentChapter)),
         .maybe("sleep", LibraryItems.variantDictionary, .object(sleep)),

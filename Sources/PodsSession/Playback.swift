@@ -224,6 +224,7 @@ package actor Playback {
         guard controller.loads.isLatest(load) else { return }
         await refreshNeighbours()
         Task { await loadChapters(episode, media: cache, load: load) }
+        Task { await loadTranscript(episode, load: load) }
     }
 
     /// What an episode's media chapters say after podsd crashed loading it (`skipAfterCrash`).

@@ -85,7 +85,22 @@ package struct Session: Sendable {
         // What `Next` and `Previous` can reach follows every change of the queue, the marks and the episodes.
         library.changes.follow { changes in
             if changes.touchesListening { await playback.refreshNeighbours() }
-            if !changes.downloads.isEmpty { loudness?.poke() }  // a finished download is measured
+            if !changes.downloads.isEmpty {
+                loudness?.poke()  // a finished download is measured
+                if let ids = changes.downloads.ids { Task { await Self.fetchTranscripts(of: ids, library: library) } }
+            }
+        }
+    }
+
+    /// A finished download's transcript is fetched with it (once: then kept),
+    /// so that it follows playback offline too.
+    private static func fetchTranscripts(of episodes: Set<Int64>, library: Library) async {
+        for id in episodes.prefix(50) {
+            let wanted = try? await LibraryWork.run { () throws(LibraryError) -> Bool in
+                guard try library.cachedMedia(id)?.complete == true else { return false }
+                return try library.episode(id).episode.transcriptURL != nil
+            }
+            if wanted == true { _ = try? await TranscriptLoader(library: library).cues(of: id) }
         }
     }
 

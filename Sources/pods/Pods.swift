@@ -11,7 +11,7 @@ struct Pods: AsyncParsableCommand {
             CommandGroup(name: "Playback", subcommands: [
                 UI.self,
                 Play.self, Pause.self, Toggle.self, Stop.self, Next.self, Previous.self, Forward.self, Back.self, Seek.self,
-                Chapters.self, ChapterJump.self, Sleep.self, Speed.self, Volume.self, Status.self,
+                Chapters.self, ChapterJump.self, TranscriptCommand.self, Sleep.self, Speed.self, Volume.self, Status.self,
                 BookmarkCommand.self, BookmarksCommand.self, Stats.self,
             ]),
             CommandGroup(name: "Library", subcommands: [

@@ -1,0 +1,122 @@
+import Foundation
+import Glibc
+import PodsClient
+import PodsDBus
+import PodsProtocol
+import PodsTestSupport
+import Testing
+
+/// A timed transcript follows playback on the real podsd: MPRIS `Metadata`
+/// carries the line playing (`pods:cue`) and the lines around it as LRC
+/// (`xesam:asText`), changing as each line is reached at 1× and at 2×, at
+/// most twice a second, and not at all while paused; `playerctl` and `pods
+/// transcript --follow` read them. (Playing lane: it times the changes.)
+@Suite(.serialized, .timeLimit(.minutes(4))) struct TranscriptFollowServiceTests {
+    /// Lines of 2 s each: "Line 1" from 0 s, "Line 2" from 2 s, …
+    static func vtt(lines: Int) -> Data {
+        func stamp(_ seconds: Int) -> String { String(format: "00:%02d:%02d.000", seconds / 60, seconds % 60) }
+        return Data(("WEBVTT\n\n" + (1...lines).map { "\(stamp(2 * ($0 - 1))) --> \(stamp(2 * $0))\nLine \($0)\n" }
+            .joined(separator: "\n")).utf8)
+    }
+
+    /// Each change of `pods:cueIndex` the test's own connection hears: when, and which.
+    final class CueLog: @unchecked Sendable {
+        // @unchecked Sendable: `entries` is only touched under `lock`.
+        private let lock = NSLock()
+        private var entries: [(at: ContinuousClock.Instant, index: Int, metadata: Bool)] = []
+        func add(_ index: Int?, at instant: ContinuousClock.Instant) {
+            lock.lock()
+            defer { lock.unlock() }
+            entries.append((instant, index ?? 0, index != nil))
+        }
+        var all: [(at: ContinuousClock.Instant, index: Int, metadata: Bool)] {
+            lock.lock()
+            defer { lock.unlock() }
+            return entries
+        }
+    }
+
+    @Test func theLinePlayingIsInMetadataAtOneAndTwoTimesAndNothingMovesWhilePaused() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let audio = directory.appendingPathComponent("talk.mp3")
+        let made = await Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=330:duration=40", "-ac", "1",
+                                                   "-y", audio.path], timeout: .seconds(60))
+        #expect(made.status == 0)
+        let server = try LoopbackHTTPServer(files: ["/talk.mp3": audio])
+        defer { server.stop() }
+        server.setFile("/talk.vtt", Self.vtt(lines: 20), type: "text/vtt")
+        server.setFile("/feed.xml", Data("""
+            <?xml version="1.0"?><rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0">
+            <channel><title>Words</title>
+            <item><title>Talk</title><guid>t</guid><pubDate>02 Nov 2026 08:00:00 GMT</pubDate>
+              <enclosure url="\(server.url("/talk.mp3"))" type="audio/mpeg" length="320000"/>
+              <podcast:transcript url="\(server.url("/talk.vtt"))" type="text/vtt"/></item>
+            </channel></rss>
+            """.utf8))
+        let podsd = try await PodsdProcess.start(extraArguments: ["--no-auto-next"])
+        #expect(await podsd.pods("subscribe", server.url("/feed.xml")).status == 0)
+        let episode = try #require(try await LibraryClient(podsd.client).episodesJSON().first?["id"] as? Int)
+
+        // Every PropertiesChanged of the Player interface, and the cue it carries if any.
+        let log = CueLog()
+        let changes = try await podsd.connection.signals(matching: DBusSignalMatch(
+            path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        let listener = Task {
+            for await change in changes {
+                let changed = change.arguments.dropFirst().first?.stringKeyedDictionary ?? [:]
+                let metadata = changed["Metadata"]?.stringKeyedDictionary
+                log.add(metadata.map { Int($0[MPRIS.Metadata.cueIndex]?.int64Value ?? 0) }, at: .now)
+            }
+        }
+        defer { listener.cancel() }
+
+        // 1×: a real client follows the lines as they are heard.
+        let started = ContinuousClock.now
+        #expect(await podsd.pods("play", String(episode)).status == 0)
+        let heard = await podsd.run("playerctl", ["-p", "pods", "metadata", "--format", "{{pods:cueIndex}} {{pods:cue}}", "--follow"],
+                                    timeout: .milliseconds(6500))
+        let followed = heard.stdout.split(separator: "\n").map(String.init).filter { $0.contains("Line") }
+        #expect(Array(followed.prefix(3)) == ["1 Line 1", "2 Line 2", "3 Line 3"], "\(heard.stdout)")
+        let metadata = try #require(try await podsd.client.property(MPRIS.PlayerProperty.metadata.name).stringKeyedDictionary)
+        let lyrics = try #require(metadata[MPRIS.Metadata.text]?.stringValue)
+        #expect(lyrics.hasPrefix("[00:02.00]Line 2\n[00:04.00]Line 3\n[00:06.00]Line 4"), "\(lyrics)")
+
+        // Each line arrived when playback reached it (the file's time at 1×, after the load).
+        let atOne = log.all.filter { $0.metadata && $0.index > 0 }
+        let first = try #require(atOne.first { $0.index == 1 })
+        for line in atOne where line.index > 1 && line.index <= 3 {
+            let late = (line.at - first.at) / .seconds(1) - Double(2 * (line.index - 1))
+            #expect(abs(late) < 0.3, "line \(line.index) came \(late) s off its time")
+        }
+        print("transcript at 1×: lines 2 and 3 came \(atOne.filter { $0.index > 1 && $0.index <= 3 }.map { ($0.at - first.at) / .seconds(1) }) s after line 1 (at 2 and 4); first line \((first.at - started) / .seconds(1)) s after the play")
+
+        // Paused: no PropertiesChanged at all for 3 s.
+        try await podsd.client.pause()
+        try await Task.sleep(for: .milliseconds(300))
+        let pausedAt = ContinuousClock.now
+        try await Task.sleep(for: .seconds(3))
+        #expect(log.all.filter { $0.at > pausedAt }.isEmpty, "while paused: \(log.all.filter { $0.at > pausedAt })")
+
+        // 2×: `pods transcript --follow` hears a line a second, each once, in order.
+        try await podsd.client.setRate(2)
+        try await podsd.client.play()
+        let resumedAt = ContinuousClock.now
+        let fast = await podsd.run(Fixtures.executable("pods"), ["transcript", "--follow"], timeout: .milliseconds(4200))
+        let fastLines = fast.stdout.split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 2).last ?? "") }
+        let numbers = fast.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+        #expect(numbers.count >= 4 && numbers == Array(numbers.first!...(numbers.first! + numbers.count - 1)), "\(fast.stdout)")
+        let atTwo = log.all.filter { $0.metadata && $0.at > resumedAt && $0.index > 0 }
+        let gaps = zip(atTwo, atTwo.dropFirst()).map { ($1.at - $0.at) / .seconds(1) }
+        #expect(gaps.dropFirst().allSatisfy { abs($0 - 1) < 0.3 }, "gaps at 2×: \(gaps)")
+        #expect(gaps.allSatisfy { $0 >= 0.45 }, "more than 2 changes a second: \(gaps)")
+        // As JSON, one object a line: the line playing now first.
+        let json = await podsd.run(Fixtures.executable("pods"), ["transcript", "--follow", "--json"], timeout: .milliseconds(1500))
+        let objects = json.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(objects.first.map { Set($0.keys) == ["index", "start", "text"] && ($0["text"] as? String)?.hasPrefix("Line") == true } == true,
+                "\(json.stdout)")
+        print("transcript at 2×: \(fastLines.count) lines in 4.2 s from pods transcript --follow; gaps \(gaps.map { String(format: "%.2f", $0) })")
+    }
+}
