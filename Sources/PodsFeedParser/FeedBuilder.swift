@@ -14,6 +14,8 @@ struct FeedBuilder {
         var guid: String?
         var guidIsPermaLink = false
         var fingerprint: ItemFingerprint?
+        /// How well the transcript chosen so far suits (`TranscriptChoice`).
+        var transcriptRank: Int?
         /// The first text of each source, and whether it is HTML.
         var descriptions = [(text: String, isHTML: Bool)?](repeating: nil, count: DescriptionSource.allCases.count)
 
@@ -293,7 +295,13 @@ struct FeedBuilder {
         case .podcastChapters where draft != nil:
             draft?.episode.chaptersURL = urls.resolve(attributes["url"])
         case .podcastTranscript where draft != nil:
-            if draft?.episode.transcriptURL == nil { draft?.episode.transcriptURL = urls.resolve(attributes["url"]) }
+            guard let url = urls.resolve(attributes["url"]) else { return }
+            let rank = TranscriptChoice.rank(type: attributes["type"], language: attributes["language"], rel: attributes["rel"],
+                                             podcastLanguage: feed.language)
+            if rank > draft?.transcriptRank ?? Int.min {
+                draft?.episode.transcriptURL = url
+                draft?.transcriptRank = rank
+            }
         case .podcastPerson, .podcastSeason, .podcastEpisode:
             pendingAttributes = attributes.all
         case .pscChapter where draft != nil:
