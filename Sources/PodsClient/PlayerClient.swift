@@ -89,6 +89,9 @@ public struct PlayerClient: Sendable {
             status.episodeId = metadata[MPRIS.Metadata.episodeID]?.int64Value
             status.podcastId = metadata[MPRIS.Metadata.podcastID]?.int64Value
         }
+        if let index = metadata[MPRIS.Metadata.cueIndex]?.int64Value, let text = metadata[MPRIS.Metadata.cue]?.stringValue {
+            status.cue = PlayerStatus.Cue(index: Int(index), start: metadata[MPRIS.Metadata.cueStart]?.doubleValue ?? 0, text: text)
+        }
         return status
     }
 

@@ -27,6 +27,8 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
     public var silenceSkipped = 0.0
     /// The loudness levelling's gain now, dB; nil while `loudness` is off.
     public var loudnessGain: Double?
+    /// The transcript line playing, when the episode has a timed transcript.
+    public var cue: Cue?
     /// Why the last track stopped on an error, if it did.
     public var lastError: String?
     /// Why playback paused by itself (the output device went away), until it plays again.
@@ -44,6 +46,19 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
             self.index = index
             self.title = title
             self.start = start
+        }
+    }
+
+    /// `"cue": {"index", "start", "text"}`: MPRIS `pods:cueIndex`, `pods:cueStart`, `pods:cue`.
+    public struct Cue: Sendable, Equatable, Codable {
+        /// From 1.
+        public var index: Int
+        /// Seconds.
+        public var start: Double
+        public var text: String
+
+        public init(index: Int, start: Double, text: String) {
+            (self.index, self.start, self.text) = (index, start, text)
         }
     }
 
@@ -77,7 +92,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached, chapter, sleep, silenceSkipped, loudnessGain
+        case state, title, url, position, duration, rate, volume, episodeId, podcastId, buffering, cached, chapter, cue, sleep, silenceSkipped, loudnessGain
         case lastError, pausedBecause
     }
 
@@ -96,6 +111,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
         try container.encode(buffering, forKey: .buffering)
         try container.encode(cached, forKey: .cached)
         try container.encode(chapter, forKey: .chapter)
+        try container.encode(cue, forKey: .cue)
         try container.encode(sleep, forKey: .sleep)
         try container.encode(silenceSkipped, forKey: .silenceSkipped)
         try container.encode(loudnessGain, forKey: .loudnessGain)

@@ -53,7 +53,7 @@ public enum Screen {
                         at: middle, focused: model.focus == .episodes, showPodcast: false)
         case .search:
             resultList(model, &canvas, top: top, height: height, at: left, keys: keys)
-        case .queue, .downloads, .newest, .bookmarks, .playlists, .listening:
+        case .queue, .downloads, .newest, .bookmarks, .playlists, .listening, .transcript:
             // One list beside the details, named by its layout.
             if let list = model.shownEpisodes {
                 episodeList(model, list, title: model.layout == .newest ? "Every episode, newest first" : model.layout.title, &canvas,
@@ -128,10 +128,17 @@ public enum Screen {
     }
 
     static func marker(_ episode: EpisodeRow, _ model: UIModel) -> String {
-        if episode.id == model.status?.episodeId { return model.status?.state == "Playing" ? "▶" : "‖" }
+        if isPlaying(episode, model) { return model.status?.state == "Playing" ? "▶" : "‖" }
+        if episode.cueIndex != nil { return "·" }
         if episode.completed { return "✓" }
         if episode.position > 0 { return "◐" }
         return "·"
+    }
+
+    /// Whether `episode` is what plays: the loaded episode, or (a transcript's row) the line being heard.
+    static func isPlaying(_ episode: EpisodeRow, _ model: UIModel) -> Bool {
+        if let cue = episode.cueIndex { return cue == model.status?.cue?.index }
+        return episode.id == model.status?.episodeId
     }
 
     private static func episodeList(_ model: UIModel, _ key: KeyPath<UIModel, ListState<EpisodeRow>>, title: String,
@@ -148,7 +155,7 @@ public enum Screen {
         for (offset, index) in visibleIndices(list, count: rows.count, height: height - 1).enumerated() {
             let episode = rows[index]
             let row = top + 1 + offset
-            let playing = episode.id == model.status?.episodeId
+            let playing = isPlaying(episode, model)
             let style = rowStyle(selected: index == list.selected, focused: focused, playing ? Style(.playing) : episode.completed ? Style(.dim) : .normal)
             canvas.fill(row: row, column: span.column, width: span.width, style: style)
             var right = ""

@@ -9,7 +9,7 @@ public enum UIAction: String, CaseIterable, Sendable {
     case openLink = "open-link", subscribe, refresh, filter, help, quit
     case layoutPodcasts = "layout-1", layoutQueue = "layout-2", layoutDownloads = "layout-3"
     case layoutNewest = "layout-4", layoutSearch = "layout-5", layoutBookmarks = "layout-6", layoutPlaylists = "layout-7"
-    case layoutListening = "layout-8"
+    case layoutListening = "layout-8", layoutTranscript = "layout-9"
 
     /// What the help overlay says it does.
     public var help: String {
@@ -47,6 +47,7 @@ public enum UIAction: String, CaseIterable, Sendable {
         case .layoutBookmarks: "bookmarks (Enter plays from one) and details"
         case .layoutPlaylists: "the queue and playlists (Enter: it plays next)"
         case .layoutListening: "hours heard and saved, by podcast and week"
+        case .layoutTranscript: "the transcript, following playback (Enter: go to a line)"
         }
     }
 }
@@ -67,7 +68,7 @@ public struct KeyMap: Sendable {
         .character("?"): .help, .character("q"): .quit,
         .character("1"): .layoutPodcasts, .character("2"): .layoutQueue, .character("3"): .layoutDownloads,
         .character("4"): .layoutNewest, .character("5"): .layoutSearch, .character("6"): .layoutBookmarks,
-        .character("7"): .layoutPlaylists, .character("8"): .layoutListening,
+        .character("7"): .layoutPlaylists, .character("8"): .layoutListening, .character("9"): .layoutTranscript,
     ]
 
     public init() { actions = Self.defaults }

@@ -26,6 +26,8 @@ public final class UIApp {
     private var follower: Task<Void, Never>?
     /// `G` on a list not read to its end: pages are read until it is, then the last row is selected.
     private var readingToEnd = false
+    /// The transcript line the transcript layout last moved to.
+    private var followedCue: Int?
     /// The picture on the screen (ncurses knows nothing of it), and whose artwork it is.
     private var placedPicture: (frame: PictureFrame, episodeID: Int64)?
     /// The episode whose artwork was asked for last.
@@ -137,6 +139,11 @@ public final class UIApp {
         case .listening:
             model.listening.loading = true
             backend.loadListening()
+        case .transcript:
+            // The playing episode's, read each time the layout opens (it is fetched once, then kept).
+            model.transcript.loading = true
+            followedCue = nil
+            backend.loadTranscript(of: model.status?.episodeId)
         case .search:
             break
         }
@@ -232,6 +239,10 @@ public final class UIApp {
         case .listening(let rows):
             model.listening.replace(rows, id: \.id)
             model.listening.loading = false
+        case .transcript(let rows):
+            model.transcript.replace(rows) { Int64($0.cueIndex ?? 0) }
+            model.transcript.loading = false
+            followCue()
         case .page(let page):
             askedPage = nil
             if model.selectedEpisode?.id == page.episodeID {
@@ -251,6 +262,7 @@ public final class UIApp {
             model.status = status
             model.statusAt = .now
             model.podcastTitle = status.podcastId.flatMap { id in model.podcasts.rows.first { $0.id == id }?.title }
+            followCue()
         case .results(let term, let rows):
             model.searchTerm = term
             model.results.replace([], id: { _ in 0 })
@@ -279,6 +291,7 @@ public final class UIApp {
             case .bookmarks: model.bookmarks.loading = false
             case .playlists: model.playlists.loading = false
             case .listening: model.listening.loading = false
+            case .transcript: model.transcript.loading = false
             case .podcasts: model.podcasts.loading = false
             case .search: model.results.loading = false
             }
@@ -443,7 +456,7 @@ public final class UIApp {
         case .help: model.showsHelp = true; model.helpTop = 0
         case .quit: running = false
         case .layoutPodcasts, .layoutQueue, .layoutDownloads, .layoutNewest, .layoutSearch, .layoutBookmarks, .layoutPlaylists,
-             .layoutListening:
+             .layoutListening, .layoutTranscript:
             let layout = UIModel.Layout(rawValue: (UIAction.allCases.firstIndex(of: action) ?? 0)
                 - (UIAction.allCases.firstIndex(of: .layoutPodcasts) ?? 0) + 1) ?? .podcasts
             guard layout != model.layout else { return }
@@ -491,6 +504,10 @@ public final class UIApp {
             // From 5 s before the moment; the episode's resume position stays where it was.
             guard let bookmark = model.selectedEpisode?.bookmark else { return }
             backend.command { () throws(PlayerClient.Failure) in try await library.playBookmark(bookmark) }
+        case .transcript:
+            // Goes to the line's start (a Seeked follows).
+            guard let start = model.selectedEpisode?.cueStart else { return }
+            backend.command { () throws(PlayerClient.Failure) in try await player.setPosition(.milliseconds(Int64(start * 1000))) }
         case .playlists:
             // Plays it from its first episode; it plays next from then on (the list shows which).
             guard let playlist = model.selectedEpisode?.playlist else { return }
@@ -503,6 +520,15 @@ public final class UIApp {
                 try await player.open(uri: "\(MPRIS.episodeScheme):episode/\(episode.id)")
             }
         }
+    }
+
+    /// In the transcript layout, the selection follows the line playing
+    /// (each time it changes: between changes the listener may look around).
+    private func followCue() {
+        guard model.layout == .transcript, let index = model.status?.cue?.index, index != followedCue,
+              let row = model.transcript.rows.firstIndex(where: { $0.cueIndex == index }) else { return }
+        followedCue = index
+        model.transcript.select(row, count: model.transcript.rows.count, height: listHeight)
     }
 
     /// Opens the page's link numbered `number` (as the page lists them, from 1).

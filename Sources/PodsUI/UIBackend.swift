@@ -97,6 +97,18 @@ struct UIBackend: Sendable {
         }
     }
 
+    /// Episode `episode`'s transcript, a line a row (no transcript: none).
+    func loadTranscript(of episode: Int64?) {
+        run(.transcript) { () throws(PlayerClient.Failure) in
+            guard let episode else { return post(.transcript([])) }
+            var rows: [EpisodeRow] = []
+            try await library.transcript(episode: episode) { page in
+                for cue in page where rows.count < 100_000 { rows.append(Items.transcriptRow(cue, episode: episode, number: rows.count + 1)) }
+            }
+            post(.transcript(rows))
+        }
+    }
+
     func loadDownloads() {
         run(.downloads) { () throws(PlayerClient.Failure) in post(.downloads(try await library.downloads().compactMap(Items.download))) }
     }

@@ -11,6 +11,7 @@ enum UIEvent: Sendable {
     case bookmarks([EpisodeRow])
     case playlists([EpisodeRow])
     case listening([EpisodeRow])
+    case transcript([EpisodeRow])
     case page(EpisodePage)
     /// An episode's artwork as a PNG; nil when it has none or it could not be had.
     case picture(episodeID: Int64, png: [UInt8]?)
@@ -25,7 +26,7 @@ enum UIEvent: Sendable {
     /// A request failed; the list it was for stops waiting.
     case failed(List)
 
-    enum List: Sendable { case episodes, newest, queue, downloads, bookmarks, playlists, listening, podcasts, search }
+    enum List: Sendable { case episodes, newest, queue, downloads, bookmarks, playlists, listening, transcript, podcasts, search }
 
     typealias Change = UIChange
 }

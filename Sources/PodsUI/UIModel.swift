@@ -6,7 +6,7 @@ import PodsTerminal
 /// drive it without a terminal.
 public struct UIModel: Sendable {
     public enum Layout: Int, Sendable, CaseIterable {
-        case podcasts = 1, queue, downloads, newest, search, bookmarks, playlists, listening
+        case podcasts = 1, queue, downloads, newest, search, bookmarks, playlists, listening, transcript
 
         var title: String {
             switch self {
@@ -18,6 +18,7 @@ public struct UIModel: Sendable {
             case .bookmarks: "Bookmarks"
             case .playlists: "Playlists"
             case .listening: "Listening"
+            case .transcript: "Transcript"
             }
         }
     }
@@ -45,6 +46,8 @@ public struct UIModel: Sendable {
     public var downloads = ListState<EpisodeRow>()
     public var bookmarks = ListState<EpisodeRow>()
     public var playlists = ListState<EpisodeRow>()
+    /// The playing episode's transcript, a line a row (`cueIndex`, `cueStart`).
+    public var transcript = ListState<EpisodeRow>()
     /// The listening log's sums (rows that are no episode: ids below 0).
     public var listening = ListState<EpisodeRow>()
     public var newest = ListState<EpisodeRow>()
@@ -94,6 +97,7 @@ public struct UIModel: Sendable {
         case .bookmarks: \.bookmarks
         case .playlists: \.playlists
         case .listening: \.listening
+        case .transcript: \.transcript
         case .search: nil
         }
     }

@@ -33,6 +33,9 @@ public struct EpisodeRow: Equatable, Sendable {
     public var bookmark: Int64?
     /// The playlist this row is, as `PlayPlaylist` names it (the playlists list): Enter plays it.
     public var playlist: String?
+    /// The transcript line this row is (the transcript list): its number from 1, and its start.
+    public var cueIndex: Int?
+    public var cueStart: Double?
 
     public init(id: Int64, podcastID: Int64, podcastTitle: String, title: String, published: Date?, duration: Double?,
                 position: Double, completed: Bool, downloaded: Double?, bookmark: Int64? = nil) {
@@ -168,6 +171,18 @@ enum Items {
 
     /// `ListeningStats` as rows: the whole, each podcast, each week (latest
     /// first); each row's id is below 0 (no episode, no details).
+    /// A transcript line as a row: its time and text, the episode's id (its page in the details).
+    static func transcriptRow(_ cue: DBusValue, episode: Int64, number: Int) -> EpisodeRow {
+        let item = fields(cue)
+        let start = item["start"]?.doubleValue
+        let text = (item["text"]?.stringValue ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
+        var row = EpisodeRow(id: episode, podcastID: 0, podcastTitle: "", title: (start.map(Clock.text) ?? "") + "  " + text,
+                             published: nil, duration: nil, position: 0, completed: false, downloaded: nil)
+        row.cueIndex = number
+        row.cueStart = start
+        return row
+    }
+
     static func listeningRows(_ stats: [String: DBusValue]) -> [EpisodeRow] {
         var rows: [EpisodeRow] = []
         func add(_ title: String, _ note: String) {

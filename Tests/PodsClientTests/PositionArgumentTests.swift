@@ -22,7 +22,7 @@ import Testing
         let status = PlayerStatus(state: "Stopped", title: nil, url: nil, position: 0, duration: nil, rate: 1, volume: 1)
         let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(status)) as? [String: Any]
         #expect(Set(object?.keys ?? [:].keys) == ["state", "title", "url", "position", "duration", "rate", "volume", "episodeId", "podcastId",
-                                                  "buffering", "cached", "chapter", "sleep", "silenceSkipped", "loudnessGain", "lastError",
+                                                  "buffering", "cached", "chapter", "cue", "sleep", "silenceSkipped", "loudnessGain", "lastError",
                                                   "pausedBecause"])
     }
 }

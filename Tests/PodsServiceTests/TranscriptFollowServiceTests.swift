@@ -36,15 +36,14 @@ import Testing
         }
     }
 
-    @Test func theLinePlayingIsInMetadataAtOneAndTwoTimesAndNothingMovesWhilePaused() async throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// A podsd subscribed to a podcast of one 40 s episode with a WebVTT
+    /// transcript of 2 s lines; the episode's id.
+    static func start(in directory: URL) async throws -> (PodsdProcess, LoopbackHTTPServer, Int) {
         let audio = directory.appendingPathComponent("talk.mp3")
         let made = await Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=330:duration=40", "-ac", "1",
                                                    "-y", audio.path], timeout: .seconds(60))
         #expect(made.status == 0)
         let server = try LoopbackHTTPServer(files: ["/talk.mp3": audio])
-        defer { server.stop() }
         server.setFile("/talk.vtt", Self.vtt(lines: 20), type: "text/vtt")
         server.setFile("/feed.xml", Data("""
             <?xml version="1.0"?><rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0">
@@ -57,6 +56,14 @@ import Testing
         let podsd = try await PodsdProcess.start(extraArguments: ["--no-auto-next"])
         #expect(await podsd.pods("subscribe", server.url("/feed.xml")).status == 0)
         let episode = try #require(try await LibraryClient(podsd.client).episodesJSON().first?["id"] as? Int)
+        return (podsd, server, episode)
+    }
+
+    @Test func theLinePlayingIsInMetadataAtOneAndTwoTimesAndNothingMovesWhilePaused() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (podsd, server, episode) = try await Self.start(in: directory)
+        defer { server.stop() }
 
         // Every PropertiesChanged of the Player interface, and the cue it carries if any.
         let log = CueLog()
@@ -118,5 +125,36 @@ import Testing
         #expect(objects.first.map { Set($0.keys) == ["index", "start", "text"] && ($0["text"] as? String)?.hasPrefix("Line") == true } == true,
                 "\(json.stdout)")
         print("transcript at 2×: \(fastLines.count) lines in 4.2 s from pods transcript --follow; gaps \(gaps.map { String(format: "%.2f", $0) })")
+    }
+
+    /// `pods ui`'s transcript layout (9) marks the line being heard as
+    /// playback moves, and Enter on a line goes there.
+    @Test func theUIsTranscriptFollowsAndEnterGoesToALine() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (podsd, server, episode) = try await Self.start(in: directory)
+        defer { server.stop() }
+        #expect(await podsd.pods("play", String(episode)).status == 0)
+        let terminal = try await TmuxSession([Fixtures.executable("pods"), "ui"],
+                                             environment: podsd.bus.environment.merging(["TERM": "xterm-256color"]) { $1 },
+                                             columns: 100, rows: 30)
+        do {
+            try await terminal.waitFor("Talk")
+            await terminal.send("9")
+            try await terminal.waitFor("Transcript (20)")
+            try await terminal.waitForScreen(timeout: .seconds(10), "line 2 being heard") { $0.contains("▶ 0:02  Line 2") }
+            try await terminal.waitForScreen(timeout: .seconds(5), "line 3 being heard") {
+                $0.contains("▶ 0:04  Line 3") && $0.contains("· 0:02  Line 2")
+            }
+            await terminal.send("G")  // the last line
+            await terminal.send("Enter")
+            try await terminal.waitForScreen(timeout: .seconds(10), "the last line being heard") { $0.contains("▶ 0:38  Line 20") }
+            let position = try await podsd.client.status().position
+            #expect(position >= 38 && position < 40, "at \(position)")
+        } catch {
+            await terminal.stop()
+            throw error
+        }
+        await terminal.stop()
     }
 }

@@ -39,6 +39,24 @@ import Testing
         #expect(tiny.text(row: 0).contains("pods ui needs 60×15; this is 40×10"))
     }
 
+    /// The transcript layout: a line a row, the one being heard marked.
+    @Test func theTranscriptMarksTheLineBeingHeard() {
+        var model = Self.model()
+        model.layout = .transcript
+        model.status?.state = "Playing"
+        model.transcript.rows = (1...3).map { number in
+            var row = EpisodeRow(id: 2, podcastID: 0, podcastTitle: "", title: "0:0\(2 * number - 2)  Line \(number)", published: nil,
+                                 duration: nil, position: 0, completed: false, downloaded: nil)
+            row.cueIndex = number
+            row.cueStart = Double(2 * number - 2)
+            return row
+        }
+        model.status?.cue = PlayerStatus.Cue(index: 2, start: 2, text: "Line 2")
+        let text = (0..<20).map(Screen.render(model, rows: 20, columns: 100, keys: KeyMap()).text(row:)).joined(separator: "\n")
+        #expect(text.contains("Transcript (3)") && text.contains("· 0:00  Line 1") && text.contains("▶ 0:02  Line 2")
+                && text.contains("· 0:04  Line 3"), "\(text)")
+    }
+
     @Test func pagingMovesByAScreenAndKeepsTheSelectionInSight() {
         var model = Self.model()
         model.focus = .episodes
