@@ -102,7 +102,9 @@ import Testing
         try await podsd.client.pause()
         try await Task.sleep(for: .milliseconds(300))
         let pausedAt = ContinuousClock.now
-        try await Task.sleep(for: .seconds(3))
+        let monitor = await podsd.run("dbus-monitor", ["--session",
+            "type='signal',path='/org/mpris/MediaPlayer2',interface='org.freedesktop.DBus.Properties'"], timeout: .seconds(3))
+        #expect(monitor.stdout.contains("member=NameAcquired") && !monitor.stdout.contains("PropertiesChanged"), "\(monitor.stdout)")
         #expect(log.all.filter { $0.at > pausedAt }.isEmpty, "while paused: \(log.all.filter { $0.at > pausedAt })")
 
         // 2×: `pods transcript --follow` hears a line a second, each once, in order.
