@@ -177,6 +177,11 @@ public struct LibraryClient: Sendable {
         _ = try await call(.playEpisode, [.int64(episode)])
     }
 
+    /// Plays `episode` from `seconds` in.
+    public func play(episode: Int64, at seconds: Double) async throws(PlayerClient.Failure) {
+        _ = try await call(.playEpisodeAt, [.int64(episode), .double(seconds)])
+    }
+
     public func mark(episode: Int64, played: Bool) async throws(PlayerClient.Failure) {
         _ = try await call(.mark, [.int64(episode), .bool(played)])
     }

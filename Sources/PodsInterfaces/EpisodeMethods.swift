@@ -53,6 +53,12 @@ enum EpisodeMethods {
                 try await onBus { () throws(SessionError) in try await playback.play(episodeID: arguments[0].int64Value ?? -1) }
                 return []
             },
+            LibraryMethod.playEpisodeAt.handler { arguments throws(DBusError) in
+                try await onBus { () throws(SessionError) in
+                    try await playback.play(episodeID: arguments[0].int64Value ?? -1, from: arguments[1].doubleValue ?? -1)
+                }
+                return []
+            },
             LibraryMethod.mark.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in
                     try await edits.mark(arguments[0].int64Value ?? -1, played: arguments[1].boolValue ?? true)

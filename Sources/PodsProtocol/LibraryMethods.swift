@@ -90,6 +90,9 @@ extension InterfaceMethod where Interface == LibraryInterface {
     /// The loaded episode in full; an empty dictionary when none is.
     public static let currentEpisode = LibraryMethod("CurrentEpisode", [], [item("episode", LibraryItems.episode)], reads: true)
     public static let playEpisode = LibraryMethod("PlayEpisode", [DBusArgument("episode", .int64)], timeout: .seconds(20))
+    /// Plays an episode from `seconds` in (a moment found in its transcript, a time someone gave).
+    public static let playEpisodeAt = LibraryMethod("PlayEpisodeAt", [DBusArgument("episode", .int64), DBusArgument("seconds", .double)],
+                                                    timeout: .seconds(20))
     public static let mark = LibraryMethod("Mark", [DBusArgument("episode", .int64), DBusArgument("played", .bool)])
     /// An episode's transcript, fetched once and kept: timed cues, page by page.
     public static let listTranscript = LibraryMethod(
@@ -189,7 +192,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
     /// Every method, in introspection order.
     public static let all: [LibraryMethod] = [
         subscribe, subscribeWithCredentials, unsubscribe, podcast, listPodcasts, refresh, importOPML, search, setAutoDownload,
-        listEpisodes, streamEpisodes, episode, currentEpisode, playEpisode, mark, listTranscript, artwork,
+        listEpisodes, streamEpisodes, episode, currentEpisode, playEpisode, playEpisodeAt, mark, listTranscript, artwork,
         listQueue, queueAdd, queueRemove, queueMove, queueClear,
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,
         listBookmarks, playBookmark, deleteBookmark, listPlaylists, createPlaylist, deletePlaylist, listPlaylistEpisodes, playlistAdd,

@@ -116,7 +116,7 @@ package actor Playback {
     /// position, played mark and queue place stay as they were, and the sync hears nothing of
     /// it. It is still the loaded episode (a restart resumes it at its saved position).
     package func play(episodeID: Int64, remember: Bool = true, paused: Bool = false, announced: Int? = nil,
-                      detourFrom: Duration? = nil) async throws(SessionError) {
+                      detourFrom: Duration? = nil, at start: Duration? = nil) async throws(SessionError) {
         // The load's number before anything waits: another track's event handled from here on
         // (this actor runs others while a play waits) is older than this play.
         let number = announced ?? controller.loads.take()
@@ -132,7 +132,7 @@ package actor Playback {
             if history.count > Self.historyLength { history.removeFirst() }
         }
         if detourFrom != nil { detourLoad = number }
-        do throws(SessionError) { try await load(episode, paused: paused, at: detourFrom, number: number) } catch {
+        do throws(SessionError) { try await load(episode, paused: paused, at: detourFrom ?? start, number: number) } catch {
             // A play that failed (not one a newer load overtook) leaves the library on the
             // episode that played before, so the next start resumes that one.
             if controller.loads.isLatest(number), before != episodeID {
@@ -140,6 +140,20 @@ package actor Playback {
             }
             throw error
         }
+    }
+
+    /// Plays `episodeID` from `seconds` in: a jump the listener chose, so
+    /// its resume position follows from there. A time no episode has, or
+    /// one past this episode's end, is an error and changes nothing.
+    package func play(episodeID: Int64, from seconds: Double) async throws(SessionError) {
+        guard let start = MediaSeconds.checked(seconds) else {
+            throw SessionError.invalidArgument("a position is 0 to \(Int(MediaSeconds.maximum)) seconds")
+        }
+        let duration = try SessionError.mapped { () throws(LibraryError) in try library.episode(episodeID).episode.duration }
+        if let duration, start >= duration {
+            throw SessionError.invalidArgument("episode \(episodeID) is \(Int(duration)) s long: \(Int(start)) s is past its end")
+        }
+        try await play(episodeID: episodeID, at: .milliseconds(Int64(start * 1000)))
     }
 
     /// Whether `load` plays from a bookmark (nothing it plays is written to the episode).

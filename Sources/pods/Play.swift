@@ -13,8 +13,16 @@ struct Play: AsyncParsableCommand {
                                valueName: "id"))
     var bookmark: Int64?
 
+    @Option(help: ArgumentHelp("Play the episode from this time: 90, 1:30 or 1:02:03 (as pods find shows a moment).",
+                               valueName: "time"))
+    var at: String?
+
     func validate() throws {
         if bookmark != nil, uri != nil { throw ValidationError("--bookmark plays its own episode: give no episode or URI") }
+        if let at {
+            guard case .absolute = PositionArgument(at) else { throw ValidationError("--at takes a time such as 90, 1:30 or 1:02:03") }
+            guard let uri, Int64(uri) != nil else { throw ValidationError("--at plays a library episode: give its id") }
+        }
     }
 
     func run() async throws {
@@ -22,7 +30,13 @@ struct Play: AsyncParsableCommand {
             return try await withLibrary { (library) throws(PlayerClient.Failure) in try await library.playBookmark(bookmark) }
         }
         if let uri, let episode = Int64(uri), !FileManager.default.fileExists(atPath: uri) {
-            return try await withLibrary { (library) throws(PlayerClient.Failure) in try await library.play(episode: episode) }
+            return try await withLibrary { (library) throws(PlayerClient.Failure) in
+                if let at, case .absolute(let start) = PositionArgument(at) {
+                    try await library.play(episode: episode, at: start / .seconds(1))
+                } else {
+                    try await library.play(episode: episode)
+                }
+            }
         }
         let target = uri.map(Self.absoluteURI)
         try await withPlayer { (player) throws(PlayerClient.Failure) in

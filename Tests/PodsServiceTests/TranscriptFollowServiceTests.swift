@@ -46,9 +46,10 @@ import Testing
         let server = try LoopbackHTTPServer(files: ["/talk.mp3": audio])
         server.setFile("/talk.vtt", Self.vtt(lines: 20), type: "text/vtt")
         server.setFile("/feed.xml", Data("""
-            <?xml version="1.0"?><rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0">
+            <?xml version="1.0"?><rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"
+              xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
             <channel><title>Words</title>
-            <item><title>Talk</title><guid>t</guid><pubDate>02 Nov 2026 08:00:00 GMT</pubDate>
+            <item><title>Talk</title><guid>t</guid><pubDate>02 Nov 2026 08:00:00 GMT</pubDate><itunes:duration>40</itunes:duration>
               <enclosure url="\(server.url("/talk.mp3"))" type="audio/mpeg" length="320000"/>
               <podcast:transcript url="\(server.url("/talk.vtt"))" type="text/vtt"/></item>
             </channel></rss>
@@ -158,5 +159,23 @@ import Testing
             throw error
         }
         await terminal.stop()
+    }
+
+    /// `pods play N --at TIME` plays from there, with the line there
+    /// playing; a time past the end is one line and changes nothing.
+    @Test func playAtATimeStartsThereWithItsLine() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (podsd, server, episode) = try await Self.start(in: directory)
+        defer { server.stop() }
+        #expect(await podsd.pods("play", String(episode), "--at", "0:30").status == 0)
+        try await waitFor(timeout: .seconds(5)) { (try? await podsd.client.status().cue?.index) == 16 }
+        let status = try await podsd.client.status()
+        #expect(status.position >= 30 && status.position < 32 && status.cue?.text == "Line 16", "\(status)")
+        let past = await podsd.pods("play", String(episode), "--at", "1:00")
+        #expect(past.status == 1 && past.stderr.contains("past its end") && past.stderr.split(separator: "\n").count == 1, "\(past)")
+        let wrong = await podsd.pods("play", String(episode), "--at", "+5")
+        #expect(wrong.status != 0 && wrong.stderr.contains("--at takes a time"), "\(wrong)")
+        #expect(try await podsd.client.status().position >= 30)
     }
 }
