@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "pods-sync-bench", targets: ["SyncBench"]),
         .executable(name: "pods-soak-bench", targets: ["SoakBench"]),
         .executable(name: "pods-loudness-bench", targets: ["LoudnessBench"]),
+        .executable(name: "pods-find-bench", targets: ["FindBench"]),
         .executable(name: "pods-ui-bench", targets: ["UIBench"]),
     ],
     dependencies: [
@@ -159,6 +160,11 @@ let package = Package(
             name: "SoakBench",
             dependencies: ["PodsClient", "PodsTestSupport"],
             path: "Benchmarks/SoakBench"),
+
+        .executableTarget(
+            name: "FindBench",
+            dependencies: ["PodsFeedParser", "PodsLibrary", "PodsTestSupport"],
+            path: "Benchmarks/FindBench"),
 
         .executableTarget(
             name: "LoudnessBench",

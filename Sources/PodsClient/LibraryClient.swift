@@ -46,6 +46,11 @@ public struct LibraryClient: Sendable {
         try await single(.search, [.string(term), .uint32(UInt32(clamping: limit))]).arrayValue ?? []
     }
 
+    /// The library's own text (titles, show notes, chapters, transcripts): the best hits for `text`.
+    public func find(_ text: String, limit: Int) async throws(PlayerClient.Failure) -> [DBusValue] {
+        try await single(.find, [.string(text), .uint32(UInt32(clamping: limit))]).arrayValue ?? []
+    }
+
     /// Downloads the `count` newest unplayed episodes of `podcast` after each refresh (0: none).
     public func setAutoDownload(podcast: String, count: Int) async throws(PlayerClient.Failure) {
         _ = try await call(.setAutoDownload, [.string(podcast), .uint32(UInt32(clamping: count))])

@@ -53,6 +53,11 @@ enum EpisodeMethods {
                 try await onBus { () throws(SessionError) in try await playback.play(episodeID: arguments[0].int64Value ?? -1) }
                 return []
             },
+            LibraryMethod.find.handler { arguments throws(DBusError) in
+                let text = arguments[0].stringValue ?? "", limit = Int(arguments[1].int64Value ?? 20)
+                let hits = try await LibraryCall.run { () throws(LibraryError) in try library.search(text, limit: limit) }
+                return [LibraryReplies.boundedList(hits, item: LibraryItemEncoding.searchHit)]
+            },
             LibraryMethod.playEpisodeAt.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in
                     try await playback.play(episodeID: arguments[0].int64Value ?? -1, from: arguments[1].doubleValue ?? -1)

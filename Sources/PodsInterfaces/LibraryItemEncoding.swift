@@ -248,6 +248,17 @@ package enum LibraryItemEncoding {
         return item.value
     }
 
+    package static func searchHit(_ hit: SearchHit) -> DBusValue {
+        var item = ItemBuilder()
+        item.set("episodeId", hit.episodeId)
+        item.set("episodeTitle", hit.episodeTitle)
+        item.set("podcastTitle", hit.podcastTitle)
+        item.set("kind", hit.kind)
+        item.set("at", hit.at)
+        item.set("snippet", hit.snippet)
+        return item.value
+    }
+
     package static func bookmark(_ bookmark: Bookmark) -> DBusValue {
         var item = ItemBuilder()
         item.set("id", bookmark.id)

@@ -288,6 +288,8 @@ public final class Library: Sendable {
                     integrated DOUBLE NOT NULL, truePeak DOUBLE NOT NULL, length INTEGER NOT NULL);
                 """)
         }
+        // Titles, show notes, chapter titles and transcript lines, searched by `pods find` (`Library+Search`).
+        migrator.registerMigration("v18: search") { db in try Self.createSearchIndex(db) }
         return migrator
     }
 

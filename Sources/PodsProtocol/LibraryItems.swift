@@ -57,6 +57,14 @@ public enum LibraryItems {
     ])
 
     /// A podcast a directory found (`Search`).
+    /// A moment `Find` found: the episode, where (`kind`: title, notes,
+    /// chapter, transcript; `at` seconds in, for the last two), and the
+    /// words around it with the matched ones in `[` `]`.
+    public static let searchHit = ItemSchema("searchHit", [
+        ItemField("episodeId", .int64), ItemField("episodeTitle", .string), ItemField("podcastTitle", .string),
+        ItemField("kind", .string), .maybe("at", .double), ItemField("snippet", .string),
+    ])
+
     public static let directoryResult = ItemSchema("directoryResult", [
         ItemField("title", .string), .maybe("author", .string), ItemField("feedURL", .string), .maybe("artworkURL", .string),
         .maybe("episodeCount", .int32), ItemField("source", .string),

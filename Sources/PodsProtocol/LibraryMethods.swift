@@ -65,6 +65,10 @@ extension InterfaceMethod where Interface == LibraryInterface {
     public static let search = LibraryMethod(
         "Search", [DBusArgument("term", .string), DBusArgument("limit", .uint32)], [items("results", LibraryItems.directoryResult)],
         timeout: .seconds(45), reads: true)
+    /// The library's own text: titles, show notes, chapter titles and transcript lines (SQLite FTS5).
+    public static let find = LibraryMethod(
+        "Find", [DBusArgument("text", .string), DBusArgument("limit", .uint32)], [items("hits", LibraryItems.searchHit)],
+        timeout: .seconds(20), reads: true)
     public static let setAutoDownload = LibraryMethod(
         "SetAutoDownload", [DBusArgument("podcast", .string), DBusArgument("count", .uint32)])
 
@@ -191,7 +195,7 @@ extension InterfaceMethod where Interface == LibraryInterface {
 
     /// Every method, in introspection order.
     public static let all: [LibraryMethod] = [
-        subscribe, subscribeWithCredentials, unsubscribe, podcast, listPodcasts, refresh, importOPML, search, setAutoDownload,
+        subscribe, subscribeWithCredentials, unsubscribe, podcast, listPodcasts, refresh, importOPML, search, find, setAutoDownload,
         listEpisodes, streamEpisodes, episode, currentEpisode, playEpisode, playEpisodeAt, mark, listTranscript, artwork,
         listQueue, queueAdd, queueRemove, queueMove, queueClear,
         download, deleteDownload, listDownloads, storage, setCacheBudget, cacheStatus,

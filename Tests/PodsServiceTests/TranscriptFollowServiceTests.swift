@@ -161,13 +161,25 @@ import Testing
         await terminal.stop()
     }
 
-    /// `pods play N --at TIME` plays from there, with the line there
+    /// `pods find` finds a transcript line by its words and says when it is
+    /// heard; `pods play N --at TIME` plays from there, with the line there
     /// playing; a time past the end is one line and changes nothing.
     @Test func playAtATimeStartsThereWithItsLine() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (podsd, server, episode) = try await Self.start(in: directory)
         defer { server.stop() }
+        // Found by its words (the transcript fetched once as the episode first loads), then played from there.
+        #expect(await podsd.pods("play", String(episode)).status == 0)
+        try await waitFor(timeout: .seconds(10)) { (try? await podsd.client.status().cue) != nil }
+        let found = await podsd.pods("find", "line", "16")
+        #expect(found.status == 0 && found.stdout.contains("Talk — Words  (transcript)  at 0:30") && found.stdout.contains("[Line] [16]"),
+                "\(found)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(await podsd.pods("find", "--json", "line 16").stdout.utf8))
+            as? [[String: Any]])
+        #expect(json.count == 1 && json.first?["at"] as? Double == 30 && json.first?["kind"] as? String == "transcript", "\(json)")
+        #expect(await podsd.pods("find", "talk").stdout.contains("(title)"))
+        #expect(await podsd.pods("find", "nothing\"like(this").stdout.contains("Nothing found."))
         #expect(await podsd.pods("play", String(episode), "--at", "0:30").status == 0)
         try await waitFor(timeout: .seconds(5)) { (try? await podsd.client.status().cue?.index) == 16 }
         let status = try await podsd.client.status()

@@ -1,0 +1,108 @@
+import Foundation
+import PodsFeedParser
+import PodsLibrary
+import PodsTestSupport
+
+/// `pods find` on gPodder's scale: a library of 53,000 episodes (200
+/// podcasts, show notes of 110 words) with 2,000 transcripts of 600 lines
+/// of 12 words, built through the library's own writes (so the index is
+/// kept by its triggers as it would be), then 20 queries of one to three
+/// words, common and rare, each run 5 times. The words are drawn as
+/// language's are (Zipf's law over 20,000 made-up words, with "the" the
+/// commonest and the topic words the queries ask for at ranks 2 to 3,000). Prints the index's build time
+/// (as migration v18 builds it for a library that has none), its size, and
+/// the queries' p50 and p95.
+///
+///     swift run -c release pods-find-bench [--episodes 53000] [--transcripts 2000]
+@main
+struct FindBench {
+    static let words = ["the", "podcast", "interview", "history", "science", "music", "politics", "quantum", "garden", "coffee",
+                        "election", "volcano", "startup", "privacy", "linux", "recipe", "marathon", "galaxy", "poetry", "economy"]
+
+    static func main() throws {
+        let arguments = CommandLine.arguments
+        func option(_ name: String, _ fallback: Int) -> Int {
+            arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? fallback
+        }
+        let episodeCount = option("--episodes", 53_000), transcriptCount = option("--transcripts", 2_000)
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = try Library(directory: directory)
+        var random = SplitMix64(state: 7)
+        var vocabulary = (0..<20_000).map { _ in
+            String((0..<(3 + Int(random.next() % 8))).map { _ in Character(UnicodeScalar(UInt8(97 + random.next() % 26))) })
+        }
+        for (index, word) in words.enumerated() { vocabulary[index == 0 ? 0 : 1 + index * index * 8] = word }
+        var cumulative: [Double] = []
+        var total = 0.0
+        for rank in 1...vocabulary.count {
+            total += 1 / Double(rank)
+            cumulative.append(total)
+        }
+        func word() -> String {
+            let target = Double(random.next() % 1_000_000) / 1_000_000 * total
+            var low = 0, high = cumulative.count - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if cumulative[middle] < target { low = middle + 1 } else { high = middle }
+            }
+            return vocabulary[low]
+        }
+        func sentence(_ length: Int) -> String { (0..<length).map { _ in word() }.joined(separator: " ") }
+        let built = ContinuousClock.now
+        var episodeIDs: [Int64] = []
+        let perPodcast = max(1, episodeCount / 200)
+        for podcast in 0..<200 {
+            var feed = FeedFixtures.feed((0..<perPodcast).map { "p\(podcast)e\($0)" }, titlePrefix: "Episode ")
+            for index in feed.episodes.indices {
+                feed.episodes[index].title = "Episode \(index): " + sentence(6)
+                feed.episodes[index].description = sentence(110)
+            }
+            let stored = try library.subscribe(feedURL: "https://example.org/\(podcast).xml", feed: feed, etag: nil, lastModified: nil)
+            episodeIDs += try library.episodes(podcastId: stored.id).map(\.id)
+        }
+        for (number, episode) in episodeIDs.prefix(transcriptCount).enumerated() {
+            let cues = (0..<600).map { "{\"start\":\(Double($0) * 6),\"text\":\"\(sentence(12))\"}" }.joined(separator: ",")
+            try library.saveTranscript(episode, url: "https://example.org/t\(number).vtt", format: "vtt", cuesJSON: "[\(cues)]")
+        }
+        let fillSeconds = (ContinuousClock.now - built) / .seconds(1)
+        let rebuilt = ContinuousClock.now
+        try library.rebuildSearchIndex()
+        let rebuildSeconds = (ContinuousClock.now - rebuilt) / .seconds(1)
+        library.checkpoint()
+
+        let queries = ["the", "quantum", "linux privacy", "garden coffee recipe", "volcano", "marathon galaxy", "econ", "poetry the",
+                       "history interview", "music", "start", "election politics", "science", "gal", "coffee", "the podcast",
+                       "privacy", "recipe garden", "nothingmatchesthis", "interview history science"]
+        var times: [Double] = []
+        var found = 0
+        for _ in 0..<5 {
+            for query in queries {
+                let start = ContinuousClock.now
+                found += try library.search(query, limit: 20).count
+                times.append((ContinuousClock.now - start) / .milliseconds(1))
+            }
+        }
+        times.sort()
+        let size = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("library.sqlite").path)[.size]
+            as? Int) ?? 0
+        print(String(format: "find: %d episodes, %d transcripts of 600 lines; library built in %.1f s (the index kept by triggers), library.sqlite %.0f MB",
+                     episodeIDs.count, min(transcriptCount, episodeIDs.count), fillSeconds, Double(size) / 1e6))
+        print(String(format: "find: the index built anew (as migration v18 builds it) in %.1f s", rebuildSeconds))
+        // The index's share: the same file without it, vacuumed.
+        let copy = directory.appendingPathComponent("without")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        let stripped = Process()
+        stripped.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        stripped.arguments = [directory.appendingPathComponent("library.sqlite").path,
+                              "DROP TABLE searchText; DROP TABLE searchEntry; VACUUM INTO '\(copy.path)/library.sqlite';"]
+        try? stripped.run()
+        stripped.waitUntilExit()
+        let strippedSize = (try? FileManager.default.attributesOfItem(atPath: copy.appendingPathComponent("library.sqlite").path)[.size]
+            as? Int) ?? 0
+        print(String(format: "find: the index takes %.0f MB of the file (%.0f MB without it, vacuumed)", Double(size - strippedSize) / 1e6,
+                     Double(strippedSize) / 1e6))
+        print(String(format: "find: 20 queries × 5: p50 %.1f ms, p95 %.1f ms, slowest %.1f ms (%d hits)", times[times.count / 2],
+                     times[times.count * 95 / 100], times.last ?? 0, found))
+    }
+}
