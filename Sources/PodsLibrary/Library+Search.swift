@@ -40,15 +40,16 @@ extension Library {
         let start = "(CASE WHEN json_type(value, '$.start') IN ('integer', 'real') THEN value ->> 'start' END)"
         try db.execute(sql: """
             CREATE TABLE searchEntry (
-                id INTEGER PRIMARY KEY, episodeId INTEGER NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL,
+                id INTEGER PRIMARY KEY AUTOINCREMENT, episodeId INTEGER NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL,
                 at DOUBLE, text TEXT NOT NULL);
             CREATE INDEX searchEntry_episode ON searchEntry(episodeId, kind, source);
             CREATE VIRTUAL TABLE searchText USING fts5(
                 text, content = 'searchEntry', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
-            CREATE TRIGGER searchEntry_added AFTER INSERT ON searchEntry BEGIN
-                INSERT INTO searchText (rowid, text) VALUES (new.id, new.text);
-            END;
-            CREATE TRIGGER searchEntry_removed AFTER DELETE ON searchEntry BEGIN
+            -- Entries up to this id are in searchText; the rest wait for `indexSearchText` (ids only grow).
+            CREATE TABLE searchProgress (indexedUpTo INTEGER NOT NULL);
+            INSERT INTO searchProgress VALUES (0);
+            CREATE TRIGGER searchEntry_removed AFTER DELETE ON searchEntry
+                WHEN old.id <= (SELECT indexedUpTo FROM searchProgress) BEGIN
                 INSERT INTO searchText (searchText, rowid, text) VALUES ('delete', old.id, old.text);
             END;
 
@@ -100,12 +101,43 @@ extension Library {
         try fillSearchIndex(db)
     }
 
-    /// Builds the index anew from what the library holds: what migration v18
-    /// does once (docs/benchmarks.md has its time on a large library).
+    /// Builds the index anew from what the library holds, as migration v18
+    /// and `indexSearchText` do for a library that has none
+    /// (docs/benchmarks.md has its time on a large library).
     public func rebuildSearchIndex() throws(LibraryError) {
         try writing { db in
-            try db.execute(sql: "DELETE FROM searchEntry")  // (its trigger takes each out of the index)
+            try db.execute(sql: """
+                INSERT INTO searchText (searchText) VALUES ('delete-all');
+                UPDATE searchProgress SET indexedUpTo = 0;
+                DELETE FROM searchEntry;
+                """)
             try Self.fillSearchIndex(db)
+        }
+        while try indexSearchText() > 0 {}
+    }
+
+    /// Entries written since the index last caught up.
+    public func unindexedSearchText() throws(LibraryError) -> Int {
+        try reading { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM searchEntry WHERE id > (SELECT indexedUpTo FROM searchProgress)") ?? 0
+        }
+    }
+
+    /// Puts up to `batch` entries written since the index last caught up into
+    /// it, in one write; how many it put. The texts are kept as they are
+    /// written (a refresh writes thousands) and indexed after, a batch at a
+    /// time, so a refresh or an import waits for no index.
+    @discardableResult
+    public func indexSearchText(batch: Int = 2000) throws(LibraryError) -> Int {
+        try writing { db in
+            let from = try Int64.fetchOne(db, sql: "SELECT indexedUpTo FROM searchProgress") ?? 0
+            guard let upTo = try Int64.fetchOne(db, sql: """
+                SELECT max(id) FROM (SELECT id FROM searchEntry WHERE id > ? ORDER BY id LIMIT ?)
+                """, arguments: [from, max(batch, 1)]) else { return 0 }
+            try db.execute(sql: "INSERT INTO searchText (rowid, text) SELECT id, text FROM searchEntry WHERE id > ? AND id <= ?",
+                           arguments: [from, upTo])
+            try db.execute(sql: "UPDATE searchProgress SET indexedUpTo = ?", arguments: [upTo])
+            return db.changesCount > 0 ? Int(upTo - from) : 0
         }
     }
 
@@ -148,6 +180,8 @@ extension Library {
     /// newest texts that have it instead of among all of them, which keeps
     /// every query's time bounded however large the library grows.
     public static let searchCandidates = 4000
+    /// Batches a search indexes first at most (a large import's backlog is the indexer's).
+    static let searchCatchUp = 5
 
     /// The best hits for `text` (FTS5's bm25 among the newest
     /// `searchCandidates` matches), at most `limit` (clamped to
@@ -155,6 +189,10 @@ extension Library {
     public func search(_ text: String, limit: Int = 20) throws(LibraryError) -> [SearchHit] {
         guard let query = Self.searchQuery(text) else { return [] }
         let limit = min(max(limit, Self.searchLimitRange.lowerBound), Self.searchLimitRange.upperBound)
+        // What was written a moment ago is found too: a few batches are indexed first if they wait.
+        for _ in 0..<Self.searchCatchUp where try unindexedSearchText() > 0 {
+            try indexSearchText()
+        }
         return try reading { db in
             // Ranked: the best of the newest candidates, at most three from one episode.
             let ranked = try Row.fetchAll(db, sql: """

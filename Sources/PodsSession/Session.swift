@@ -33,6 +33,8 @@ package struct Session: Sendable {
     package let playlists: PlaylistService
     /// Every stretch of listening, for `pods stats`.
     package let listening: ListeningLog
+    /// Keeps `pods find`'s index up with what the library wrote.
+    package let searchIndex: SearchIndexer
     /// Measures downloads' loudness for levelling; nil without a cache.
     package let loudness: LoudnessSurvey?
     package let sync: SyncService
@@ -81,10 +83,13 @@ package struct Session: Sendable {
                            playback: playback, logger: logger)
         } else { LoudnessSurvey?.none }
         self.loudness = loudness
+        let searchIndex = SearchIndexer(library: library)
+        self.searchIndex = searchIndex
         scheduler = RefreshScheduler(subscriptions: subscriptions, library: library, preferences: preferences, logger: logger)
         // What `Next` and `Previous` can reach follows every change of the queue, the marks and the episodes.
         library.changes.follow { changes in
             if changes.touchesListening { await playback.refreshNeighbours() }
+            if changes.podcasts || !changes.episodes.isEmpty { searchIndex.poke() }  // what a refresh brought is indexed after it
             if !changes.downloads.isEmpty {
                 loudness?.poke()  // a finished download is measured
                 if let ids = changes.downloads.ids { Task { await Self.fetchTranscripts(of: ids, library: library) } }
@@ -125,6 +130,7 @@ package struct Session: Sendable {
         await playback.applyPreferences()  // config.toml's cache budget, kept for the cache
         await rules.run()
         loudness?.poke()
+        searchIndex.poke()  // what migration v18 kept of a library that had no index
         sync.schedule(after: .zero)
         await LibraryWork.settle(library)
     }

@@ -59,6 +59,24 @@ import Testing
         #expect(try library.search("volcanoes").isEmpty && library.search("renamed").isEmpty)
     }
 
+    /// Texts are written at once and indexed after, a batch at a time; one
+    /// deleted before it was indexed leaves the index whole.
+    @Test func textsAreIndexedAfterTheirWritesInBatches() throws {
+        let (library, episodes, podcast) = try Self.library()
+        #expect(try library.unindexedSearchText() > 0)
+        while try library.indexSearchText(batch: 1) > 0 {}
+        #expect(try library.unindexedSearchText() == 0)
+        try library.saveTranscript(episodes[0], url: "u", format: "vtt", cuesJSON: #"[{"start":1,"text":"unindexed words"}]"#)
+        try library.saveTranscript(episodes[0], url: "u", format: "vtt", cuesJSON: #"[{"start":1,"text":"later words"}]"#)
+        #expect(try library.unindexedSearchText() == 1)  // the first line went before it was indexed
+        #expect(try library.search("unindexed").isEmpty && library.search("later").count == 1)  // a search catches up first
+        #expect(try library.unindexedSearchText() == 0)
+        try library.unsubscribe(podcast)
+        #expect(try library.search("words").isEmpty && library.search("episode").isEmpty)
+        try library.rebuildSearchIndex()
+        #expect(try library.unindexedSearchText() == 0 && library.search("words").isEmpty)
+    }
+
     /// What a listener types is words, never FTS5's syntax; hostile times are none.
     @Test func anyTextIsASearchAndNoneFails() throws {
         let (library, episodes, _) = try Self.library()
