@@ -19,10 +19,11 @@ public struct SearchHit: Sendable, Equatable {
 /// file's, a chapters file's) and transcript lines.
 ///
 /// The texts are kept in `searchEntry` (one row each, by episode) and the
-/// index is FTS5's over it (external content); triggers on the tables the
-/// texts come from keep both in step with every write, so no code that
+/// index is FTS5's over it (external content). A write to a table the
+/// texts come from only marks its episode stale (a trigger: no code that
 /// writes an episode, a chapter list or a transcript has to remember the
-/// index. Words are matched whole, without regard to case or accents
+/// index, and a refresh waits for none of it); `indexSearchText` indexes
+/// stale episodes later, a batch at a time, and a search does first. Words are matched whole, without regard to case or accents
 /// (`unicode61 remove_diacritics 2`), the last also as a prefix.
 extension Library {
     /// Hits returned at most.
@@ -32,134 +33,100 @@ extension Library {
     static let searchTermsLimit = 12
 
     static func createSearchIndex(_ db: Database) throws {
-        // Each text's row; `at` is seconds into the episode where the text is heard.
-        // Valid JSON only: a transcript a reader failed on keeps its error in `cues`.
-        let spoken = "json_each(CASE WHEN json_valid(new.cues) THEN new.cues ELSE '[]' END)"
-        let chapters = "json_each(CASE WHEN json_valid(new.chapters) THEN new.chapters ELSE '[]' END)"
-        // A start that is no number (a hostile file's "12" or {}) is none.
-        let start = "(CASE WHEN json_type(value, '$.start') IN ('integer', 'real') THEN value ->> 'start' END)"
+        // Marks an episode that is still there, once. (No INSERT OR IGNORE: a trigger takes the
+        // conflict rule of the statement that fired it, and a plain DELETE's is to abort.)
+        func mark(_ episode: String) -> String {
+            "INSERT INTO searchStale SELECT \(episode) WHERE NOT EXISTS (SELECT 1 FROM searchStale WHERE episodeId = \(episode)) "
+                + "AND EXISTS (SELECT 1 FROM episode WHERE id = \(episode));"
+        }
         try db.execute(sql: """
             CREATE TABLE searchEntry (
-                id INTEGER PRIMARY KEY AUTOINCREMENT, episodeId INTEGER NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL,
-                at DOUBLE, text TEXT NOT NULL);
-            CREATE INDEX searchEntry_episode ON searchEntry(episodeId, kind, source);
+                id INTEGER PRIMARY KEY AUTOINCREMENT, episodeId INTEGER NOT NULL, kind TEXT NOT NULL, at DOUBLE, text TEXT NOT NULL);
+            CREATE INDEX searchEntry_episode ON searchEntry(episodeId);
             CREATE VIRTUAL TABLE searchText USING fts5(
                 text, content = 'searchEntry', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
-            -- Entries up to this id are in searchText; the rest wait for `indexSearchText` (ids only grow).
-            CREATE TABLE searchProgress (indexedUpTo INTEGER NOT NULL);
-            INSERT INTO searchProgress VALUES (0);
-            CREATE TRIGGER searchEntry_removed AFTER DELETE ON searchEntry
-                WHEN old.id <= (SELECT indexedUpTo FROM searchProgress) BEGIN
+            CREATE TRIGGER searchEntry_removed AFTER DELETE ON searchEntry BEGIN
                 INSERT INTO searchText (searchText, rowid, text) VALUES ('delete', old.id, old.text);
             END;
-
+            -- Episodes whose texts changed since they were indexed: a write only marks its episode here
+            -- (one small row), and `indexSearchText` does the rest later.
+            CREATE TABLE searchStale (episodeId INTEGER PRIMARY KEY);
             CREATE TRIGGER search_episode_added AFTER INSERT ON episode BEGIN
-                INSERT INTO searchEntry (episodeId, kind, source, text) VALUES (new.id, 'title', '', new.title);
+                \(mark("new.id"))
             END;
             CREATE TRIGGER search_episode_renamed AFTER UPDATE OF title ON episode WHEN new.title IS NOT old.title BEGIN
-                DELETE FROM searchEntry WHERE episodeId = new.id AND kind = 'title';
-                INSERT INTO searchEntry (episodeId, kind, source, text) VALUES (new.id, 'title', '', new.title);
+                \(mark("new.id"))
             END;
             CREATE TRIGGER search_episode_removed AFTER DELETE ON episode BEGIN
                 DELETE FROM searchEntry WHERE episodeId = old.id;
+                DELETE FROM searchStale WHERE episodeId = old.id;
             END;
+            INSERT INTO searchStale SELECT id FROM episode;
             """)
-        // The feed's notes and chapters (written by INSERT OR REPLACE: its delete fires no trigger, so
-        // the insert clears what was there), the other chapter lists, and the transcript.
-        for event in ["INSERT", "UPDATE"] {
-            try db.execute(sql: """
-                CREATE TRIGGER search_detail_\(event.lowercased()) AFTER \(event) ON episodeDetail BEGIN
-                    DELETE FROM searchEntry WHERE episodeId = new.episodeId AND (kind = 'notes' OR (kind = 'chapter' AND source = 'feed'));
-                    INSERT INTO searchEntry (episodeId, kind, source, text)
-                        SELECT new.episodeId, 'notes', '', new.description WHERE new.description != '';
-                    INSERT INTO searchEntry (episodeId, kind, source, at, text)
-                        SELECT new.episodeId, 'chapter', 'feed', \(start), value ->> 'title' FROM \(chapters)
-                        WHERE coalesce(value ->> 'title', '') != '';
-                END;
-                CREATE TRIGGER search_chapters_\(event.lowercased()) AFTER \(event) ON chapterList BEGIN
-                    DELETE FROM searchEntry WHERE episodeId = new.episodeId AND kind = 'chapter' AND source = new.kind;
-                    INSERT INTO searchEntry (episodeId, kind, source, at, text)
-                        SELECT new.episodeId, 'chapter', new.kind, \(start), value ->> 'title' FROM \(chapters)
-                        WHERE coalesce(value ->> 'title', '') != '';
-                END;
-                CREATE TRIGGER search_transcript_\(event.lowercased()) AFTER \(event) ON transcript BEGIN
-                    DELETE FROM searchEntry WHERE episodeId = new.episodeId AND kind = 'transcript';
-                    INSERT INTO searchEntry (episodeId, kind, source, at, text)
-                        SELECT new.episodeId, 'transcript', '', \(start), value ->> 'text' FROM \(spoken)
-                        WHERE coalesce(value ->> 'text', '') != '';
-                END;
-                """)
+        for table in ["episodeDetail", "chapterList", "transcript"] {
+            for event in ["INSERT", "UPDATE", "DELETE"] where !(table == "episodeDetail" && event == "DELETE") {
+                let row = event == "DELETE" ? "old" : "new"
+                try db.execute(sql: """
+                    CREATE TRIGGER search_\(table)_\(event.lowercased()) AFTER \(event) ON \(table) BEGIN
+                        \(mark("\(row).episodeId"))
+                    END;
+                    """)
+            }
         }
-        for table in ["chapterList", "transcript"] {
-            let kind = table == "transcript" ? "kind = 'transcript'" : "kind = 'chapter' AND source = old.kind"
-            try db.execute(sql: """
-                CREATE TRIGGER search_\(table)_removed AFTER DELETE ON \(table) BEGIN
-                    DELETE FROM searchEntry WHERE episodeId = old.episodeId AND \(kind);
-                END;
-                """)
-        }
-        try fillSearchIndex(db)
     }
 
-    /// Builds the index anew from what the library holds, as migration v18
-    /// and `indexSearchText` do for a library that has none
-    /// (docs/benchmarks.md has its time on a large library).
+    /// Builds the index anew from what the library holds (docs/benchmarks.md
+    /// has its time on a large library).
     public func rebuildSearchIndex() throws(LibraryError) {
         try writing { db in
             try db.execute(sql: """
-                INSERT INTO searchText (searchText) VALUES ('delete-all');
-                UPDATE searchProgress SET indexedUpTo = 0;
                 DELETE FROM searchEntry;
+                INSERT INTO searchText (searchText) VALUES ('delete-all');
+                INSERT INTO searchStale SELECT id FROM episode WHERE id NOT IN (SELECT episodeId FROM searchStale);
                 """)
-            try Self.fillSearchIndex(db)
         }
         while try indexSearchText() > 0 {}
     }
 
-    /// Entries written since the index last caught up.
+    /// Episodes whose texts changed since they were indexed.
     public func unindexedSearchText() throws(LibraryError) -> Int {
-        try reading { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM searchEntry WHERE id > (SELECT indexedUpTo FROM searchProgress)") ?? 0
-        }
+        try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM searchStale") ?? 0 }
     }
 
-    /// Puts up to `batch` entries written since the index last caught up into
-    /// it, in one write; how many it put. The texts are kept as they are
-    /// written (a refresh writes thousands) and indexed after, a batch at a
-    /// time, so a refresh or an import waits for no index.
+    /// Indexes the texts of up to `batch` episodes that changed since they
+    /// were indexed, in one write: their title, show notes, chapter titles
+    /// (the feed's, the audio file's, a chapters file's) and transcript
+    /// lines, each with where it is heard. How many episodes it indexed.
     @discardableResult
-    public func indexSearchText(batch: Int = 2000) throws(LibraryError) -> Int {
+    public func indexSearchText(batch: Int = 50) throws(LibraryError) -> Int {
         try writing { db in
-            let from = try Int64.fetchOne(db, sql: "SELECT indexedUpTo FROM searchProgress") ?? 0
-            guard let upTo = try Int64.fetchOne(db, sql: """
-                SELECT max(id) FROM (SELECT id FROM searchEntry WHERE id > ? ORDER BY id LIMIT ?)
-                """, arguments: [from, max(batch, 1)]) else { return 0 }
-            try db.execute(sql: "INSERT INTO searchText (rowid, text) SELECT id, text FROM searchEntry WHERE id > ? AND id <= ?",
-                           arguments: [from, upTo])
-            try db.execute(sql: "UPDATE searchProgress SET indexedUpTo = ?", arguments: [upTo])
-            return db.changesCount > 0 ? Int(upTo - from) : 0
+            let stale = try Int64.fetchAll(db, sql: "SELECT episodeId FROM searchStale LIMIT ?", arguments: [max(batch, 1)])
+            guard !stale.isEmpty else { return 0 }
+            let ids = stale.map(String.init).joined(separator: ",")
+            let from = try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM searchEntry") ?? 0
+            // A start that is no number (a hostile file's "12" or {}) is none; JSON that is not (a
+            // transcript a reader failed on keeps its error where the cues go) holds nothing.
+            let start = "(CASE WHEN json_type(value, '$.start') IN ('integer', 'real') THEN value ->> 'start' END)"
+            func each(_ column: String) -> String { "json_each(CASE WHEN json_valid(\(column)) THEN \(column) ELSE '[]' END)" }
+            try db.execute(sql: """
+                DELETE FROM searchEntry WHERE episodeId IN (\(ids));
+                INSERT INTO searchEntry (episodeId, kind, text) SELECT id, 'title', title FROM episode WHERE id IN (\(ids));
+                INSERT INTO searchEntry (episodeId, kind, text)
+                    SELECT episodeId, 'notes', description FROM episodeDetail WHERE episodeId IN (\(ids)) AND description != '';
+                INSERT INTO searchEntry (episodeId, kind, at, text)
+                    SELECT episodeId, 'chapter', \(start), value ->> 'title' FROM episodeDetail, \(each("chapters"))
+                    WHERE episodeId IN (\(ids)) AND coalesce(value ->> 'title', '') != '';
+                INSERT INTO searchEntry (episodeId, kind, at, text)
+                    SELECT episodeId, 'chapter', \(start), value ->> 'title' FROM chapterList, \(each("chapters"))
+                    WHERE episodeId IN (\(ids)) AND coalesce(value ->> 'title', '') != '';
+                INSERT INTO searchEntry (episodeId, kind, at, text)
+                    SELECT episodeId, 'transcript', \(start), value ->> 'text' FROM transcript, \(each("cues"))
+                    WHERE episodeId IN (\(ids)) AND coalesce(value ->> 'text', '') != '';
+                """)
+            try db.execute(sql: "INSERT INTO searchText (rowid, text) SELECT id, text FROM searchEntry WHERE id > ?", arguments: [from])
+            try db.execute(sql: "DELETE FROM searchStale WHERE episodeId IN (\(ids))")
+            return stale.count
         }
-    }
-
-    private static func fillSearchIndex(_ db: Database) throws {
-        let start = "(CASE WHEN json_type(value, '$.start') IN ('integer', 'real') THEN value ->> 'start' END)"
-        try db.execute(sql: """
-            INSERT INTO searchEntry (episodeId, kind, source, text) SELECT id, 'title', '', title FROM episode;
-            INSERT INTO searchEntry (episodeId, kind, source, text)
-                SELECT episodeId, 'notes', '', description FROM episodeDetail WHERE description != '';
-            INSERT INTO searchEntry (episodeId, kind, source, at, text)
-                SELECT episodeId, 'chapter', 'feed', \(start), value ->> 'title'
-                FROM episodeDetail, json_each(CASE WHEN json_valid(chapters) THEN chapters ELSE '[]' END)
-                WHERE coalesce(value ->> 'title', '') != '';
-            INSERT INTO searchEntry (episodeId, kind, source, at, text)
-                SELECT episodeId, 'chapter', chapterList.kind, \(start), value ->> 'title'
-                FROM chapterList, json_each(CASE WHEN json_valid(chapters) THEN chapters ELSE '[]' END)
-                WHERE coalesce(value ->> 'title', '') != '';
-            INSERT INTO searchEntry (episodeId, kind, source, at, text)
-                SELECT episodeId, 'transcript', '', \(start), value ->> 'text'
-                FROM transcript, json_each(CASE WHEN json_valid(cues) THEN cues ELSE '[]' END)
-                WHERE coalesce(value ->> 'text', '') != '';
-            """)
     }
 
     /// The FTS5 query for what a listener typed: each word quoted (so no

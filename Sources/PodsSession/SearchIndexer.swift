@@ -10,8 +10,8 @@ package actor SearchIndexer {
     private let library: Library
     /// How long after the last change indexing begins.
     static let quiet = Duration.seconds(2)
-    /// Entries a batch (one short write) and the pause after each.
-    static let batch = 500
+    /// Episodes a batch (one short write) and the pause after each.
+    static let batch = 50
     static let pause = Duration.milliseconds(25)
     private var scheduled: Task<Void, Never>?
 

@@ -59,8 +59,8 @@ import Testing
         #expect(try library.search("volcanoes").isEmpty && library.search("renamed").isEmpty)
     }
 
-    /// Texts are written at once and indexed after, a batch at a time; one
-    /// deleted before it was indexed leaves the index whole.
+    /// A write marks its episode; the index takes its texts after, a batch
+    /// at a time; a text replaced before it was indexed is never found.
     @Test func textsAreIndexedAfterTheirWritesInBatches() throws {
         let (library, episodes, podcast) = try Self.library()
         #expect(try library.unindexedSearchText() > 0)
@@ -68,7 +68,7 @@ import Testing
         #expect(try library.unindexedSearchText() == 0)
         try library.saveTranscript(episodes[0], url: "u", format: "vtt", cuesJSON: #"[{"start":1,"text":"unindexed words"}]"#)
         try library.saveTranscript(episodes[0], url: "u", format: "vtt", cuesJSON: #"[{"start":1,"text":"later words"}]"#)
-        #expect(try library.unindexedSearchText() == 1)  // the first line went before it was indexed
+        #expect(try library.unindexedSearchText() == 1)  // its episode, once
         #expect(try library.search("unindexed").isEmpty && library.search("later").count == 1)  // a search catches up first
         #expect(try library.unindexedSearchText() == 0)
         try library.unsubscribe(podcast)
