@@ -21,7 +21,7 @@ public final class LoudnessMeter {
     /// nil when the stream's shape is outside `channelRange` or
     /// `sampleRateRange`, or libebur128 cannot take it. `truePeak`: the
     /// true peak is read too (its 4× oversampling costs several times the
-    /// loudness's own work); without it `truePeak` and `lastTruePeak` are nil.
+    /// loudness's own work); without it `truePeak` is nil.
     public init?(channels: Int, sampleRate: Int, truePeak: Bool = true) {
         guard Self.channelRange.contains(channels), Self.sampleRateRange.contains(sampleRate) else { return nil }
         let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_HISTOGRAM.rawValue | (truePeak ? EBUR128_MODE_TRUE_PEAK.rawValue : 0))
@@ -66,21 +66,12 @@ public final class LoudnessMeter {
     }
 
     /// The highest true peak so far over every channel, dBTP; nil before any sound.
-    public var truePeak: Double? { Self.decibels(peak(ebur128_true_peak)) }
-
-    /// The true peak of the samples added last, dBTP; nil when they were silent.
-    public var lastTruePeak: Double? { Self.decibels(peak(ebur128_prev_true_peak)) }
-
-    private func peak(_ read: (UnsafeMutablePointer<ebur128_state>?, UInt32, UnsafeMutablePointer<Double>?) -> Int32) -> Double {
+    public var truePeak: Double? {
         var highest = 0.0
         for channel in 0..<channels {
             var value = 0.0
-            if read(state, UInt32(channel), &value) == 0, value.isFinite { highest = max(highest, value) }
+            if ebur128_true_peak(state, UInt32(channel), &value) == 0, value.isFinite { highest = max(highest, value) }
         }
-        return highest
-    }
-
-    private static func decibels(_ linear: Double) -> Double? {
-        linear > 0 ? 20 * log10(linear) : nil
+        return highest > 0 ? 20 * log10(highest) : nil
     }
 }

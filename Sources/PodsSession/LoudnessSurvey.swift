@@ -44,11 +44,10 @@ package actor LoudnessSurvey {
     /// Measures what is not measured yet; returns at once (a survey under
     /// way goes round once more).
     package nonisolated func poke() {
-        Task { await start() }
+        Task { await survey() }
     }
 
-    /// Measures what is not measured yet, and returns when the survey is done.
-    package func survey() async {
+    private func survey() async {
         if running {
             again = true
             return
@@ -60,8 +59,6 @@ package actor LoudnessSurvey {
         } while again
         running = false
     }
-
-    private func start() async { await survey() }
 
     private func measureAll() async {
         while !Task.isCancelled {

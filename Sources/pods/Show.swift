@@ -83,12 +83,16 @@ struct Show: AsyncParsableCommand {
         if let transcript {
             lines += ["", "Transcript"]
             for cue in transcript {
-                let time = cue["start"]?.doubleValue.map { "[\(Status.clock($0))] " } ?? ""
-                let speaker = cue["speaker"]?.stringValue.map { "\($0): " } ?? ""
-                lines += wrap(time + speaker + cue["text"].text, width: 78, indent: "  ")
+                lines += wrap(cueText(start: cue["start"]?.doubleValue, speaker: cue["speaker"]?.stringValue, text: cue["text"].text),
+                              width: 78, indent: "  ")
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A transcript line as `pods show --transcript` and `pods transcript` print it: `[1:02] Speaker: text`.
+    static func cueText(start: Double?, speaker: String?, text: String) -> String {
+        (start.map { "[\(Status.clock($0))] " } ?? "") + (speaker.map { "\($0): " } ?? "") + text
     }
 
     static func progress(_ item: DBusValue, duration: Double?) -> String {

@@ -20,13 +20,14 @@ struct TranscriptCommand: AsyncParsableCommand {
             var lines: [DBusValue] = []
             try await LibraryClient(player).transcript(episode: episode) { page in lines += page }
             if format.json { return ItemOutput.print(lines, LibraryItems.cue) }
-            for line in lines { print(Self.line(start: line["start"]?.doubleValue, text: line["text"].text)) }
+            for line in lines {
+                print(Self.line(Show.cueText(start: line["start"]?.doubleValue, speaker: line["speaker"]?.stringValue, text: line["text"].text)))
+            }
         }
     }
 
-    static func line(start: Double?, text: String) -> String {
-        (start.map(Status.clock) ?? "     ") + "  " + text.split(whereSeparator: \.isNewline).joined(separator: " ")
-    }
+    /// One line a cue, as a pipe reads them.
+    static func line(_ text: String) -> String { text.split(whereSeparator: \.isNewline).joined(separator: " ") }
 
     /// Each new line of `pods:cue` in MPRIS `Metadata`: the one playing now
     /// first, then every change (podsd sends one per line, at most twice a
@@ -48,7 +49,7 @@ struct TranscriptCommand: AsyncParsableCommand {
                 item["start"] = start.map(DBusValue.double)
                 ItemOutput.print(.variantDictionary(item), PlayerItems.heardCue)
             } else {
-                StandardOutput.write(Array((line(start: start, text: text) + "\n").utf8))  // unbuffered: a pipe sees each line as heard
+                StandardOutput.write(Array((line(Show.cueText(start: start, speaker: nil, text: text)) + "\n").utf8))  // unbuffered: a pipe sees each line as heard
             }
         }
         if let metadata = try? await player.property(MPRIS.PlayerProperty.metadata.name).stringKeyedDictionary { show(metadata) }

@@ -31,7 +31,7 @@ public func fuzzLoudness(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = stage.gain
     if let meter = LoudnessMeter(channels: max(channels, 1), sampleRate: max(rate, 8000)) {
         bytes.withUnsafeBytes { meter.add($0.bindMemory(to: Float.self)) }
-        _ = (meter.integrated, meter.truePeak, meter.lastTruePeak)
+        _ = (meter.integrated, meter.truePeak)
     }
     return 0
 }
