@@ -159,6 +159,7 @@ extension Library {
                 + ") VALUES (?, " + Array(repeating: "?", count: EpisodeRow.detailColumns.count).joined(separator: ", ") + ")")
         let back = try db.cachedStatement(sql: "UPDATE episode SET inFeed = 1 WHERE id = ?")
         let refingerprint = try db.cachedStatement(sql: "UPDATE episode SET itemHash = ? WHERE id = ?")
+        var written: [Int64] = []
         for (order, episode) in feed.episodes.enumerated() {
             let stored = known[episode.guid]
             if let stored, stored.hash == episode.hash {
@@ -186,7 +187,9 @@ extension Library {
             }
             detail.setUncheckedArguments([id] + row.detail)
             try detail.execute()
+            written.append(id)
         }
+        try markSearchStale(written, db)
         let seen = Set(feed.episodes.map(\.guid))
         let remove = try db.cachedStatement(sql: """
             DELETE FROM episode WHERE id = ? AND position = 0 AND NOT completed AND NOT currentlyPlaying

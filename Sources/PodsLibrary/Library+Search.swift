@@ -75,6 +75,28 @@ extension Library {
         }
     }
 
+    /// Marks the episodes whose rows a feed's merge wrote (new, or their
+    /// texts changed) for indexing, in one statement. Migration v18 marked
+    /// them by triggers on `episode` and `episodeDetail`, one lookup and
+    /// insert per row fired inside the merge: importing 200 feeds (53,000
+    /// episodes) took a second longer (docs/benchmarks.md, "Search");
+    /// v19 dropped those triggers, and the merge, the only writer of those
+    /// rows, marks them here. Chapters, transcripts and renames keep theirs.
+    static func markSearchStale(_ episodes: [Int64], _ db: Database) throws {
+        guard !episodes.isEmpty else { return }
+        try db.execute(sql: "INSERT OR IGNORE INTO searchStale SELECT value FROM json_each(?)",
+                       arguments: ["[" + episodes.map(String.init).joined(separator: ",") + "]"])
+    }
+
+    /// v19: the merge marks what it writes (`markSearchStale`).
+    static func dropMergeTriggers(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TRIGGER search_episode_added;
+            DROP TRIGGER search_episodeDetail_insert;
+            DROP TRIGGER search_episodeDetail_update;
+            """)
+    }
+
     /// Builds the index anew from what the library holds (docs/benchmarks.md
     /// has its time on a large library).
     public func rebuildSearchIndex() throws(LibraryError) {

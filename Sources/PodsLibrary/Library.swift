@@ -290,6 +290,7 @@ public final class Library: Sendable {
         }
         // Titles, show notes, chapter titles and transcript lines, searched by `pods find` (`Library+Search`).
         migrator.registerMigration("v18: search") { db in try Self.createSearchIndex(db) }
+        migrator.registerMigration("v19: the merge marks what it writes for search") { db in try Self.dropMergeTriggers(db) }
         return migrator
     }
 
