@@ -163,7 +163,7 @@ let package = Package(
 
         .executableTarget(
             name: "FindBench",
-            dependencies: ["PodsFeedParser", "PodsLibrary", "PodsTestSupport"],
+            dependencies: ["PodsClient", "PodsFeedParser", "PodsLibrary", "PodsTestSupport"],
             path: "Benchmarks/FindBench"),
 
         .executableTarget(

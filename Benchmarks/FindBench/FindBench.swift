@@ -1,4 +1,5 @@
 import Foundation
+import PodsClient
 import PodsFeedParser
 import PodsLibrary
 import PodsTestSupport
@@ -11,7 +12,9 @@ import PodsTestSupport
 /// language's are (Zipf's law over 20,000 made-up words, with "the" the
 /// commonest and the topic words the queries ask for at ranks 2 to 3,000). Prints the index's build time
 /// (as migration v18 builds it for a library that has none), its size, and
-/// the queries' p50 and p95.
+/// the queries' p50 and p95; then a real podsd on that library, playing,
+/// answers MPRIS while `pods find` runs the same queries (Get(Position)
+/// and PlayPause → PropertiesChanged p99, beside idle for as long).
 ///
 ///     swift run -c release pods-find-bench [--episodes 53000] [--transcripts 2000]
 @main
@@ -19,14 +22,26 @@ struct FindBench {
     static let words = ["the", "podcast", "interview", "history", "science", "music", "politics", "quantum", "garden", "coffee",
                         "election", "volcano", "startup", "privacy", "linux", "recipe", "marathon", "galaxy", "poetry", "economy"]
 
-    static func main() throws {
+    static let queries = ["the", "quantum", "linux privacy", "garden coffee recipe", "volcano", "marathon galaxy", "econ", "poetry the",
+                          "history interview", "music", "start", "election politics", "science", "gal", "coffee", "the podcast",
+                          "privacy", "recipe garden", "nothingmatchesthis", "interview history science"]
+
+    static func main() async throws {
         let arguments = CommandLine.arguments
         func option(_ name: String, _ fallback: Int) -> Int {
             arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? fallback
         }
-        let episodeCount = option("--episodes", 53_000), transcriptCount = option("--transcripts", 2_000)
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // The library goes where podsd's --data-dir will be, and is closed before podsd opens it.
+        let directory = root.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try measureQueries(in: directory, episodes: option("--episodes", 53_000), transcripts: option("--transcripts", 2_000))
+        try await measureMPRISDuringSearches(root: root)
+    }
+
+    /// Builds the library in `directory`, indexes it, and times the queries.
+    static func measureQueries(in directory: URL, episodes episodeCount: Int, transcripts transcriptCount: Int) throws {
         let library = try Library(directory: directory)
         var random = SplitMix64(state: 7)
         var vocabulary = (0..<20_000).map { _ in
@@ -74,9 +89,6 @@ struct FindBench {
         let rebuildSeconds = (ContinuousClock.now - rebuilt) / .seconds(1)
         library.checkpoint()
 
-        let queries = ["the", "quantum", "linux privacy", "garden coffee recipe", "volcano", "marathon galaxy", "econ", "poetry the",
-                       "history interview", "music", "start", "election politics", "science", "gal", "coffee", "the podcast",
-                       "privacy", "recipe garden", "nothingmatchesthis", "interview history science"]
         var times: [Double] = []
         var found = 0
         for _ in 0..<5 {
@@ -95,17 +107,62 @@ struct FindBench {
         // The index's share: the same file without it, vacuumed.
         let copy = directory.appendingPathComponent("without")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-        let stripped = Process()
-        stripped.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        stripped.arguments = [directory.appendingPathComponent("library.sqlite").path,
-                              "DROP TABLE searchText; DROP TABLE searchEntry; VACUUM INTO '\(copy.path)/library.sqlite';"]
-        try? stripped.run()
-        stripped.waitUntilExit()
+        // Copied first, then stripped: the library itself keeps its index for podsd below.
+        for (file, sql) in [(directory, "VACUUM INTO '\(copy.path)/library.sqlite';"),
+                            (copy, "DROP TABLE searchText; DROP TABLE searchEntry; VACUUM;")] {
+            let sqlite = Process()
+            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            sqlite.arguments = [file.appendingPathComponent("library.sqlite").path, sql]
+            try? sqlite.run()
+            sqlite.waitUntilExit()
+        }
         let strippedSize = (try? FileManager.default.attributesOfItem(atPath: copy.appendingPathComponent("library.sqlite").path)[.size]
             as? Int) ?? 0
         print(String(format: "find: the index takes %.0f MB of the file (%.0f MB without it, vacuumed)", Double(size - strippedSize) / 1e6,
                      Double(strippedSize) / 1e6))
         print(String(format: "find: 20 queries × 5: p50 %.1f ms, p95 %.1f ms, slowest %.1f ms (%d hits)", times[times.count / 2],
                      times[times.count * 95 / 100], times.last ?? 0, found))
+    }
+
+    /// A real podsd on the library, playing, answers MPRIS while `pods find`
+    /// runs each query five times (a process each, as a listener's would);
+    /// then while `pods status` runs as many times (the clients' own cost,
+    /// no search), and idle for as long as the searches took.
+    static func measureMPRISDuringSearches(root: URL) async throws {
+        let podsd = try await PodsdProcess.start(directory: root)
+        try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
+        try await podsd.client.play()
+        try await Task.sleep(for: .seconds(1))
+        let environment = podsd.bus.environment
+        func during(_ arguments: @escaping @Sendable (String) -> [String]) async throws
+            -> (seconds: Double, failures: Int, getPosition: [Double], playPause: [Double]) {
+            let start = ContinuousClock.now
+            let measured = try await MPRISTiming.during(podsd.connection) {
+                var failures = 0
+                for _ in 0..<5 {
+                    for query in queries {
+                        let result = await Subprocess.run(Fixtures.executable("pods"), arguments(query), environment: environment,
+                                                          timeout: .seconds(60))
+                        if result.status != 0 {
+                            if failures == 0 { print("find: pods \(arguments(query)) failed: \(result.stderr)") }
+                            failures += 1
+                        }
+                    }
+                }
+                return failures
+            }
+            return ((ContinuousClock.now - start) / .seconds(1), measured.result, measured.getPosition, measured.playPause)
+        }
+        let searches = try await during { ["find", "--json", $0] }
+        let clients = try await during { _ in ["status", "--json"] }
+        let idle = try await MPRISTiming.during(podsd.connection) { try await Task.sleep(for: .seconds(searches.seconds)) }
+        _ = await podsd.signal(SIGTERM)
+        func p99(_ values: [Double]) -> String { String(format: "%.2f", MPRISTiming.percentile(values.sorted(), 0.99)) }
+        print(String(format: "find: MPRIS p99, ms, while pods find ran the queries × 5 (%.1f s, %d failed) | while pods status ran as often "
+                     + "(%.1f s) | idle:", searches.seconds, searches.failures, clients.seconds))
+        print("find:   Get(Position) \(p99(searches.getPosition)) | \(p99(clients.getPosition)) | \(p99(idle.getPosition))")
+        print("find:   PlayPause → PropertiesChanged \(p99(searches.playPause)) | \(p99(clients.playPause)) | \(p99(idle.playPause))")
+        print("find:   samples \(searches.getPosition.count)+\(searches.playPause.count) | \(clients.getPosition.count)+"
+              + "\(clients.playPause.count) | \(idle.getPosition.count)+\(idle.playPause.count)")
     }
 }
