@@ -25,11 +25,13 @@ extension Feed {
         json.key("newFeedURL")
         json.string(newFeedURL)
         json.key("fundingURL")
-        json.string(fundingURL)
+        json.string(details.funding.first?.url)
         json.key("locked")
         json.bool(locked)
         json.key("categories")
         json.array(categories) { json, path in json.array(path) { $0.string($1) } }
+        json.key("details")
+        details.writeJSON(to: &json)
         json.key("episodes")
         json.array(episodes) { json, episode in episode.writeJSON(to: &json) }
         json.raw("}")
@@ -59,6 +61,8 @@ extension Episode {
         json.string(artworkURL)
         json.key("season")
         json.integer(season)
+        json.key("seasonName")
+        json.string(seasonName)
         json.key("number")
         json.integer(number)
         json.key("episodeType")
@@ -75,6 +79,8 @@ extension Episode {
         json.string(transcriptURL)
         json.key("persons")
         json.array(persons) { json, person in person.writeJSON(to: &json) }
+        json.key("soundbites")
+        json.array(soundbites) { json, soundbite in soundbite.writeJSON(to: &json) }
         json.raw("}")
     }
 }
@@ -88,8 +94,95 @@ extension Enclosure {
         json.string(type)
         json.key("length")
         json.integer(length)
+        json.key("bitrate")
+        json.number(bitrate)
+        json.key("title")
+        json.string(title)
         json.raw("}")
     }
+}
+
+extension Soundbite {
+    public func writeJSON(to json: inout JSONWriter) {
+        json.raw("{")
+        json.key("start")
+        json.number(start)
+        json.key("duration")
+        json.number(duration)
+        json.key("title")
+        json.string(title)
+        json.raw("}")
+    }
+}
+
+extension ChannelDetails {
+    public func writeJSON(to json: inout JSONWriter) {
+        json.raw("{")
+        json.key("guid")
+        json.string(guid)
+        json.key("medium")
+        json.string(medium)
+        json.key("updateFrequency")
+        if let updateFrequency {
+            json.raw("{")
+            json.key("text")
+            json.string(updateFrequency.text)
+            json.key("rule")
+            json.string(updateFrequency.rule)
+            json.key("complete")
+            json.bool(updateFrequency.complete)
+            json.raw("}")
+        } else {
+            json.raw("null")
+        }
+        json.key("funding")
+        json.array(funding) { json, funding in
+            json.raw("{")
+            json.key("url")
+            json.string(funding.url)
+            json.key("text")
+            json.string(funding.text)
+            json.raw("}")
+        }
+        json.key("persons")
+        json.array(persons) { json, person in person.writeJSON(to: &json) }
+        json.key("trailers")
+        json.array(trailers) { json, trailer in
+            json.raw("{")
+            json.key("url")
+            json.string(trailer.url)
+            json.key("title")
+            json.string(trailer.title)
+            json.key("type")
+            json.string(trailer.type)
+            json.key("length")
+            json.integer(trailer.length)
+            json.key("published")
+            json.string(trailer.published.map(FeedDates.iso8601))
+            json.key("season")
+            json.integer(trailer.season)
+            json.raw("}")
+        }
+        json.key("podroll")
+        json.array(podroll) { json, item in
+            json.raw("{")
+            json.key("feedGuid")
+            json.string(item.feedGuid)
+            json.key("feedURL")
+            json.string(item.feedURL)
+            json.key("itemGuid")
+            json.string(item.itemGuid)
+            json.key("medium")
+            json.string(item.medium)
+            json.key("title")
+            json.string(item.title)
+            json.raw("}")
+        }
+        json.raw("}")
+    }
+
+    /// The details as JSON text (how the library stores them).
+    public var jsonText: String { JSONWriter.text { json in writeJSON(to: &json) } }
 }
 
 extension Chapter {
@@ -130,6 +223,10 @@ extension Array where Element == Enclosure {
 }
 
 extension Array where Element == Chapter {
+    public var jsonText: String { JSONWriter.text { json in json.array(self) { json, item in item.writeJSON(to: &json) } } }
+}
+
+extension Array where Element == Soundbite {
     public var jsonText: String { JSONWriter.text { json in json.array(self) { json, item in item.writeJSON(to: &json) } } }
 }
 

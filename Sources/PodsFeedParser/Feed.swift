@@ -14,10 +14,11 @@ public struct Feed: Sendable, Equatable {
     public var type: String?
     public var explicit: Bool?
     public var newFeedURL: String?
-    public var fundingURL: String?
     public var locked: Bool?
     /// Each category with its subcategories: `[["Technology"], ["Society & Culture", "History"]]`.
     public var categories: [[String]] = []
+    /// Podcasting 2.0's guid, medium, update frequency, funding, people, trailers and podroll.
+    public var details = ChannelDetails()
     /// In feed order (without the items left out as known, `skippedItems`).
     public var episodes: [Episode] = []
     /// The items not parsed because their fingerprints were known
@@ -50,6 +51,8 @@ public struct Episode: Sendable, Equatable {
     public var enclosures: [Enclosure] = []
     public var artworkURL: String?
     public var season: Int?
+    /// `podcast:season`'s `name` ("Egypt").
+    public var seasonName: String?
     public var number: Int?
     /// `full`, `trailer` or `bonus`.
     public var episodeType: String?
@@ -59,6 +62,7 @@ public struct Episode: Sendable, Equatable {
     public var chaptersURL: String?
     public var transcriptURL: String?
     public var persons: [Person] = []
+    public var soundbites: [Soundbite] = []
     /// The fingerprint of the item's bytes, when the parser was asked for
     /// them (`FeedParser.knownItems`) and the document parsed without error.
     public var fingerprint: ItemFingerprint?
@@ -66,15 +70,24 @@ public struct Episode: Sendable, Equatable {
     public init() {}
 }
 
+/// The item's `enclosure` (first), then each `podcast:alternateEnclosure`
+/// (its first web source) and Media RSS content; `EnclosureChoice` picks
+/// the one played.
 public struct Enclosure: Sendable, Equatable {
     public var url: String
     public var type: String?
     public var length: Int?
+    /// Bits per second (`podcast:alternateEnclosure`'s `bitrate`).
+    public var bitrate: Double?
+    /// An alternate's name for itself ("High quality", "Spanish").
+    public var title: String?
 
-    public init(url: String, type: String?, length: Int?) {
+    public init(url: String, type: String?, length: Int?, bitrate: Double? = nil, title: String? = nil) {
         self.url = url
         self.type = type
         self.length = length
+        self.bitrate = bitrate
+        self.title = title
     }
 }
 
@@ -101,7 +114,7 @@ public struct Person: Sendable, Equatable {
 /// The library keeps enclosures, chapters and people as the JSON that
 /// `writeJSON(to:)` writes; these read it back.
 extension Enclosure: Decodable {
-    fileprivate enum CodingKeys: String, CodingKey { case url, type, length }
+    fileprivate enum CodingKeys: String, CodingKey { case url, type, length, bitrate, title }
 }
 
 extension Chapter: Decodable {

@@ -50,6 +50,8 @@ struct FeedBuilder {
     private var currentCategory: Int?
     private var atomAuthorName: String?
     private var pendingAttributes: [XMLAttribute] = []
+    /// The `podcast:alternateEnclosure` open, until its first web `podcast:source`.
+    private var pendingAlternate: Enclosure?
     /// Whether the element just started began an episode.
     private var startedDraft = false
 
@@ -290,8 +292,22 @@ struct FeedBuilder {
                 feed.categories.append([name])
                 currentCategory = feed.categories.count - 1
             }
-        case .podcastFunding where draft == nil:
-            feed.fundingURL = feed.fundingURL ?? urls.resolve(attributes["url"])
+        case .podcastAlternateEnclosure where draft != nil:
+            pendingAlternate = Enclosure(url: "", type: FeedValues.nonEmpty(attributes["type"]),
+                                         length: attributes["length"].flatMap(FeedValues.integer).flatMap { $0 > 0 ? $0 : nil },
+                                         bitrate: attributes["bitrate"].flatMap(FeedValues.bitrate),
+                                         title: FeedValues.nonEmpty(attributes["title"]).map(TextBytes.squash))
+        case .podcastSource where pendingAlternate?.url.isEmpty == true:
+            // The first source a web client can fetch (not an ipfs: or magnet: one).
+            if let uri = urls.resolve(attributes["uri"]), uri.hasPrefix("http:") || uri.hasPrefix("https:") || urls.policy.isLocal {
+                pendingAlternate?.url = uri
+            }
+        case .podcastRemoteItem where draft == nil && parent?.local == .podroll:
+            guard feed.details.podroll.count < ChannelDetails.listLimit, let feedGuid = FeedValues.nonEmpty(attributes["feedGuid"]) else { return }
+            feed.details.podroll.append(RemoteItem(
+                feedGuid: feedGuid, feedURL: urls.resolve(attributes["feedUrl"]), itemGuid: FeedValues.nonEmpty(attributes["itemGuid"]),
+                medium: FeedValues.nonEmpty(attributes["medium"]).map { $0.lowercased() }.flatMap { ChannelDetails.media.contains($0) ? $0 : nil },
+                title: FeedValues.nonEmpty(attributes["title"]).map(TextBytes.squash)))
         case .podcastChapters where draft != nil:
             draft?.episode.chaptersURL = urls.resolve(attributes["url"])
         case .podcastTranscript where draft != nil:
@@ -302,7 +318,7 @@ struct FeedBuilder {
                 draft?.episode.transcriptURL = url
                 draft?.transcriptRank = rank
             }
-        case .podcastPerson, .podcastSeason, .podcastEpisode:
+        case .podcastPerson, .podcastSeason, .podcastEpisode, .podcastFunding, .podcastTrailer, .podcastSoundbite, .podcastUpdateFrequency:
             pendingAttributes = attributes.all
         case .pscChapter where draft != nil:
             guard let start = attributes["start"].flatMap(FeedValues.duration) else { return }
@@ -325,8 +341,30 @@ struct FeedBuilder {
             case .dcCreator:
                 if draft?.episode.author == nil { draft?.episode.author = FeedValues.nonEmpty(value) }
             case .itunesDuration: draft?.episode.duration = FeedValues.duration(value)
-            case .itunesSeason, .podcastSeason:
+            case .itunesSeason:
                 if draft?.episode.season == nil { draft?.episode.season = FeedValues.integer(value) }
+            case .podcastSeason:
+                if draft?.episode.season == nil { draft?.episode.season = FeedValues.integer(value) }
+                if draft?.episode.seasonName == nil {
+                    draft?.episode.seasonName = FeedValues.nonEmpty(Self.attribute(pendingAttributes, "name")).map(TextBytes.squash)
+                }
+            case .podcastSoundbite:
+                guard draft?.episode.soundbites.count ?? 0 < ChannelDetails.listLimit,
+                      let start = Self.attribute(pendingAttributes, "startTime").flatMap(FeedValues.duration),
+                      let length = Self.attribute(pendingAttributes, "duration").flatMap(FeedValues.duration), length > 0 else { return }
+                draft?.episode.soundbites.append(Soundbite(start: start, duration: length, title: FeedValues.nonEmpty(value).map(TextBytes.squash)))
+            case .podcastAlternateEnclosure:
+                guard let alternate = pendingAlternate.take(), !alternate.url.isEmpty,
+                      draft?.episode.enclosures.count ?? 0 < ChannelDetails.listLimit else { return }
+                guard var enclosures = draft?.episode.enclosures else { return }
+                if let index = enclosures.firstIndex(where: { $0.url == alternate.url }) {
+                    // The feed's own enclosure listed again as an alternate: its bitrate and name are kept.
+                    enclosures[index].bitrate = enclosures[index].bitrate ?? alternate.bitrate
+                    enclosures[index].title = enclosures[index].title ?? alternate.title
+                } else {
+                    enclosures.append(alternate)
+                }
+                draft?.episode.enclosures = enclosures
             case .itunesEpisode, .podcastEpisode:
                 // An episode number is a positive integer; "-1", "0" or "2a" are no number.
                 if draft?.episode.number == nil { draft?.episode.number = FeedValues.integer(value).flatMap { $0 > 0 ? $0 : nil } }
@@ -337,11 +375,8 @@ struct FeedBuilder {
             case .itunesAuthor:
                 if let author = FeedValues.nonEmpty(value) { draft?.episode.author = author }
             case .podcastPerson:
-                guard let name = FeedValues.nonEmpty(value) else { return }
-                draft?.episode.persons.append(Person(
-                    name: TextBytes.squash(name), role: FeedValues.nonEmpty(Self.attribute(pendingAttributes, "role"))?.lowercased(),
-                    group: FeedValues.nonEmpty(Self.attribute(pendingAttributes, "group"))?.lowercased(),
-                    url: urls.resolve(Self.attribute(pendingAttributes, "href")), image: urls.resolve(Self.attribute(pendingAttributes, "img"))))
+                guard let person = person(value) else { return }
+                draft?.episode.persons.append(person)
             default: break
             }
             return
@@ -356,9 +391,40 @@ struct FeedBuilder {
         case .itunesNewFeedURL: feed.newFeedURL = urls.resolve(value)
         case .newLocation where parent?.local == .redirect: feed.newFeedURL = feed.newFeedURL ?? urls.resolve(value)
         case .podcastLocked: feed.locked = FeedValues.flag(value)
+        case .podcastGuid: feed.details.guid = feed.details.guid ?? FeedValues.nonEmpty(value).map { $0.lowercased() }
+        case .podcastMedium:
+            let medium = TextBytes.trim(value).lowercased()
+            if ChannelDetails.media.contains(medium) { feed.details.medium = feed.details.medium ?? medium }
+        case .podcastUpdateFrequency:
+            feed.details.updateFrequency = UpdateFrequency(
+                text: FeedValues.nonEmpty(value).map(TextBytes.squash), rule: FeedValues.nonEmpty(Self.attribute(pendingAttributes, "rrule")),
+                complete: Self.attribute(pendingAttributes, "complete").flatMap(FeedValues.flag) ?? false)
+        case .podcastFunding:
+            guard feed.details.funding.count < ChannelDetails.listLimit, let url = urls.resolve(Self.attribute(pendingAttributes, "url")) else { return }
+            feed.details.funding.append(Funding(url: url, text: FeedValues.nonEmpty(value).map(TextBytes.squash)))
+        case .podcastPerson:
+            guard feed.details.persons.count < ChannelDetails.listLimit, let person = person(value) else { return }
+            feed.details.persons.append(person)
+        case .podcastTrailer:
+            guard feed.details.trailers.count < ChannelDetails.listLimit, let url = urls.resolve(Self.attribute(pendingAttributes, "url")) else { return }
+            let pending = pendingAttributes
+            let attribute = { (name: String) in Self.attribute(pending, name) }
+            feed.details.trailers.append(Trailer(
+                url: url, title: TextBytes.squash(value), type: FeedValues.nonEmpty(attribute("type")),
+                length: attribute("length").flatMap(FeedValues.integer).flatMap { $0 > 0 ? $0 : nil },
+                published: attribute("pubdate").flatMap(FeedDates.parse),
+                season: attribute("season").flatMap(FeedValues.integer).flatMap { $0 > 0 ? $0 : nil }))
         case .itunesCategory where parent?.local != .category: currentCategory = nil
         default: break
         }
+    }
+
+    /// A `podcast:person` ended with `value` as its name.
+    private func person(_ value: String) -> Person? {
+        guard let name = FeedValues.nonEmpty(value) else { return nil }
+        return Person(name: TextBytes.squash(name), role: FeedValues.nonEmpty(Self.attribute(pendingAttributes, "role"))?.lowercased(),
+                      group: FeedValues.nonEmpty(Self.attribute(pendingAttributes, "group"))?.lowercased(),
+                      url: urls.resolve(Self.attribute(pendingAttributes, "href")), image: urls.resolve(Self.attribute(pendingAttributes, "img")))
     }
 
     // MARK: - Episodes

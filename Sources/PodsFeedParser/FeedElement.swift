@@ -17,13 +17,15 @@ struct FeedElement: Equatable {
         case itunesDuration, itunesSeason, itunesEpisode, itunesEpisodeType
         // Podcasting 2.0
         case podcastFunding, podcastChapters, podcastTranscript, podcastPerson, podcastSeason, podcastEpisode, podcastLocked
+        case podcastGuid, podcastMedium, podcastUpdateFrequency, podcastTrailer, podcastRemoteItem, podcastSoundbite
+        case podcastAlternateEnclosure, podcastSource
         // Media RSS, content:encoded, Podlove chapters, Dublin Core
         case mediaContent, mediaThumbnail, mediaDescription, contentEncoded, pscChapter, dcDate, dcCreator
     }
 
     /// The local names the builder asks of an element's parent.
     enum Local: UInt8 {
-        case other, channel, image, author, category, feed, redirect
+        case other, channel, image, author, category, feed, redirect, podroll
     }
 
     let tag: Tag
@@ -46,6 +48,7 @@ struct FeedElement: Equatable {
         case "category": .category
         case "feed": .feed
         case "redirect": .redirect
+        case "podroll": .podroll
         default: .other
         }
         tag = Self.tag(prefix, name)
@@ -95,6 +98,14 @@ struct FeedElement: Equatable {
         case ("podcast", "season"): .podcastSeason
         case ("podcast", "episode"): .podcastEpisode
         case ("podcast", "locked"): .podcastLocked
+        case ("podcast", "guid"): .podcastGuid
+        case ("podcast", "medium"): .podcastMedium
+        case ("podcast", "updateFrequency"): .podcastUpdateFrequency
+        case ("podcast", "trailer"): .podcastTrailer
+        case ("podcast", "remoteItem"): .podcastRemoteItem
+        case ("podcast", "soundbite"): .podcastSoundbite
+        case ("podcast", "alternateEnclosure"): .podcastAlternateEnclosure
+        case ("podcast", "source"): .podcastSource
         case ("media", "content"): .mediaContent
         case ("media", "thumbnail"): .mediaThumbnail
         case ("media", "description"): .mediaDescription

@@ -45,6 +45,12 @@ enum FeedValues {
         return nil
     }
 
+    /// Bits per second: a positive number up to 100 Mbit/s; nil otherwise.
+    static func bitrate(_ text: String) -> Double? {
+        guard let value = Double(TextBytes.trim(text)), value.isFinite, value > 0, value <= 100_000_000 else { return nil }
+        return value
+    }
+
     /// Trims; nil when empty.
     static func nonEmpty(_ text: String?) -> String? {
         guard let text else { return nil }

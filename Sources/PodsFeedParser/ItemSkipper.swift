@@ -63,7 +63,7 @@ struct ItemSkipper {
     static let maximumItemBytes = 4 << 20
     /// Changes when what the parser makes of an item changes, so that
     /// fingerprints stored by an older parser are not trusted.
-    static let version: UInt64 = 3
+    static let version: UInt64 = 4
 
     private let known: Set<UInt64>
     private var seed: WordHash

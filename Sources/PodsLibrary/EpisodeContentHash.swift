@@ -26,6 +26,12 @@ struct EpisodeContentHash {
             hash.add(enclosure.url)
             hash.add(enclosure.type)
             hash.add(enclosure.length)
+            // Fields added later are hashed only when they are there, so an episode
+            // without them keeps the hash it was stored with (no library-wide rewrite).
+            if enclosure.bitrate != nil || enclosure.title != nil {
+                hash.add(enclosure.bitrate)
+                hash.add(enclosure.title)
+            }
         }
         hash.add(episode.artworkURL)
         hash.add(episode.season)
@@ -49,6 +55,15 @@ struct EpisodeContentHash {
             hash.add(person.group)
             hash.add(person.url)
             hash.add(person.image)
+        }
+        if episode.seasonName != nil || !episode.soundbites.isEmpty {
+            hash.add(episode.seasonName)
+            hash.add(episode.soundbites.count)
+            for soundbite in episode.soundbites {
+                hash.add(soundbite.start)
+                hash.add(soundbite.duration)
+                hash.add(soundbite.title)
+            }
         }
         return Int64(bitPattern: hash.words.value)
     }

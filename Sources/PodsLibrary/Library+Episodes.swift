@@ -32,7 +32,7 @@ extension Library {
 
     static let episodeSelect = """
         SELECT episode.*, episodeDetail.description, episodeDetail.descriptionHTML, episodeDetail.chapters,
-            episodeDetail.persons, podcast.title AS podcastTitle, podcast.artworkURL AS podcastArtworkURL,
+            episodeDetail.persons, episodeDetail.soundbites, podcast.title AS podcastTitle, podcast.artworkURL AS podcastArtworkURL,
             podcast.author AS podcastAuthor, podcast.feedURL AS podcastFeedURL
         FROM episode JOIN podcast ON podcast.id = episode.podcastId
             LEFT JOIN episodeDetail ON episodeDetail.episodeId = episode.id
@@ -64,6 +64,7 @@ extension Library {
         episode.enclosures = try decoded("enclosures", as: [Enclosure].self)
         episode.artworkURL = try row.decode(forColumn: "artworkURL")
         episode.season = try row.decode(forColumn: "season")
+        episode.seasonName = try row.decode(forColumn: "seasonName")
         episode.number = try row.decode(forColumn: "number")
         episode.episodeType = try row.decode(forColumn: "episodeType")
         episode.explicit = try row.decode(forColumn: "explicit")
@@ -72,6 +73,7 @@ extension Library {
         episode.chaptersURL = try row.decode(forColumn: "chaptersURL")
         episode.transcriptURL = try row.decode(forColumn: "transcriptURL")
         episode.persons = try decoded("persons", as: [Person].self)
+        episode.soundbites = try decoded("soundbites", as: [Soundbite].self)
         return try LibraryEpisode(
             id: row.decode(forColumn: "id"), podcastId: row.decode(forColumn: "podcastId"), episode: episode, position: row.decode(forColumn: "position"),
             completed: row.decode(forColumn: "completed"), lastPlayedAt: (row.decode(forColumn: "lastPlayedAt") as Double?).map(Date.init(timeIntervalSince1970:)),

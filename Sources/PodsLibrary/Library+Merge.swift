@@ -30,8 +30,8 @@ struct PreparedEpisode: Sendable {
 /// prepared, so that the writer only binds them.
 struct EpisodeRow: Sendable {
     static let columns = ["title", "link", "published", "duration", "artworkURL", "season", "number", "episodeType",
-                          "explicit", "author", "chaptersURL", "transcriptURL", "enclosures", "contentHash", "itemHash"]
-    static let detailColumns = ["description", "descriptionHTML", "chapters", "persons"]
+                          "explicit", "author", "chaptersURL", "transcriptURL", "enclosures", "contentHash", "itemHash", "seasonName"]
+    static let detailColumns = ["description", "descriptionHTML", "chapters", "persons", "soundbites"]
 
     let values: StatementArguments
     let detail: StatementArguments
@@ -43,10 +43,11 @@ struct EpisodeRow: Sendable {
             episode.number.databaseValue, episode.episodeType.databaseValue, episode.explicit.databaseValue,
             episode.author.databaseValue, episode.chaptersURL.databaseValue, episode.transcriptURL.databaseValue,
             episode.enclosures.jsonText.databaseValue, hash.databaseValue,
-            episode.fingerprint.map { Int64(bitPattern: $0.value) }.databaseValue,
+            episode.fingerprint.map { Int64(bitPattern: $0.value) }.databaseValue, episode.seasonName.databaseValue,
         ]
         detail = [Library.storedDescription(episode).databaseValue, episode.descriptionHTML.databaseValue,
-                  episode.chapters.jsonText.databaseValue, episode.persons.jsonText.databaseValue]
+                  episode.chapters.jsonText.databaseValue, episode.persons.jsonText.databaseValue,
+                  episode.soundbites.jsonText.databaseValue]
     }
 }
 

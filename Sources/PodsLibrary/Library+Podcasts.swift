@@ -12,7 +12,11 @@ extension Library {
         try subscribe(feedURL: feedURL, prepared: try prepare(feed, for: nil), etag: etag, lastModified: lastModified, at: now)
     }
 
-    /// Subscribes to a feed prepared with `prepare(_:for: nil)`.
+    /// Subscribes to a feed prepared with `prepare(_:for: nil)`. A feed
+    /// whose `podcast:guid` and title are a subscription's is that podcast
+    /// moved: it lives at `feedURL` from now on, its episodes and progress
+    /// kept. The same guid under another title is refused:
+    /// a copied guid must not merge two shows.
     public func subscribe(feedURL: String, prepared: PreparedFeed, etag: String?, lastModified: String?,
                           at now: Date = Date()) throws(LibraryError) -> Podcast {
         let feed = prepared.channel
@@ -20,13 +24,24 @@ extension Library {
             if let existing = try String.fetchOne(db, sql: "SELECT title FROM podcast WHERE feedURL = ?", arguments: [feedURL]) {
                 throw LibraryError(.duplicate, "already subscribed to \(existing) (\(feedURL))")
             }
+            if let guid = feed.details.guid,
+               let row = try Row.fetchOne(db, sql: "SELECT id, title, feedURL FROM podcast WHERE details ->> 'guid' = ?", arguments: [guid]) {
+                let (id, title, oldURL): (Int64, String, String) = try (row.decode(atIndex: 0), row.decode(atIndex: 1), row.decode(atIndex: 2))
+                guard title.lowercased() == Self.title(of: feed, feedURL).lowercased() else {
+                    throw LibraryError(.duplicate, "\(feedURL) gives the podcast:guid of \(title) (\(oldURL)) under another title; not subscribed")
+                }
+                try Self.moveFeed(id, from: oldURL, to: feedURL, at: now, db)
+                _ = try Self.merge(prepared, into: id, db)
+                try Self.updateChannel(id, feed, feedURL: feedURL, etag: etag, lastModified: lastModified, at: now, db)
+                return try Self.podcast(id, db)
+            }
             try db.execute(sql: """
                 INSERT INTO podcast (feedURL, title, author, description, artworkURL, link, language, subscribedAt,
-                                     etag, lastModified, lastRefreshedAt, serial)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     etag, lastModified, lastRefreshedAt, serial, details)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [feedURL, Self.title(of: feed, feedURL), feed.author, feed.description, feed.artworkURL,
                                  feed.link, feed.language, now.timeIntervalSince1970, etag, lastModified,
-                                 now.timeIntervalSince1970, feed.type == "serial"])
+                                 now.timeIntervalSince1970, feed.type == "serial", feed.details.jsonText])
             let id = db.lastInsertedRowID
             _ = try Self.merge(prepared, into: id, db)
             try Self.recordSubscription(feedURL, subscribed: true, at: now, db)
@@ -124,12 +139,7 @@ extension Library {
         let summary = try writing { db in
             let podcast = try Self.feedSource(podcastId, db)
             var summary = try Self.merge(prepared, into: podcastId, db)
-            try db.execute(sql: """
-                UPDATE podcast SET title = ?, author = ?, description = ?, artworkURL = ?, link = ?, language = ?,
-                    etag = ?, lastModified = ?, lastRefreshedAt = ?, lastError = NULL, refreshFailures = 0, serial = ? WHERE id = ?
-                """, arguments: [Self.title(of: feed, podcast.feedURL), feed.author, feed.description, feed.artworkURL,
-                                 feed.link, feed.language, etag, lastModified, now.timeIntervalSince1970, feed.type == "serial",
-                                 podcastId])
+            try Self.updateChannel(podcastId, feed, feedURL: podcast.feedURL, etag: etag, lastModified: lastModified, at: now, db)
             if let newURL, newURL != podcast.feedURL { try Self.moveFeed(podcastId, from: podcast.feedURL, to: newURL, at: now, db) }
             summary.title = Self.title(of: feed, podcast.feedURL)
             return summary
@@ -137,6 +147,17 @@ extension Library {
         // Once per feed: the change observer watches no episode rows (LibraryChangeObserver says why).
         if summary.changed { changes.post(LibraryChanges(episodes: .init([podcastId]))) }
         return summary
+    }
+
+    /// Writes what a full fetch read of the channel.
+    private static func updateChannel(_ podcastId: Int64, _ feed: Feed, feedURL: String, etag: String?, lastModified: String?,
+                                      at now: Date, _ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE podcast SET title = ?, author = ?, description = ?, artworkURL = ?, link = ?, language = ?,
+                etag = ?, lastModified = ?, lastRefreshedAt = ?, lastError = NULL, refreshFailures = 0, serial = ?, details = ? WHERE id = ?
+            """, arguments: [Self.title(of: feed, feedURL), feed.author, feed.description, feed.artworkURL,
+                             feed.link, feed.language, etag, lastModified, now.timeIntervalSince1970, feed.type == "serial",
+                             feed.details.jsonText, podcastId])
     }
 
     /// Records a 304: nothing changed, the podcast was checked.
@@ -193,7 +214,10 @@ extension Library {
             subscribedAt: Date(timeIntervalSince1970: row.decode(forColumn: "subscribedAt")), etag: row.decode(forColumn: "etag"), lastModified: row.decode(forColumn: "lastModified"),
             lastRefreshedAt: (row.decode(forColumn: "lastRefreshedAt") as Double?).map(Date.init(timeIntervalSince1970:)),
             lastError: row.decode(forColumn: "lastError"), autoDownload: row.decode(forColumn: "autoDownload") ?? 0,
-            refreshFailures: row.decode(forColumn: "refreshFailures") ?? 0, serial: row.decode(forColumn: "serial") ?? false, episodeCount: row.decode(forColumn: "episodeCount") ?? 0, unplayedCount: row.decode(forColumn: "unplayedCount") ?? 0)
+            refreshFailures: row.decode(forColumn: "refreshFailures") ?? 0, serial: row.decode(forColumn: "serial") ?? false,
+            details: (row.decode(forColumn: "details") as String?).flatMap { try? JSONDecoder().decode(ChannelDetails.self, from: Data($0.utf8)) }
+                ?? ChannelDetails(),
+            episodeCount: row.decode(forColumn: "episodeCount") ?? 0, unplayedCount: row.decode(forColumn: "unplayedCount") ?? 0)
     }
 
     private static func title(of feed: Feed, _ feedURL: String) -> String {

@@ -79,6 +79,16 @@ public final class Library: Sendable {
         }
     }
 
+    /// The episode columns v4 to v19 had, for the migrations that read
+    /// episodes back (`episodeSelect` names the columns later ones added).
+    private static let episodeSelectBeforeV20 = """
+        SELECT episode.*, episodeDetail.description, episodeDetail.descriptionHTML, episodeDetail.chapters,
+            episodeDetail.persons, podcast.title AS podcastTitle, podcast.artworkURL AS podcastArtworkURL,
+            podcast.author AS podcastAuthor, podcast.feedURL AS podcastFeedURL
+        FROM episode JOIN podcast ON podcast.id = episode.podcastId
+            LEFT JOIN episodeDetail ON episodeDetail.episodeId = episode.id
+        """
+
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: settings") { db in
@@ -144,7 +154,7 @@ public final class Library: Sendable {
                 ALTER TABLE episode DROP COLUMN chapters;
                 ALTER TABLE episode DROP COLUMN persons;
                 """)
-            let rows = try Row.fetchAll(db, sql: episodeSelect)
+            let rows = try Row.fetchAll(db, sql: episodeSelectBeforeV20)
             let hash = try db.makeStatement(sql: "UPDATE episode SET contentHash = ? WHERE id = ?")
             let description = try db.makeStatement(sql: "UPDATE episodeDetail SET description = ? WHERE episodeId = ?")
             for row in rows {
@@ -209,7 +219,7 @@ public final class Library: Sendable {
             // The hash's first form (FNV-1a, a byte at a time) matches nothing
             // the new one makes: each episode's is made again from what is
             // stored, so the next refresh finds unchanged items unchanged.
-            let rows = try Row.fetchCursor(db, sql: episodeSelect)
+            let rows = try Row.fetchCursor(db, sql: episodeSelectBeforeV20)
             let hash = try db.makeStatement(sql: "UPDATE episode SET contentHash = ? WHERE id = ?")
             while let row = try rows.next() {
                 let id: Int64 = try row.decode(forColumn: "id")
@@ -291,6 +301,18 @@ public final class Library: Sendable {
         // Titles, show notes, chapter titles and transcript lines, searched by `pods find` (`Library+Search`).
         migrator.registerMigration("v18: search") { db in try Self.createSearchIndex(db) }
         migrator.registerMigration("v19: the merge marks what it writes for search") { db in try Self.dropMergeTriggers(db) }
+        migrator.registerMigration("v20: Podcasting 2.0") { db in
+            // A channel's guid, medium, update frequency, funding, people, trailers and podroll
+            // (`ChannelDetails`, JSON); an episode's season name and soundbites. Read at each feed's
+            // next full fetch, which forgetting the validators makes the next refresh.
+            try db.execute(sql: """
+                ALTER TABLE podcast ADD COLUMN details TEXT;
+                CREATE INDEX podcast_guid ON podcast(details ->> 'guid') WHERE details ->> 'guid' IS NOT NULL;
+                ALTER TABLE episode ADD COLUMN seasonName TEXT;
+                ALTER TABLE episodeDetail ADD COLUMN soundbites TEXT NOT NULL DEFAULT '[]';
+                UPDATE podcast SET etag = NULL, lastModified = NULL;
+                """)
+        }
         return migrator
     }
 

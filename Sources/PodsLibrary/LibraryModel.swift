@@ -22,6 +22,9 @@ public struct Podcast: Sendable, Equatable, Identifiable {
     public var refreshFailures = 0
     /// `itunes:type serial`: heard in order, so its episodes list oldest first.
     public var serial = false
+    /// Podcasting 2.0's guid, medium, update frequency, funding, people,
+    /// trailers and podroll, as the last full fetch read them.
+    public var details = ChannelDetails()
     /// Computed when listed.
     public var episodeCount = 0
     public var unplayedCount = 0

@@ -106,11 +106,11 @@ import Testing
         feed.writeJSON(to: &json)
         let object = try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: Any] ?? [:]
         #expect(Set(object.keys) == ["title", "link", "description", "descriptionHTML", "author", "artworkURL", "language",
-                                     "type", "explicit", "newFeedURL", "fundingURL", "locked", "categories", "episodes"])
+                                     "type", "explicit", "newFeedURL", "fundingURL", "locked", "categories", "details", "episodes"])
         let first = (object["episodes"] as? [[String: Any]])?.first ?? [:]
         #expect(Set(first.keys) == ["guid", "title", "link", "description", "descriptionHTML", "published", "duration",
                                     "enclosures", "artworkURL", "season", "number", "episodeType", "explicit", "author",
-                                    "chapters", "chaptersURL", "transcriptURL", "persons"])
+                                    "chapters", "chaptersURL", "transcriptURL", "persons", "seasonName", "soundbites"])
     }
 
     @Test func jsonWriterEscapesWhatRFC8259AsksAndKeepsTheRest() throws {

@@ -51,7 +51,7 @@ import Testing
         let path = Fixtures.sharedTestData.appendingPathComponent("feeds/podcast-namespace/example.xml").path
         let feed = try FeedParser().parse(fileAt: path)
         #expect(feed.locked != nil)
-        #expect(feed.fundingURL != nil)
+        #expect(feed.details.funding.first != nil)
         let episode = try #require(feed.episodes.first)
         #expect(episode.transcriptURL != nil)
         #expect(episode.chaptersURL != nil)

@@ -35,18 +35,24 @@ import Testing
     private static func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
 
     @Test func theChannelFieldsAreTheOnesEveryPlaceKnows() {
+        #expect(Self.labels(ChannelDetails()) == ["guid", "medium", "updateFrequency", "funding", "persons", "trailers", "podroll"],
+                Comment(rawValue: Self.channelPlaces + "\n(ChannelDetails is kept whole as JSON: ChannelDetails.swift's Decodable, "
+                        + "Feed+JSON.swift's writeJSON, and the places that show it.)"))
         #expect(Self.labels(Feed()) == [
             "title", "link", "description", "descriptionHTML", "author", "artworkURL", "language", "type", "explicit", "newFeedURL",
-            "fundingURL", "locked", "categories", "episodes", "skippedItems",
+            "locked", "categories", "details", "episodes", "skippedItems",
         ], Comment(rawValue: Self.channelPlaces))
     }
 
     @Test func theFieldsAreTheOnesEveryPlaceKnows() {
         #expect(Self.labels(Episode()) == [
             "guid", "title", "link", "plainDescription", "descriptionHTML", "published", "duration", "enclosures", "artworkURL",
-            "season", "number", "episodeType", "explicit", "author", "chapters", "chaptersURL", "transcriptURL", "persons", "fingerprint",
+            "season", "seasonName", "number", "episodeType", "explicit", "author", "chapters", "chaptersURL", "transcriptURL", "persons",
+            "soundbites", "fingerprint",
         ], Comment(rawValue: Self.places))
-        #expect(Self.labels(Enclosure(url: "", type: nil, length: nil)) == ["url", "type", "length"], Comment(rawValue: Self.places))
+        #expect(Self.labels(Enclosure(url: "", type: nil, length: nil)) == ["url", "type", "length", "bitrate", "title"],
+                Comment(rawValue: Self.places))
+        #expect(Self.labels(Soundbite(start: 0, duration: 1, title: nil)) == ["start", "duration", "title"], Comment(rawValue: Self.places))
         #expect(Self.labels(Chapter(start: 0, title: "", url: nil, image: nil)) == ["start", "title", "url", "image"], Comment(rawValue: Self.places))
         #expect(Self.labels(Person(name: "", role: nil, group: nil, url: nil, image: nil)) == ["name", "role", "group", "url", "image"],
                 Comment(rawValue: Self.places))
@@ -65,6 +71,13 @@ import Testing
         "enclosures.url": { $0.enclosures[0].url += "?x" },
         "enclosures.type": { $0.enclosures[0].type = "audio/ogg" },
         "enclosures.length": { $0.enclosures[0].length = 2 },
+        "enclosures.bitrate": { $0.enclosures[0].bitrate = 64000 },
+        "enclosures.title": { $0.enclosures[0].title = "Smaller" },
+        "seasonName": { $0.seasonName = "Egypt" },
+        "soundbites": { $0.soundbites.append(Soundbite(start: 9, duration: 30, title: nil)) },
+        "soundbites.start": { $0.soundbites[0].start = 1 },
+        "soundbites.duration": { $0.soundbites[0].duration = 2 },
+        "soundbites.title": { $0.soundbites[0].title = "Other" },
         "artworkURL": { $0.artworkURL = "https://e.org/a.png" },
         "season": { $0.season = 2 },
         "number": { $0.number = 3 },
@@ -93,11 +106,13 @@ import Testing
         base.enclosures = [Enclosure(url: "https://e.org/1.mp3", type: "audio/mpeg", length: 1)]
         base.chapters = [Chapter(start: 0, title: "Intro", url: nil, image: nil)]
         base.persons = [Person(name: "Host", role: "host", group: nil, url: nil, image: nil)]
+        base.soundbites = [Soundbite(start: 0, duration: 15, title: "Bite")]
         // Every field, and every field of what an episode holds, has its change.
         let fields = Set(Self.labels(base)).subtracting(["guid", "fingerprint"])
             .union(Self.labels(base.enclosures[0]).map { "enclosures." + $0 })
             .union(Self.labels(base.chapters[0]).map { "chapters." + $0 })
             .union(Self.labels(base.persons[0]).map { "persons." + $0 })
+            .union(Self.labels(base.soundbites[0]).map { "soundbites." + $0 })
         #expect(Set(Self.changes.keys) == fields, Comment(rawValue: Self.places))
         let hash = EpisodeContentHash.of(base)
         for (field, change) in Self.changes.sorted(by: { $0.key < $1.key }) {
