@@ -12,6 +12,8 @@ public enum ChapterSource: String, Sendable, Codable, CaseIterable {
     case mp4
     /// `CHAPTERxxx` Vorbis comments in Ogg Vorbis, Opus or FLAC.
     case vorbis
+    /// Times in the show notes ("12:34 Topic"), when no other source has chapters.
+    case notes
 }
 
 /// One chapter of an episode, from any source.

@@ -3,6 +3,7 @@ import Logging
 import PodsCache
 import PodsChapters
 import PodsConcurrency
+import PodsFeedParser
 import PodsHTTP
 import PodsLibrary
 import PodsPlayback
@@ -11,7 +12,8 @@ import PodsPlayback
 /// (`ChapterMerge`): the feed's Podlove chapters, its `podcast:chapters`
 /// file (fetched once, kept in the library, fetched again when its URL
 /// changes), and the media file's own (read once through the range cache,
-/// so a streamed episode downloads only its tag's bytes).
+/// so a streamed episode downloads only its tag's bytes); when none of
+/// them has any, the times its show notes list (`ShowNoteChapters`).
 ///
 /// A broken or missing chapters file is logged and kept as an error for a
 /// day, so it is not fetched at every play; the episode's other chapters
@@ -37,15 +39,20 @@ package struct ChapterLoader: Sendable {
         self.http = HTTPClient(maximumBytes: 4 << 20, deadline: .seconds(30))
     }
 
-    /// The episode's merged chapters (silent ones included); `media` is the
-    /// range cache the episode plays from, if any.
-    package func chapters(for episode: LibraryEpisode, media: (any RandomAccessMedia)?) async -> [EpisodeChapter] {
+    /// The episode's merged chapters (silent ones included); `url` is the
+    /// audio it plays (`PreferenceStore.audioURL`), `media` the range cache
+    /// it plays from, if any.
+    package func chapters(for episode: LibraryEpisode, url: String?, media: (any RandomAccessMedia)?) async -> [EpisodeChapter] {
         let feed = episode.episode.chapters.map {
             EpisodeChapter(start: $0.start, title: $0.title, url: $0.url, image: $0.image, source: .psc)
         }
         async let json = jsonChapters(episode)
-        async let embedded = mediaChapters(episode, media: media)
-        return ChapterMerge.merge([await json, feed, await embedded], duration: episode.episode.duration)
+        async let embedded = mediaChapters(episode, url: url, media: media)
+        let merged = ChapterMerge.merge([await json, feed, await embedded], duration: episode.episode.duration)
+        guard merged.isEmpty else { return merged }
+        // None anywhere: the times the show notes list, if they list some.
+        let notes = episode.episode.descriptionHTML.map(HTMLDocument.paragraphs) ?? [episode.episode.description]
+        return ShowNoteChapters.chapters(in: notes, duration: episode.episode.duration)
     }
 
     // MARK: - podcast:chapters
@@ -81,8 +88,8 @@ package struct ChapterLoader: Sendable {
     /// gave. A file a reader fails on (or dies on: the attempt is written down
     /// before the read) is not read again; only bytes that did not come in
     /// time leave it for next time.
-    private func mediaChapters(_ episode: LibraryEpisode, media: (any RandomAccessMedia)?) async -> [EpisodeChapter] {
-        guard let url = episode.episode.enclosures.first?.url else { return [] }
+    private func mediaChapters(_ episode: LibraryEpisode, url: String?, media: (any RandomAccessMedia)?) async -> [EpisodeChapter] {
+        guard let url else { return [] }
         let id = episode.id
         let (library, artwork, logger) = (library, artwork, logger)
         // A file: enclosure is read only for a podcast whose own feed is a file (URLPolicy).

@@ -63,7 +63,7 @@ package struct Downloads: Sendable {
     package func download(episodeID: Int64, byHand: Bool) async throws(SessionError) {
         let mediaCache = try requireCache()
         let episode = try SessionError.mapped { () throws(LibraryError) in try library.episode(episodeID) }
-        guard let url = episode.episode.enclosures.first?.url, HTTPClient.isHTTP(url) else {
+        guard let url = preferences.audioURL(of: episode), HTTPClient.isHTTP(url) else {
             throw SessionError.failed("episode \(episodeID) has no http(s) audio to download")
         }
         do throws(CacheError) {

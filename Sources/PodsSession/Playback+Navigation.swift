@@ -102,20 +102,21 @@ extension Playback {
             return await controller.chapters()
         }
         let episode = try SessionError.mapped { () throws(LibraryError) in try library.episode(episodeID) }
-        guard let url = episode.episode.enclosures.first?.url, let mediaCache, HTTPClient.isHTTP(url),
+        let url = preferences.audioURL(of: episode)
+        guard let url, let mediaCache, HTTPClient.isHTTP(url),
               await mediaCache.isDownloaded(episodeID) else {
-            return await chapterLoader.chapters(for: episode, media: nil)
+            return await chapterLoader.chapters(for: episode, url: url, media: nil)
         }
         let cache = try? await mediaCache.open(episodeID: episodeID, url: url, forPlayback: false)
-        let chapters = await chapterLoader.chapters(for: episode, media: cache)
+        let chapters = await chapterLoader.chapters(for: episode, url: url, media: cache)
         if let cache { await mediaCache.release(cache) }
         return chapters
     }
 
     /// Reads the loaded episode's chapters and hands them to the controller,
     /// then its chapters' images as local files.
-    package func loadChapters(_ episode: LibraryEpisode, media: (any RandomAccessMedia)?, load: Int) async {
-        var chapters = await chapterLoader.chapters(for: episode, media: media)
+    package func loadChapters(_ episode: LibraryEpisode, url: String, media: (any RandomAccessMedia)?, load: Int) async {
+        var chapters = await chapterLoader.chapters(for: episode, url: url, media: media)
         guard controller.loads.isLatest(load), !chapters.isEmpty else { return }
         let trackID = TrackID.episode(episode.id)
         await controller.setChapters(chapters, for: trackID)

@@ -185,7 +185,7 @@ package actor Playback {
                       number: Int? = nil) async throws(SessionError) {
         let load = number ?? controller.loads.take()
         if number == nil { await controller.announce(load) }
-        guard let url = episode.episode.enclosures.first?.url else {
+        guard let url = preferences.audioURL(of: episode) else {
             throw SessionError.failed("episode \(episode.id) has no audio to play")
         }
         let (source, cache) = try await source(for: episode.id, url: url, duration: episode.episode.duration, streaming: streaming)
@@ -237,7 +237,7 @@ package actor Playback {
         }
         guard controller.loads.isLatest(load) else { return }
         await refreshNeighbours()
-        Task { await loadChapters(episode, media: cache, load: load) }
+        Task { await loadChapters(episode, url: url, media: cache, load: load) }
         Task { await loadTranscript(episode, load: load) }
     }
 
@@ -250,7 +250,7 @@ package actor Playback {
     /// it is kept, and `pods play` plays it when asked.
     private func skipAfterCrash(_ episode: LibraryEpisode) {
         loadMarker.end()
-        let url = episode.episode.enclosures.first?.url ?? ""
+        let url = preferences.audioURL(of: episode) ?? ""
         logger.error("podsd crashed while loading episode \(episode.id) (\(url)) \(LoadMarker.attemptsAllowed) times; not loading it at start, and not reading its chapter tags again")
         do {
             try library.clearCurrentEpisode()
@@ -300,7 +300,7 @@ package actor Playback {
     package func cacheStatus() -> (episodeID: Int64?, buffering: Bool, cached: Double?) {
         guard let loaded else { return (nil, false, nil) }
         guard let playingCache else {
-            let local = loaded.episode.enclosures.first?.url.hasPrefix("file:") == true
+            let local = preferences.audioURL(of: loaded)?.hasPrefix("file:") == true
             return (loaded.id, false, local ? 1 : nil)
         }
         return (loaded.id, playingCache.isBuffering, playingCache.cachedFraction)

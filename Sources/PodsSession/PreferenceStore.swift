@@ -1,5 +1,7 @@
 import Logging
+import PodsFeedParser
 import PodsLibrary
+import PodsPlayback
 import PodsPlayer
 import PodsSettings
 import Synchronization
@@ -135,6 +137,17 @@ package final class PreferenceStore: Sendable {
     package func entries(podcast: Int64?) -> [SettingEntry] {
         SettingKey.all.filter { podcast == nil || $0.perPodcast }.map { entry($0, podcast: podcast) }
     }
+
+    /// The enclosure `episode` plays and downloads: the feed's own, or the
+    /// `preferred-format` alternate, one the installed plugins can play
+    /// (`EnclosureChoice`).
+    package func audioURL(of episode: LibraryEpisode) -> String? {
+        EnclosureChoice.choose(episode.episode.enclosures, preferred: value(.preferredFormat, podcast: episode.podcastId).textValue ?? "feed",
+                               playable: Self.playableTypes)?.url
+    }
+
+    /// The MIME types the installed GStreamer plugins decode, looked up once.
+    private static let playableTypes = Set(SupportedFormats.mimeTypes())
 
     package func playback(for podcast: Int64?) -> PlaybackPreferences {
         func number(_ key: SettingKey) -> Double { value(key, podcast: podcast).numberValue ?? key.defaultValue.numberValue ?? 0 }

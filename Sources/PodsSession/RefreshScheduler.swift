@@ -8,7 +8,10 @@ import PodsSettings
 /// When a podcast is refreshed next: `refresh-interval` after its last
 /// attempt, twice as long after each failure in a row (up to a day, or the
 /// interval when that is longer), and spread by a jitter of ±10% so a
-/// library's feeds do not all come due together.
+/// library's feeds do not all come due together. A show that says how
+/// often it comes out (`podcast:updateFrequency`) waits up to a quarter of
+/// that, at most a day (a weekly show is checked daily, a daily one every
+/// six hours); a show that says it is complete, a week.
 package struct RefreshSchedule: Sendable, Equatable {
     /// Seconds; 0: never.
     package let interval: TimeInterval
@@ -16,6 +19,10 @@ package struct RefreshSchedule: Sendable, Equatable {
     package init(interval: TimeInterval) { self.interval = interval }
 
     package static let longestBackoff: TimeInterval = 86400
+    /// The longest wait a show's own update frequency sets.
+    package static let longestFrequencyWait: TimeInterval = 86400
+    /// How often a show that says it is complete is checked (it may come back).
+    package static let completeShowInterval: TimeInterval = 7 * 86400
     package static let jitter = 0.1
 
     /// nil when podsd never refreshes by itself.
@@ -23,8 +30,15 @@ package struct RefreshSchedule: Sendable, Equatable {
         guard interval > 0 else { return nil }
         guard let last = podcast.lastRefreshedAt else { return Date(timeIntervalSince1970: 0) }
         var delay = interval
+        if let frequency = podcast.details.updateFrequency {
+            if frequency.complete {
+                delay = max(interval, Self.completeShowInterval)
+            } else if let period = frequency.period {
+                delay = max(interval, min(period / 4, Self.longestFrequencyWait))
+            }
+        }
         if podcast.refreshFailures > 0 {
-            delay = min(interval * pow(2, Double(min(podcast.refreshFailures, 30))), max(Self.longestBackoff, interval))
+            delay = min(delay * pow(2, Double(min(podcast.refreshFailures, 30))), max(Self.longestBackoff, delay))
         }
         // The same podcast and attempt always get the same jitter.
         var mixed = UInt64(bitPattern: podcast.id) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(max(0, last.timeIntervalSince1970 * 1000))

@@ -26,6 +26,9 @@ extension SettingKey {
     public static let loudnessTarget = SettingKey(
         "loudness-target", .number(-30...(-10), unit: "LUFS"), default: .number(-16),
         "The loudness 'loudness = \"on\"' levels to, LUFS (-16 is what Apple and most podcast hosts ask for; -23 broadcast).")
+    public static let preferredFormat = SettingKey(
+        "preferred-format", .choice(["feed", "mp3", "aac", "opus", "vorbis", "flac"]), default: .text("feed"),
+        "Which audio to play when a feed offers several (podcast:alternateEnclosure): 'feed' its own, or a format, the highest bitrate of it; never one this machine's GStreamer cannot play.")
     public static let nextAction = SettingKey(
         "next-action", .choice(["chapter", "episode"]), default: .text("chapter"),
         "What Next skips to: the next chapter while one remains ('chapter'), or the next episode ('episode').")
@@ -115,7 +118,7 @@ extension SettingKey {
             + "not inside tmux or screen), 'kitty' to send them in the kitty graphics protocol anyway, 'off' never.")
 
     public static let all: [SettingKey] = [
-        speed, skipForward, skipBack, skipIntro, skipOutro, smartRewind, trimSilence, loudness, loudnessTarget, nextAction, completeWithin,
+        speed, skipForward, skipBack, skipIntro, skipOutro, smartRewind, trimSilence, loudness, loudnessTarget, preferredFormat, nextAction, completeWithin,
         skipChapters, ignoreEpisodes, minDuration, episodeTypes, keepDownloads, deletePlayedAfter, autoNext, refreshInterval,
         audioSink, pauseOnOutputLoss, cacheBudget, meteredDownloads, notify, sync, syncDelay, searchITunesURL, searchPodcastIndexURL, podcastIndexKey, podcastIndexSecret,
         uiArtwork,
