@@ -43,11 +43,12 @@ enum EpisodeMethods {
             },
             LibraryMethod.episode.handler { arguments throws(DBusError) in
                 let id = arguments[0].int64Value ?? -1
-                return [LibraryItemEncoding.episode(try await LibraryCall.run { () throws(LibraryError) in try library.episode(id) })]
+                let episode = try await LibraryCall.run { () throws(LibraryError) in try library.episode(id) }
+                return [LibraryItemEncoding.episode(episode, audioURL: session.preferences.audioURL(of: episode))]
             },
             LibraryMethod.currentEpisode.handler { _ throws(DBusError) in
                 let current = try await LibraryCall.run { () throws(LibraryError) in try library.currentEpisode() }
-                return [current.map(LibraryItemEncoding.episode) ?? ItemBuilder().value]
+                return [current.map { LibraryItemEncoding.episode($0, audioURL: session.preferences.audioURL(of: $0)) } ?? ItemBuilder().value]
             },
             LibraryMethod.playEpisode.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in try await playback.play(episodeID: arguments[0].int64Value ?? -1) }

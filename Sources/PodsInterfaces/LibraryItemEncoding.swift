@@ -132,7 +132,10 @@ package struct ReplyPage {
 // MARK: - Items
 
 package enum LibraryItemEncoding {
-    package static func podcast(_ podcast: Podcast, nextRefresh: Date? = nil) -> DBusValue {
+    /// `subscribed`: every subscription's feed URL and guid, to tell which of
+    /// the podroll's shows the listener already has.
+    package static func podcast(_ podcast: Podcast, nextRefresh: Date? = nil,
+                                subscribed: Library.Subscribed = Library.Subscribed()) -> DBusValue {
         var item = ItemBuilder()
         item.set("id", podcast.id)
         item.set("title", podcast.title)
@@ -148,7 +151,42 @@ package enum LibraryItemEncoding {
         item.set("lastError", podcast.lastError)
         item.set("autoDownload", podcast.autoDownload)
         item.set("nextRefreshAt", date: nextRefresh.map { max($0, Date()) })
+        let details = podcast.details
+        item.set("guid", details.guid)
+        item.set("medium", details.medium)
+        item.set("updateFrequency", details.updateFrequency?.text)
+        item.set("updateRule", details.updateFrequency?.rule)
+        item.set("complete", details.updateFrequency?.complete ?? false)
+        item.set("funding", items: nested(details.funding) { funding, sub in
+            sub.set("url", funding.url)
+            sub.set("text", funding.text)
+        })
+        item.set("persons", items: nested(details.persons, person))
+        item.set("trailers", items: nested(details.trailers) { trailer, sub in
+            sub.set("url", trailer.url)
+            sub.set("title", trailer.title)
+            sub.set("type", trailer.type)
+            sub.set("length", trailer.length.map(Int64.init))
+            sub.set("published", date: trailer.published)
+            sub.set("season", trailer.season)
+        })
+        item.set("podroll", items: nested(details.podroll) { remote, sub in
+            sub.set("feedGuid", remote.feedGuid)
+            sub.set("feedURL", remote.feedURL)
+            sub.set("itemGuid", remote.itemGuid)
+            sub.set("medium", remote.medium)
+            sub.set("title", remote.title)
+            sub.set("subscribed", subscribed.contains(feedURL: remote.feedURL, guid: remote.feedGuid))
+        })
         return item.value
+    }
+
+    private static func person(_ person: Person, _ sub: inout ItemBuilder) {
+        sub.set("name", person.name)
+        sub.set("role", person.role)
+        sub.set("group", person.group)
+        sub.set("url", person.url)
+        sub.set("image", person.image)
     }
 
     package static func summary(_ episode: EpisodeSummary) -> DBusValue {
@@ -157,7 +195,8 @@ package enum LibraryItemEncoding {
         return item.value
     }
 
-    package static func episode(_ stored: LibraryEpisode) -> DBusValue {
+    /// `audioURL`: the enclosure it plays (`PreferenceStore.audioURL`), when known.
+    package static func episode(_ stored: LibraryEpisode, audioURL: String? = nil) -> DBusValue {
         var item = ItemBuilder()
         summaryFields(&item, stored.summary)
         let episode = stored.episode
@@ -171,6 +210,8 @@ package enum LibraryItemEncoding {
             sub.set("url", enclosure.url)
             sub.set("type", enclosure.type)
             sub.set("length", enclosure.length.map(Int64.init))
+            sub.set("bitrate", enclosure.bitrate)
+            sub.set("title", enclosure.title)
         })
         item.set("chapters", items: nested(episode.chapters) { chapter, sub in
             sub.set("start", chapter.start)
@@ -180,13 +221,14 @@ package enum LibraryItemEncoding {
         })
         item.set("chaptersURL", episode.chaptersURL)
         item.set("transcriptURL", episode.transcriptURL)
-        item.set("persons", items: nested(episode.persons) { person, sub in
-            sub.set("name", person.name)
-            sub.set("role", person.role)
-            sub.set("group", person.group)
-            sub.set("url", person.url)
-            sub.set("image", person.image)
+        item.set("persons", items: nested(episode.persons, person))
+        item.set("seasonName", episode.seasonName)
+        item.set("soundbites", items: nested(episode.soundbites) { soundbite, sub in
+            sub.set("start", soundbite.start)
+            sub.set("duration", soundbite.duration)
+            sub.set("title", soundbite.title)
         })
+        item.set("audioURL", audioURL)
         return item.value
     }
 

@@ -11,7 +11,9 @@ enum PodcastMethods {
         let directories = DirectoryService(preferences: preferences)
         @Sendable func podcastItem(_ podcast: Podcast) -> DBusValue {
             let schedule = RefreshSchedule(interval: preferences.value(.refreshInterval, podcast: nil).numberValue ?? 0)
-            return LibraryItemEncoding.podcast(podcast, nextRefresh: schedule.next(for: podcast))
+            // Only a podroll needs the subscriptions read.
+            let subscribed = podcast.details.podroll.isEmpty ? Library.Subscribed() : (try? library.subscribed()) ?? Library.Subscribed()
+            return LibraryItemEncoding.podcast(podcast, nextRefresh: schedule.next(for: podcast), subscribed: subscribed)
         }
         return [
             LibraryMethod.subscribe.handler { arguments throws(DBusError) in

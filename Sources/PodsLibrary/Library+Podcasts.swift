@@ -67,6 +67,31 @@ extension Library {
         }
     }
 
+    /// Every subscription's feed URL and `podcast:guid`.
+    public struct Subscribed: Sendable {
+        public var feedURLs: Set<String> = []
+        public var guids: Set<String> = []
+
+        public init() {}
+
+        /// Whether a show named by either is one of them.
+        public func contains(feedURL: String?, guid: String?) -> Bool {
+            feedURL.map(feedURLs.contains) == true || guid.map(guids.contains) == true
+        }
+    }
+
+    /// Every subscription's feed URL and guid (a podroll's shows are marked with them).
+    public func subscribed() throws(LibraryError) -> Subscribed {
+        try reading { db in
+            var subscribed = Subscribed()
+            for row in try Row.fetchAll(db, sql: "SELECT feedURL, details ->> 'guid' FROM podcast") {
+                subscribed.feedURLs.insert(row[0])
+                if let guid: String = row[1] { subscribed.guids.insert(guid) }
+            }
+            return subscribed
+        }
+    }
+
     /// Every subscription, newest first, with episode counts.
     public func podcasts() throws(LibraryError) -> [Podcast] {
         try reading { db in

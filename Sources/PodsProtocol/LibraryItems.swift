@@ -8,7 +8,31 @@ public enum LibraryItems {
         .maybe("link", .string), .maybe("artworkURL", .string), ItemField("episodeCount", .int64),
         ItemField("unplayedCount", .int64), ItemField("subscribedAt", .int64, .date), .maybe("lastRefreshedAt", .int64, .date),
         .maybe("lastError", .string), ItemField("autoDownload", .int32), .maybe("nextRefreshAt", .int64, .date),
-        ItemField("serial", .bool),
+        ItemField("serial", .bool), .maybe("guid", .string), .maybe("medium", .string), .maybe("updateFrequency", .string),
+        .maybe("updateRule", .string), ItemField("complete", .bool),
+        ItemField("funding", .array(variantDictionary), .items(funding)), ItemField("persons", .array(variantDictionary), .items(person)),
+        ItemField("trailers", .array(variantDictionary), .items(trailer)),
+        ItemField("podroll", .array(variantDictionary), .items(remoteItem)),
+    ])
+
+    /// A `podcast:funding` link of a podcast.
+    public static let funding = ItemSchema("funding", [ItemField("url", .string), .maybe("text", .string)])
+
+    /// A `podcast:trailer` (`pods play URL` plays it).
+    public static let trailer = ItemSchema("trailer", [
+        ItemField("url", .string), ItemField("title", .string), .maybe("type", .string), .maybe("length", .int64),
+        .maybe("published", .int64, .date), .maybe("season", .int32),
+    ])
+
+    /// A show a podcast's `podcast:podroll` recommends (`feedURL`, when given, subscribes).
+    public static let remoteItem = ItemSchema("remoteItem", [
+        ItemField("feedGuid", .string), .maybe("feedURL", .string), .maybe("itemGuid", .string), .maybe("medium", .string),
+        .maybe("title", .string), ItemField("subscribed", .bool),
+    ])
+
+    /// A `podcast:soundbite` of an episode (seconds).
+    public static let soundbite = ItemSchema("soundbite", [
+        ItemField("start", .double), ItemField("duration", .double), .maybe("title", .string),
     ])
 
     /// What a list of episodes shows (`ListEpisodes`, `ListQueue`): no
@@ -22,6 +46,8 @@ public enum LibraryItems {
         ItemField("enclosures", .array(variantDictionary), .items(enclosure)),
         ItemField("chapters", .array(variantDictionary), .items(chapter)), .maybe("chaptersURL", .string),
         .maybe("transcriptURL", .string), ItemField("persons", .array(variantDictionary), .items(person)),
+        .maybe("seasonName", .string), ItemField("soundbites", .array(variantDictionary), .items(soundbite)),
+        .maybe("audioURL", .string),
     ])
 
     private static let summaryFields: [ItemField] = [
@@ -33,7 +59,8 @@ public enum LibraryItems {
     ]
 
     public static let enclosure = ItemSchema("enclosure", [
-        ItemField("url", .string), .maybe("type", .string), .maybe("length", .int64),
+        ItemField("url", .string), .maybe("type", .string), .maybe("length", .int64), .maybe("bitrate", .double),
+        .maybe("title", .string),
     ])
 
     public static let chapter = ItemSchema("chapter", [

@@ -15,7 +15,7 @@ struct Pods: AsyncParsableCommand {
                 BookmarkCommand.self, BookmarksCommand.self, Stats.self,
             ]),
             CommandGroup(name: "Library", subcommands: [
-                Search.self, Find.self, Subscribe.self, Unsubscribe.self, Podcasts.self, Episodes.self, Show.self, ShowEpisode.self, Refresh.self, Mark.self,
+                Search.self, Find.self, Subscribe.self, Unsubscribe.self, Podcasts.self, PodcastPage.self, Episodes.self, Show.self, ShowEpisode.self, Refresh.self, Mark.self,
             ]),
             CommandGroup(name: "Queue and downloads", subcommands: [
                 Queue.self, Playlists.self, Playlist.self, Download.self, Downloads.self, DeleteDownload.self, AutoDownload.self, Storage.self,

@@ -40,7 +40,11 @@ struct Show: AsyncParsableCommand {
         facts.append(progress(item, duration: duration))
         lines.append(facts.joined(separator: " · "))
         var details: [String] = []
-        if let season = item["season"]?.int64Value { details.append("season \(season)") }
+        if let season = item["season"]?.int64Value {
+            details.append("season \(season)" + (item["seasonName"]?.stringValue.map { " (\($0))" } ?? ""))
+        } else if let name = item["seasonName"]?.stringValue {
+            details.append("season \(name)")
+        }
         if let number = item["number"]?.int64Value { details.append("episode \(number)") }
         if let type = item["episodeType"]?.stringValue, type != "full" { details.append(type) }
         if item["explicit"]?.boolValue == true { details.append("explicit") }
@@ -69,13 +73,28 @@ struct Show: AsyncParsableCommand {
                 lines.append("  " + person["name"].text + (person["role"]?.stringValue.map { " (\($0))" } ?? ""))
             }
         }
+        let soundbites = item["soundbites"]?.arrayValue ?? []
+        if !soundbites.isEmpty {
+            lines += ["", "Soundbites"]
+            for soundbite in soundbites {
+                let start = soundbite["start"]?.doubleValue ?? 0
+                lines.append("  \(Status.clock(start))  \(Status.clock(soundbite["duration"]?.doubleValue ?? 0))  "
+                             + "\(soundbite["title"]?.stringValue ?? "")  (pods play \(item["id"].int) --at \(Status.clock(start)))")
+            }
+        }
         lines.append("")
-        for enclosure in item["enclosures"]?.arrayValue ?? [] {
-            var about = [enclosure["type"]?.stringValue].compactMap { $0 }
+        let enclosures = item["enclosures"]?.arrayValue ?? []
+        for enclosure in enclosures {
+            var about = [enclosure["title"]?.stringValue, enclosure["type"]?.stringValue].compactMap { $0 }
+            if let bitrate = enclosure["bitrate"]?.doubleValue, bitrate.isFinite, (1...1e9).contains(bitrate) {
+                about.append("\(Int(bitrate / 1000)) kbit/s")
+            }
             if let length = enclosure["length"]?.int64Value, length > 0 {
                 about.append(ByteCountFormatter.string(fromByteCount: length, countStyle: .file))
             }
-            lines.append("Audio  \(enclosure["url"].text)" + (about.isEmpty ? "" : "  (\(about.joined(separator: ", ")))"))
+            // Of several, the one that plays (preferred-format) is marked.
+            let plays = enclosures.count > 1 && enclosure["url"]?.stringValue == item["audioURL"]?.stringValue ? "  ← plays" : ""
+            lines.append("Audio  \(enclosure["url"].text)" + (about.isEmpty ? "" : "  (\(about.joined(separator: ", ")))") + plays)
         }
         if let url = item["transcriptURL"]?.stringValue, transcript == nil {
             lines.append("Transcript  \(url)  (pods show \(item["id"].int) --transcript)")

@@ -1,0 +1,98 @@
+import Foundation
+import PodsClient
+import PodsTestSupport
+import Testing
+
+/// Podcasting 2.0 through the real podsd and `pods`: a podcast's page
+/// (medium, update frequency, people, funding, trailers, podroll), an
+/// episode's soundbites, season name and alternate audio chosen by
+/// `preferred-format`, chapters from show-notes times, and a feed that
+/// moved found by its `podcast:guid`.
+@Suite(.timeLimit(.minutes(10))) struct PodcastingTwoServiceTests {
+    static func feed(_ server: LoopbackHTTPServer, title: String = "Two Show", guid: String = "0c6e3d5c-8c5a-5b14-9d4e-1b1f1ad7e5a0")
+        -> Data {
+        Data("""
+            <?xml version="1.0"?><rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0">
+            <channel><title>\(title)</title><link>https://two.example/</link>
+            <podcast:guid>\(guid)</podcast:guid>
+            <podcast:medium>music</podcast:medium>
+            <podcast:updateFrequency rrule="FREQ=WEEKLY">Every Monday</podcast:updateFrequency>
+            <podcast:person role="host" href="https://two.example/ann">Ann Host</podcast:person>
+            <podcast:funding url="https://two.example/support">Support us</podcast:funding>
+            <podcast:trailer url="\(server.url("/trailer.mp3"))" type="audio/mpeg" season="2">Season two</podcast:trailer>
+            <podcast:podroll>
+              <podcast:remoteItem feedGuid="aaa" feedUrl="\(server.url("/other.xml"))" title="Other Show"/>
+              <podcast:remoteItem feedGuid="\(guid)" feedUrl="\(server.url("/feed.xml"))" title="This very show"/>
+              <podcast:remoteItem feedGuid="bbb"/>
+            </podcast:podroll>
+            <item><title>One</title><guid>one</guid><pubDate>Mon, 02 Nov 2026 08:00:00 GMT</pubDate>
+              <description><![CDATA[<p>In this one:</p><p>0:00 Hello</p><p>0:30 – The middle</p><p>(1:00) The end</p>]]></description>
+              <enclosure url="\(server.url("/a.mp3"))" type="audio/mpeg" length="720000"/>
+              <podcast:alternateEnclosure type="audio/ogg" bitrate="96000" title="Ogg">
+                <podcast:source uri="ipfs://QmNothing"/><podcast:source uri="\(server.url("/e.ogg"))"/>
+              </podcast:alternateEnclosure>
+              <podcast:season name="Egypt">3</podcast:season>
+              <podcast:soundbite startTime="12.5" duration="20">The best bit</podcast:soundbite>
+            </item></channel></rss>
+            """.utf8)
+    }
+
+    @Test func pagesAlternatesNotesChaptersAndAMovedFeed() async throws {
+        let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3, "/e.ogg": Fixtures.sampleOgg])
+        defer { server.stop() }
+        server.setFile("/feed.xml", Self.feed(server))
+        let podsd = try await PodsdProcess.start()
+        #expect(await podsd.pods("subscribe", server.url("/feed.xml")).status == 0)
+
+        // The podcast's page.
+        let page = await podsd.pods("podcast", "Two Show")
+        #expect(page.status == 0, "\(page)")
+        for line in ["Two Show", "music · 1 unplayed of 1", "Comes out: Every Monday", "People\n  Ann Host (host)  https://two.example/ann",
+                     "Support the show\n  Support us  https://two.example/support",
+                     "Trailers\n  Season two (season 2)  pods play \(server.url("/trailer.mp3"))",
+                     "Recommended shows\n  Other Show  pods subscribe \(server.url("/other.xml"))\n  This very show  subscribed\n"
+                        + "  A show  (no feed URL given; podcast:guid bbb)"] {
+            #expect(page.stdout.contains(line), "\(line) in\n\(page.stdout)")
+        }
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(await podsd.pods("podcast", "Two Show", "--json").stdout.utf8))
+            as? [String: Any])
+        #expect(json["medium"] as? String == "music" && json["updateRule"] as? String == "FREQ=WEEKLY" && json["complete"] as? Bool == false)
+        #expect((json["podroll"] as? [[String: Any]])?.map { $0["subscribed"] as? Bool } == [false, true, false])
+        #expect((json["trailers"] as? [[String: Any]])?.first?["season"] as? Int == 2)
+
+        // The episode's page: season name, soundbite, both audio files (the feed's own plays), chapters from the notes.
+        let episodes = try await LibraryClient(podsd.client).episodesJSON()
+        let id = String(try #require(episodes.first?["id"] as? Int))
+        let show = await podsd.pods("show", id)
+        #expect(show.status == 0, "\(show)")
+        for line in ["season 3 (Egypt)", "Soundbites\n  0:12  0:20  The best bit  (pods play \(id) --at 0:12)",
+                     "Audio  \(server.url("/a.mp3"))  (audio/mpeg, 720 KB)  ← plays",
+                     "Audio  \(server.url("/e.ogg"))  (Ogg, audio/ogg, 96 kbit/s)",
+                     "Chapters\n    1  0:00  Hello\n    2  0:30  The middle\n    3  1:00  The end"] {
+            #expect(show.stdout.contains(line), "\(line) in\n\(show.stdout)")
+        }
+
+        // preferred-format: the Ogg alternate plays, and only it is fetched.
+        #expect(await podsd.pods("config", "--podcast", "Two Show", "preferred-format", "vorbis").status == 0)
+        #expect(await podsd.pods("show", id).stdout.contains("Audio  \(server.url("/e.ogg"))  (Ogg, audio/ogg, 96 kbit/s)  ← plays"))
+        #expect(await podsd.pods("play", id, "--at", "0:20").status == 0)
+        try await waitFor { await podsd.pods("status", "--json").stdout.contains("\"Playing\"") }
+        #expect(server.requests(for: "/e.ogg") > 0 && server.requests(for: "/a.mp3") == 0)
+        #expect(await podsd.pods("pause").status == 0)
+
+        // The feed moved: the same guid and title at another URL is the same podcast, its progress kept.
+        server.setFile("/moved.xml", Self.feed(server))
+        let moved = await podsd.pods("subscribe", server.url("/moved.xml"))
+        #expect(moved.status == 0, "\(moved)")
+        let podcasts = try #require(try JSONSerialization.jsonObject(with: Data(await podsd.pods("podcasts", "--json").stdout.utf8))
+            as? [[String: Any]])
+        #expect(podcasts.count == 1 && podcasts.first?["feedURL"] as? String == server.url("/moved.xml"))
+        let after = try await LibraryClient(podsd.client).episodesJSON()
+        #expect(after.count == 1 && (after.first?["position"] as? Double ?? 0) >= 20, "\(after)")
+        // The same guid under another title is refused: a copied guid merges nothing.
+        server.setFile("/impostor.xml", Self.feed(server, title: "Impostor"))
+        let impostor = await podsd.pods("subscribe", server.url("/impostor.xml"))
+        #expect(impostor.status != 0 && impostor.stderr.contains("gives the podcast:guid of Two Show"), "\(impostor)")
+        #expect(podsd.isRunning)
+    }
+}
