@@ -492,6 +492,9 @@ public final class UIApp {
                     if !playing { try await library.play(episode: episode) }
                     try await pods.goToChapter(String(index))
                 }
+            case .playFrom(let seconds):
+                guard let episode = model.page?.episodeID else { return }
+                backend.command { () throws(PlayerClient.Failure) in try await library.play(episode: episode, at: seconds) }
             }
             return
         }

@@ -117,7 +117,8 @@ struct UIBackend: Sendable {
         run(nil) { () throws(PlayerClient.Failure) in
             let item = try await library.episode(episode)
             let chapters = (try? await pods.chapters(episode: episode)) ?? []
-            if let page = Items.page(item, chapters: chapters) { post(.page(page)) }
+            let podcast = try? await library.podcast(String(Items.fields(item)["podcastId"]?.int64Value ?? 0))
+            if let page = Items.page(item, chapters: chapters, podcast: podcast) { post(.page(page)) }
         }
     }
 

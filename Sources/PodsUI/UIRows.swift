@@ -61,6 +61,8 @@ public struct DetailLine: Equatable, Sendable {
         case chapter(Int)
         /// Subscribes to the feed (a search result).
         case subscribe(String)
+        /// Plays the episode shown from this many seconds (a soundbite).
+        case playFrom(Double)
     }
 
     public enum Kind: Equatable, Sendable { case title, heading, text, facts }
@@ -85,6 +87,11 @@ public struct EpisodePage: Equatable, Sendable {
     public var links: [(text: String, url: String)]
     public var chapters: [(index: Int, start: Double, title: String)]
     public var people: [String]
+    /// `podcast:soundbite`s: where each starts, and its title.
+    public var soundbites: [(start: Double, title: String)] = []
+    /// The show's own people and funding links (`podcast:person`, `podcast:funding` of the channel).
+    public var showPeople: [String] = []
+    public var funding: [(text: String, url: String)] = []
 
     public init(episodeID: Int64, title: String, facts: String, paragraphs: [String], links: [(text: String, url: String)],
                 chapters: [(index: Int, start: Double, title: String)], people: [String]) {
@@ -95,6 +102,8 @@ public struct EpisodePage: Equatable, Sendable {
     public static func == (lhs: EpisodePage, rhs: EpisodePage) -> Bool {
         lhs.episodeID == rhs.episodeID && lhs.title == rhs.title && lhs.paragraphs == rhs.paragraphs
             && lhs.links.map(\.url) == rhs.links.map(\.url) && lhs.chapters.map(\.start) == rhs.chapters.map(\.start)
+            && lhs.soundbites.map(\.start) == rhs.soundbites.map(\.start) && lhs.showPeople == rhs.showPeople
+            && lhs.funding.map(\.url) == rhs.funding.map(\.url)
     }
 
     /// The page as lines of at most `width` columns.
@@ -119,9 +128,27 @@ public struct EpisodePage: Equatable, Sendable {
                 lines += DisplayWrap.lines(text, width: width, indent: 2).map { DetailLine($0, action: .open(link.url)) }
             }
         }
+        if !soundbites.isEmpty {
+            lines += [DetailLine(""), DetailLine("Soundbites", .heading)]
+            for soundbite in soundbites {
+                let text = "\(Clock.text(soundbite.start))  \(soundbite.title)"
+                lines += DisplayWrap.lines(text, width: width, indent: 2).map { DetailLine($0, action: .playFrom(soundbite.start)) }
+            }
+        }
         if !people.isEmpty {
             lines += [DetailLine(""), DetailLine("People", .heading)]
             for person in people { lines += DisplayWrap.lines(person, width: width, indent: 2).map { DetailLine($0) } }
+        }
+        if !showPeople.isEmpty {
+            lines += [DetailLine(""), DetailLine("The show's people", .heading)]
+            for person in showPeople { lines += DisplayWrap.lines(person, width: width, indent: 2).map { DetailLine($0) } }
+        }
+        if !funding.isEmpty {
+            lines += [DetailLine(""), DetailLine("Support the show", .heading)]
+            for link in funding {
+                let text = link.text.isEmpty ? link.url : "\(link.text) \(link.url)"
+                lines += DisplayWrap.lines(text, width: width, indent: 2).map { DetailLine($0, action: .open(link.url)) }
+            }
         }
         return lines
     }
@@ -221,7 +248,8 @@ enum Items {
                          description: [item["source"]?.stringValue, episodes].compactMap { $0 }.joined(separator: " · "))
     }
 
-    static func page(_ value: DBusValue, chapters: [DBusValue]) -> EpisodePage? {
+    /// `podcast`: the episode's podcast item, whose people and funding the page ends with.
+    static func page(_ value: DBusValue, chapters: [DBusValue], podcast: DBusValue? = nil) -> EpisodePage? {
         let item = fields(value)
         guard let id = item["id"]?.int64Value else { return nil }
         var facts = [item["podcastTitle"]?.stringValue ?? ""]
@@ -246,8 +274,22 @@ enum Items {
             let fields = fields(person)
             return (fields["name"]?.stringValue ?? "") + (fields["role"]?.stringValue.map { " (\($0))" } ?? "")
         }
-        return EpisodePage(episodeID: id, title: item["title"]?.stringValue ?? "", facts: facts.joined(separator: " · "),
-                           paragraphs: paragraphs, links: links, chapters: marks, people: people)
+        var page = EpisodePage(episodeID: id, title: item["title"]?.stringValue ?? "", facts: facts.joined(separator: " · "),
+                               paragraphs: paragraphs, links: links, chapters: marks, people: people)
+        page.soundbites = (item["soundbites"]?.arrayValue ?? []).map { soundbite in
+            let fields = fields(soundbite)
+            return (fields["start"]?.doubleValue ?? 0, fields["title"]?.stringValue ?? "")
+        }
+        let show = podcast.map(fields) ?? [:]
+        page.showPeople = (show["persons"]?.arrayValue ?? []).map { person in
+            let fields = fields(person)
+            return (fields["name"]?.stringValue ?? "") + (fields["role"]?.stringValue.map { " (\($0))" } ?? "")
+        }
+        page.funding = (show["funding"]?.arrayValue ?? []).compactMap { link in
+            let fields = fields(link)
+            return fields["url"]?.stringValue.map { (fields["text"]?.stringValue ?? "", $0) }
+        }
+        return page
     }
 }
 

@@ -1,7 +1,8 @@
 import Foundation
 import PodsClient
+import PodsDBus
 import PodsTerminal
-import PodsUI
+@testable import PodsUI
 import Testing
 
 /// The UI's drawing and rules without a terminal: a model drawn on a canvas.
@@ -118,5 +119,30 @@ import Testing
         #expect(throws: KeyMapError.self) { try KeyMap(bindings: ["fly": ["x"]]) }
         #expect(throws: KeyMapError.self) { try KeyMap(bindings: ["quit": ["ctrl-alt-x"]]) }
         #expect(throws: KeyMapError.self) { try KeyMap(bindings: ["quit": []]) }
+    }
+}
+
+/// An episode's page in the details pane ends with its soundbites (Enter
+/// plays from one) and the show's own people and funding links.
+struct EpisodePageTests {
+    @Test func soundbitesAndTheShowsPeopleAndFunding() {
+        let episode = DBusValue.variantDictionary([
+            "id": .int64(5), "podcastId": .int64(1), "title": .string("One"), "podcastTitle": .string("Two Show"),
+            "description": .string("Notes."), "position": .double(0), "completed": .bool(false),
+            "soundbites": .array(.dictionary(key: .string, value: .variant), [.variantDictionary(["start": .double(72.5), "duration": .double(20), "title": .string("The best bit")])]),
+        ])
+        let podcast = DBusValue.variantDictionary([
+            "persons": .array(.dictionary(key: .string, value: .variant), [.variantDictionary(["name": .string("Ann Host"), "role": .string("host")])]),
+            "funding": .array(.dictionary(key: .string, value: .variant), [.variantDictionary(["url": .string("https://two.example/support"), "text": .string("Support us")])]),
+        ])
+        let page = Items.page(episode, chapters: [], podcast: podcast)
+        let lines = page?.lines(width: 60) ?? []
+        let texts = lines.map(\.text)
+        #expect(texts.contains("Soundbites") && texts.contains("  1:12 The best bit"), "\(texts)")
+        #expect(lines.first { $0.text == "  1:12 The best bit" }?.action == .playFrom(72.5))
+        #expect(texts.contains("The show's people") && texts.contains("  Ann Host (host)"))
+        #expect(lines.first { $0.text.contains("Support us") }?.action == .open("https://two.example/support"))
+        // Without the podcast's item (it could not be read), the episode's own page stands.
+        #expect(Items.page(episode, chapters: [])?.lines(width: 60).contains { $0.text == "Support the show" } == false)
     }
 }
