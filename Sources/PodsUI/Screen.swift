@@ -53,10 +53,15 @@ public enum Screen {
                         at: middle, focused: model.focus == .episodes, showPodcast: false)
         case .search:
             resultList(model, &canvas, top: top, height: height, at: left, keys: keys)
-        case .queue, .downloads, .newest, .bookmarks, .playlists, .listening, .transcript:
+        case .queue, .downloads, .newest, .bookmarks, .playlists, .listening, .transcript, .found:
             // One list beside the details, named by its layout.
             if let list = model.shownEpisodes {
-                episodeList(model, list, title: model.layout == .newest ? "Every episode, newest first" : model.layout.title, &canvas,
+                let title = switch model.layout {
+                case .newest: "Every episode, newest first"
+                case .found: model.findTerm.isEmpty ? "Find (s: words)" : "Found: \(model.findTerm)"
+                default: model.layout.title
+                }
+                episodeList(model, list, title: title, &canvas,
                             top: top, height: height, at: left, focused: model.focus == .list, showPodcast: true)
             }
         }
@@ -87,7 +92,7 @@ public enum Screen {
         canvas.fill(row: 0, style: Style(.header))
         var column = canvas.put(" Pods ", row: 0, column: 0, style: Style(.header, bold: true))
         for layout in UIModel.Layout.allCases {
-            let label = " \(layout.rawValue) \(layout.title) "
+            let label = " \(layout.key) \(layout.title) "
             column += canvas.put(label, row: 0, column: column, style: layout == model.layout ? Style(.selected, bold: true) : Style(.header))
         }
         let help = " \(keys.keys(of: .help).first ?? "?") help "
@@ -209,6 +214,7 @@ public enum Screen {
             case .filter: "Filter: "
             case .subscribe: "Subscribe to (a feed URL, an Apple link or a page): "
             case .search: "Search the directories for: "
+            case .find: "Find in everything heard: "
             case .link: "Open link number: "
             }
             let used = canvas.put(label, row: row, column: 0, style: Style(.accent, bold: true))

@@ -9,7 +9,7 @@ public enum UIAction: String, CaseIterable, Sendable {
     case openLink = "open-link", subscribe, refresh, filter, help, quit
     case layoutPodcasts = "layout-1", layoutQueue = "layout-2", layoutDownloads = "layout-3"
     case layoutNewest = "layout-4", layoutSearch = "layout-5", layoutBookmarks = "layout-6", layoutPlaylists = "layout-7"
-    case layoutListening = "layout-8", layoutTranscript = "layout-9"
+    case layoutListening = "layout-8", layoutTranscript = "layout-9", layoutFound = "layout-0"
 
     /// What the help overlay says it does.
     public var help: String {
@@ -34,7 +34,7 @@ public enum UIAction: String, CaseIterable, Sendable {
         case .faster: "speed up by 0.1×"
         case .slower: "slow down by 0.1×"
         case .openLink: "open a link of the page by its number"
-        case .subscribe: "subscribe by URL; search in layout 5"
+        case .subscribe: "subscribe by URL; search in layouts 5 and 0"
         case .refresh: "refresh the podcast (all of them elsewhere)"
         case .filter: "filter the list as you type; Esc clears"
         case .help: "this help"
@@ -48,6 +48,7 @@ public enum UIAction: String, CaseIterable, Sendable {
         case .layoutPlaylists: "the queue and playlists (Enter: it plays next)"
         case .layoutListening: "hours heard and saved, by podcast and week"
         case .layoutTranscript: "the transcript, following playback (Enter: go to a line)"
+        case .layoutFound: "find words heard (Enter: play from there)"
         }
     }
 }
@@ -68,7 +69,7 @@ public struct KeyMap: Sendable {
         .character("?"): .help, .character("q"): .quit,
         .character("1"): .layoutPodcasts, .character("2"): .layoutQueue, .character("3"): .layoutDownloads,
         .character("4"): .layoutNewest, .character("5"): .layoutSearch, .character("6"): .layoutBookmarks,
-        .character("7"): .layoutPlaylists, .character("8"): .layoutListening, .character("9"): .layoutTranscript,
+        .character("7"): .layoutPlaylists, .character("8"): .layoutListening, .character("9"): .layoutTranscript, .character("0"): .layoutFound,
     ]
 
     public init() { actions = Self.defaults }

@@ -144,7 +144,7 @@ public final class UIApp {
             model.transcript.loading = true
             followedCue = nil
             backend.loadTranscript(of: model.status?.episodeId)
-        case .search:
+        case .search, .found:
             break
         }
     }
@@ -263,6 +263,12 @@ public final class UIApp {
             model.statusAt = .now
             model.podcastTitle = status.podcastId.flatMap { id in model.podcasts.rows.first { $0.id == id }?.title }
             followCue()
+        case .found(let term, let rows):
+            model.findTerm = term
+            model.found.replace([], id: { _ in 0 })
+            model.found.rows = rows
+            model.found.loading = false
+            model.message = rows.isEmpty ? "nothing heard says \(term)" : nil
         case .results(let term, let rows):
             model.searchTerm = term
             model.results.replace([], id: { _ in 0 })
@@ -294,6 +300,7 @@ public final class UIApp {
             case .transcript: model.transcript.loading = false
             case .podcasts: model.podcasts.loading = false
             case .search: model.results.loading = false
+            case .found: model.found.loading = false
             }
         case .changed(let change):
             changed(change)
@@ -374,6 +381,8 @@ public final class UIApp {
             case .subscribe: if !input.isEmpty { backend.subscribe(input) }
             case .search:
                 if !input.isEmpty { model.results.loading = true; model.message = "searching for \(input)…"; backend.search(input) }
+            case .find:
+                if !input.isEmpty { model.found.loading = true; model.message = "finding \(input)…"; backend.find(input) }
             case .link: openLink(number: input)
             case .filter, nil: break
             }
@@ -443,7 +452,7 @@ public final class UIApp {
             model.prompt = .link
             model.input = ""
         case .subscribe:
-            model.prompt = model.layout == .search ? .search : .subscribe
+            model.prompt = model.layout == .search ? .search : model.layout == .found ? .find : .subscribe
             model.input = ""
         case .refresh:
             let podcast = model.layout == .podcasts ? model.selectedPodcast.map { String($0.id) } : nil
@@ -456,7 +465,7 @@ public final class UIApp {
         case .help: model.showsHelp = true; model.helpTop = 0
         case .quit: running = false
         case .layoutPodcasts, .layoutQueue, .layoutDownloads, .layoutNewest, .layoutSearch, .layoutBookmarks, .layoutPlaylists,
-             .layoutListening, .layoutTranscript:
+             .layoutListening, .layoutTranscript, .layoutFound:
             let layout = UIModel.Layout(rawValue: (UIAction.allCases.firstIndex(of: action) ?? 0)
                 - (UIAction.allCases.firstIndex(of: .layoutPodcasts) ?? 0) + 1) ?? .podcasts
             guard layout != model.layout else { return }
@@ -468,6 +477,9 @@ public final class UIApp {
             if layout == .search {
                 model.showResult(width: detailsWidth)
                 if model.searchTerm.isEmpty { model.prompt = .search; model.input = "" }
+            } else if layout == .found, model.findTerm.isEmpty {
+                model.prompt = .find
+                model.input = ""
             } else {
                 model.page = nil
                 model.details = ListState()
@@ -507,6 +519,12 @@ public final class UIApp {
             // From 5 s before the moment; the episode's resume position stays where it was.
             guard let bookmark = model.selectedEpisode?.bookmark else { return }
             backend.command { () throws(PlayerClient.Failure) in try await library.playBookmark(bookmark) }
+        case .found:
+            // Plays the episode from the moment found (a title or the notes: from where it was left).
+            guard let found = model.selectedEpisode else { return }
+            backend.command { () throws(PlayerClient.Failure) in
+                if let start = found.cueStart { try await library.play(episode: found.id, at: start) } else { try await library.play(episode: found.id) }
+            }
         case .transcript:
             // Goes to the line's start (a Seeked follows).
             guard let start = model.selectedEpisode?.cueStart else { return }

@@ -144,6 +144,12 @@ struct UIBackend: Sendable {
         }
     }
 
+    func find(_ term: String) {
+        run(.found) { () throws(PlayerClient.Failure) in
+            post(.found(term: term, try await library.find(term, limit: 100).compactMap(Items.found)))
+        }
+    }
+
     // MARK: - Doing
 
     /// Runs a command; its failure is the message line.

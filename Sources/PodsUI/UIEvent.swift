@@ -17,6 +17,8 @@ enum UIEvent: Sendable {
     case picture(episodeID: Int64, png: [UInt8]?)
     case status(PlayerStatus)
     case results(term: String, [SearchRow])
+    /// What a find found: each moment a row.
+    case found(term: String, [EpisodeRow])
     /// One line for the listener; "!" first for an error.
     case message(String)
     case connected(Bool)
@@ -26,7 +28,7 @@ enum UIEvent: Sendable {
     /// A request failed; the list it was for stops waiting.
     case failed(List)
 
-    enum List: Sendable { case episodes, newest, queue, downloads, bookmarks, playlists, listening, transcript, podcasts, search }
+    enum List: Sendable { case episodes, newest, queue, downloads, bookmarks, playlists, listening, transcript, podcasts, search, found }
 
     typealias Change = UIChange
 }

@@ -7,6 +7,11 @@ import PodsTerminal
 public struct UIModel: Sendable {
     public enum Layout: Int, Sendable, CaseIterable {
         case podcasts = 1, queue, downloads, newest, search, bookmarks, playlists, listening, transcript
+        /// What `pods find` finds in everything heard; its key is 0.
+        case found = 10
+
+        /// The key that shows it, as the tabs name it.
+        var key: String { self == .found ? "0" : "\(rawValue)" }
 
         var title: String {
             switch self {
@@ -19,6 +24,7 @@ public struct UIModel: Sendable {
             case .playlists: "Playlists"
             case .listening: "Listening"
             case .transcript: "Transcript"
+            case .found: "Find"
             }
         }
     }
@@ -32,6 +38,8 @@ public struct UIModel: Sendable {
         case filter
         case subscribe
         case search
+        /// Words to find in everything heard (layout 0).
+        case find
         /// The number of a link of the page shown.
         case link
     }
@@ -48,6 +56,9 @@ public struct UIModel: Sendable {
     public var playlists = ListState<EpisodeRow>()
     /// The playing episode's transcript, a line a row (`cueIndex`, `cueStart`).
     public var transcript = ListState<EpisodeRow>()
+    /// Moments found in titles, show notes, chapters and transcripts (`cueStart`: where), and the words.
+    public var found = ListState<EpisodeRow>()
+    public var findTerm = ""
     /// The listening log's sums (rows that are no episode: ids below 0).
     public var listening = ListState<EpisodeRow>()
     public var newest = ListState<EpisodeRow>()
@@ -98,6 +109,7 @@ public struct UIModel: Sendable {
         case .playlists: \.playlists
         case .listening: \.listening
         case .transcript: \.transcript
+        case .found: \.found
         case .search: nil
         }
     }

@@ -210,6 +210,21 @@ enum Items {
         return row
     }
 
+    /// A moment `Find` found: where it is heard and the words around it,
+    /// on the episode's row (Enter plays from `cueStart`).
+    static func found(_ hit: DBusValue) -> EpisodeRow? {
+        let item = fields(hit)
+        guard let id = item["episodeId"]?.int64Value else { return nil }
+        let at = item["at"]?.doubleValue
+        let snippet = (item["snippet"]?.stringValue ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
+        let kind = item["kind"]?.stringValue ?? ""
+        var row = EpisodeRow(id: id, podcastID: 0, podcastTitle: item["episodeTitle"]?.stringValue ?? "",
+                             title: (at.map(Clock.text) ?? kind) + "  " + snippet, published: nil, duration: nil, position: 0,
+                             completed: false, downloaded: nil)
+        row.cueStart = at
+        return row
+    }
+
     static func listeningRows(_ stats: [String: DBusValue]) -> [EpisodeRow] {
         var rows: [EpisodeRow] = []
         func add(_ title: String, _ note: String) {

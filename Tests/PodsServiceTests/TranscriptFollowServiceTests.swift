@@ -131,7 +131,8 @@ import Testing
     }
 
     /// `pods ui`'s transcript layout (9) marks the line being heard as
-    /// playback moves, and Enter on a line goes there.
+    /// playback moves, and Enter on a line goes there; layout 0 finds a
+    /// line by its words, and Enter plays from it.
     @Test func theUIsTranscriptFollowsAndEnterGoesToALine() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -154,6 +155,19 @@ import Testing
             try await terminal.waitForScreen(timeout: .seconds(10), "the last line being heard") { $0.contains("▶ 0:38  Line 20") }
             let position = try await podsd.client.status().position
             #expect(position >= 38 && position < 40, "at \(position)")
+            // Layout 0 finds words heard: the line, when it is heard, and Enter plays from there.
+            await terminal.send("0")
+            try await terminal.waitFor("Find in everything heard:")
+            await terminal.send("line 16", literal: true)
+            await terminal.send("Enter")
+            try await terminal.waitForScreen(timeout: .seconds(10), "the line found") {
+                $0.contains("Found: line 16 (1)") && $0.contains("0:30  [Line] [16]")
+            }
+            await terminal.send("Enter")
+            try await waitFor(timeout: .seconds(10)) {
+                let position = (try? await podsd.client.status().position) ?? 0
+                return position >= 30 && position < 34
+            }
         } catch {
             await terminal.stop()
             throw error
