@@ -504,6 +504,8 @@ public final class UIApp {
                     if !playing { try await library.play(episode: episode) }
                     try await pods.goToChapter(String(index))
                 }
+            case .playURL(let url):
+                backend.command { () throws(PlayerClient.Failure) in try await player.open(uri: url) }
             case .playFrom(let seconds):
                 guard let episode = model.page?.episodeID else { return }
                 backend.command { () throws(PlayerClient.Failure) in try await library.play(episode: episode, at: seconds) }

@@ -63,6 +63,8 @@ public struct DetailLine: Equatable, Sendable {
         case subscribe(String)
         /// Plays the episode shown from this many seconds (a soundbite).
         case playFrom(Double)
+        /// Plays audio that is no episode (a show's trailer).
+        case playURL(String)
     }
 
     public enum Kind: Equatable, Sendable { case title, heading, text, facts }
@@ -92,6 +94,7 @@ public struct EpisodePage: Equatable, Sendable {
     /// The show's own people and funding links (`podcast:person`, `podcast:funding` of the channel).
     public var showPeople: [String] = []
     public var funding: [(text: String, url: String)] = []
+    public var trailers: [(title: String, url: String)] = []
 
     public init(episodeID: Int64, title: String, facts: String, paragraphs: [String], links: [(text: String, url: String)],
                 chapters: [(index: Int, start: Double, title: String)], people: [String]) {
@@ -103,7 +106,7 @@ public struct EpisodePage: Equatable, Sendable {
         lhs.episodeID == rhs.episodeID && lhs.title == rhs.title && lhs.paragraphs == rhs.paragraphs
             && lhs.links.map(\.url) == rhs.links.map(\.url) && lhs.chapters.map(\.start) == rhs.chapters.map(\.start)
             && lhs.soundbites.map(\.start) == rhs.soundbites.map(\.start) && lhs.showPeople == rhs.showPeople
-            && lhs.funding.map(\.url) == rhs.funding.map(\.url)
+            && lhs.funding.map(\.url) == rhs.funding.map(\.url) && lhs.trailers.map(\.url) == rhs.trailers.map(\.url)
     }
 
     /// The page as lines of at most `width` columns.
@@ -148,6 +151,12 @@ public struct EpisodePage: Equatable, Sendable {
             for link in funding {
                 let text = link.text.isEmpty ? link.url : "\(link.text) \(link.url)"
                 lines += DisplayWrap.lines(text, width: width, indent: 2).map { DetailLine($0, action: .open(link.url)) }
+            }
+        }
+        if !trailers.isEmpty {
+            lines += [DetailLine(""), DetailLine("The show's trailers", .heading)]
+            for trailer in trailers {
+                lines += DisplayWrap.lines(trailer.title, width: width, indent: 2).map { DetailLine($0, action: .playURL(trailer.url)) }
             }
         }
         return lines
@@ -299,6 +308,10 @@ enum Items {
         page.showPeople = (show["persons"]?.arrayValue ?? []).map { person in
             let fields = fields(person)
             return (fields["name"]?.stringValue ?? "") + (fields["role"]?.stringValue.map { " (\($0))" } ?? "")
+        }
+        page.trailers = (show["trailers"]?.arrayValue ?? []).compactMap { trailer in
+            let fields = fields(trailer)
+            return fields["url"]?.stringValue.map { (fields["title"]?.stringValue ?? $0, $0) }
         }
         page.funding = (show["funding"]?.arrayValue ?? []).compactMap { link in
             let fields = fields(link)

@@ -60,6 +60,8 @@ import Testing
         #expect((json["podroll"] as? [[String: Any]])?.map { $0["subscribed"] as? Bool } == [false, true, false])
         #expect((json["trailers"] as? [[String: Any]])?.first?["season"] as? Int == 2)
 
+        #expect(await podsd.pods("podcasts").stdout.contains("Two Show [music]  (1 unplayed of 1)"))
+
         // The episode's page: season name, soundbite, both audio files (the feed's own plays), chapters from the notes.
         let episodes = try await LibraryClient(podsd.client).episodesJSON()
         let id = String(try #require(episodes.first?["id"] as? Int))

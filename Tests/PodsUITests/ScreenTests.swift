@@ -134,6 +134,7 @@ struct EpisodePageTests {
         let podcast = DBusValue.variantDictionary([
             "persons": .array(.dictionary(key: .string, value: .variant), [.variantDictionary(["name": .string("Ann Host"), "role": .string("host")])]),
             "funding": .array(.dictionary(key: .string, value: .variant), [.variantDictionary(["url": .string("https://two.example/support"), "text": .string("Support us")])]),
+            "trailers": .array(.dictionary(key: .string, value: .variant), [.variantDictionary(["url": .string("https://two.example/t.mp3"), "title": .string("Season two")])]),
         ])
         let page = Items.page(episode, chapters: [], podcast: podcast)
         let lines = page?.lines(width: 60) ?? []
@@ -142,6 +143,7 @@ struct EpisodePageTests {
         #expect(lines.first { $0.text == "  1:12 The best bit" }?.action == .playFrom(72.5))
         #expect(texts.contains("The show's people") && texts.contains("  Ann Host (host)"))
         #expect(lines.first { $0.text.contains("Support us") }?.action == .open("https://two.example/support"))
+        #expect(lines.first { $0.text == "  Season two" }?.action == .playURL("https://two.example/t.mp3"))
         // Without the podcast's item (it could not be read), the episode's own page stands.
         #expect(Items.page(episode, chapters: [])?.lines(width: 60).contains { $0.text == "Support the show" } == false)
     }
