@@ -35,6 +35,22 @@ enum DirectoryAnswers {
         }
     }
 
+    /// Podcast Index's `podcasts/byguid` answer: `feed` is the feed found,
+    /// or (its quirk) an empty array when none has the guid.
+    struct PodcastIndexByGuid: Decodable {
+        var feed: PodcastIndex.Feed?
+
+        private enum CodingKeys: String, CodingKey { case feed }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            feed = try? container.decodeIfPresent(PodcastIndex.Feed.self, forKey: .feed)
+        }
+
+        /// The feed's web address, if one was found.
+        var feedURL: String? { feed?.url.flatMap { HTTPClient.isHTTP($0) ? $0 : nil } }
+    }
+
     /// `body` as `T`; one line naming `directory` when it is not.
     static func decode<T: Decodable>(_ type: T.Type, _ body: Data, directory: String) throws(DirectoryError) -> T {
         guard let answer = try? JSONDecoder().decode(T.self, from: body) else {

@@ -25,6 +25,15 @@ public struct PodcastIndexDirectory: Sendable {
                 ("Authorization", SHA1.hex((key + secret + date).utf8))]
     }
 
+    /// The feed URL Podcast Index knows for a show's `podcast:guid`
+    /// (`GET {base}/podcasts/byguid?guid=…`); nil when it knows none.
+    public func feedURL(ofGuid guid: String) async throws(DirectoryError) -> String? {
+        let url = "\(baseURL)/podcasts/byguid?guid=\(ITunesDirectory.encoded(guid))"
+        return try await http.directoryAnswer(DirectoryAnswers.PodcastIndexByGuid.self, from: url, directory: "Podcast Index",
+                                              refused: "Podcast Index refused the key and secret",
+                                              headers: Self.authHeaders(key: key, secret: secret)).feedURL
+    }
+
     public func search(_ term: String, limit: Int) async throws(DirectoryError) -> [DirectoryResult] {
         let url = "\(baseURL)/search/byterm?max=\(min(max(limit, 1), 1000))&q=\(ITunesDirectory.encoded(term))"
         let answer = try await http.directoryAnswer(DirectoryAnswers.PodcastIndex.self, from: url, directory: "Podcast Index",

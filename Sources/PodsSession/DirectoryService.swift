@@ -17,15 +17,42 @@ package struct DirectoryService: Sendable {
         ITunesDirectory(baseURL: preferences.value(.searchITunesURL, podcast: nil).textValue ?? "", http: http)
     }
 
+    /// Podcast Index, when its key and secret are set.
+    private var podcastIndex: PodcastIndexDirectory? {
+        let key = preferences.value(.podcastIndexKey, podcast: nil).textValue ?? ""
+        let secret = preferences.value(.podcastIndexSecret, podcast: nil).textValue ?? ""
+        guard !key.isEmpty, !secret.isEmpty else { return nil }
+        return PodcastIndexDirectory(baseURL: preferences.value(.searchPodcastIndexURL, podcast: nil).textValue ?? "", key: key,
+                                     secret: secret, http: http)
+    }
+
+    /// The prefix that names a show by its `podcast:guid` (`pods subscribe guid:…`, as a podroll names shows).
+    package static let guidPrefix = "guid:"
+
+    /// The feed of a show named by its `podcast:guid` (`guid:917393e3-…`), as
+    /// Podcast Index knows it; nil for text that is no such name.
+    package func feedURL(ofGuid text: String) async throws(SessionError) -> String? {
+        guard text.lowercased().hasPrefix(Self.guidPrefix) else { return nil }
+        let guid = text.dropFirst(Self.guidPrefix.count).trimmingCharacters(in: .whitespaces)
+        guard (1...100).contains(guid.count), guid.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            throw SessionError.invalidArgument("guid: takes a podcast:guid such as 917393e3-1b1e-5cef-ace4-edaa54e1f810")
+        }
+        guard let index = podcastIndex else {
+            throw SessionError.failed("a show named only by its podcast:guid is found through Podcast Index: "
+                                      + "set podcastindex-key and podcastindex-secret (free at api.podcastindex.org)")
+        }
+        let feed: String?
+        do throws(DirectoryError) { feed = try await index.feedURL(ofGuid: guid) } catch { throw SessionError.failed(error.message) }
+        guard let feed else { throw SessionError.failed("Podcast Index knows no feed with podcast:guid \(guid)") }
+        return feed
+    }
+
     /// Both directories at once, merged; one failing leaves the other's
     /// results, both failing is one error naming both.
     package func search(_ term: String, limit: Int) async throws(SessionError) -> [DirectoryResult] {
         let trimmed = term.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 200 else { throw SessionError.invalidArgument("Search for 1 to 200 characters") }
-        let key = preferences.value(.podcastIndexKey, podcast: nil).textValue ?? ""
-        let secret = preferences.value(.podcastIndexSecret, podcast: nil).textValue ?? ""
-        let index = key.isEmpty || secret.isEmpty ? nil : PodcastIndexDirectory(
-            baseURL: preferences.value(.searchPodcastIndexURL, podcast: nil).textValue ?? "", key: key, secret: secret, http: http)
+        let index = podcastIndex
         let iTunes = iTunes
         async let fromITunes = Self.outcome { () throws(DirectoryError) in try await iTunes.search(trimmed, limit: limit) }
         async let fromIndex = Self.outcome { () throws(DirectoryError) in try await index?.search(trimmed, limit: limit) ?? [] }

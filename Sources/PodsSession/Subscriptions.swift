@@ -46,12 +46,14 @@ package struct Subscriptions: Sendable {
 
     // MARK: - Subscribing
 
-    /// Subscribes to a feed, an Apple link or a page naming a feed; a user
+    /// Subscribes to a feed, an Apple link, a page naming a feed, or a show
+    /// named by its `podcast:guid` (`guid:…`, through Podcast Index); a user
     /// name and password (given, or in the URL) are kept apart from it.
     package func subscribe(_ text: String, user: String? = nil, password: String? = nil) async throws(SessionError) -> Podcast {
         var (url, credentials) = HTTPCredentials.splitting(text)
         if let user { credentials = HTTPCredentials(user: user, password: password ?? "") }
         if let feed = try await directories.feedURL(ofAppleLink: url) { url = feed }
+        if let feed = try await directories.feedURL(ofGuid: url) { url = feed }
         let podcast = try await subscriber.subscribe(url, credentials: credentials)
         await rules.judgeArrivals()  // the player's own rules apply to a new podcast's episodes too
         await library.changes.delivered()

@@ -9,7 +9,11 @@ public enum DirectoryFixtures {
     public static let podcastIndexKey = "TESTKEY123"
     public static let podcastIndexSecret = "test$secret^456"
 
-    /// Serves `/itunes/search`, `/itunes/lookup` and `/pi/search/byterm` on `server`.
+    /// The guid `/pi/podcasts/byguid` knows: its feed is `server`'s `/feed.xml`.
+    public static let knownGuid = "917393e3-1b1e-5cef-ace4-edaa54e1f810"
+
+    /// Serves `/itunes/search`, `/itunes/lookup`, `/pi/search/byterm` and
+    /// `/pi/podcasts/byguid` on `server`.
     public static func install(on server: LoopbackHTTPServer) {
         server.setHandler("/itunes/search") { request in
             let term = request.query["term"] ?? ""
@@ -32,13 +36,26 @@ public enum DirectoryFixtures {
             }
             return .init(type: "text/javascript; charset=utf-8", body: json(["resultCount": results.count, "results": results]))
         }
-        server.setHandler("/pi/search/byterm") { request in
+        @Sendable func signed(_ request: LoopbackHTTPServer.Request) -> Bool {
             guard let key = request.headers["x-auth-key"], key == podcastIndexKey, let date = request.headers["x-auth-date"],
                   let seconds = Double(date), abs(seconds - Date().timeIntervalSince1970) < 180,
                   request.headers["authorization"] == sha1(key + podcastIndexSecret + date),
-                  request.headers["user-agent"]?.isEmpty == false else {
-                return .init(status: 401, body: json(["status": "false", "description": "Authorization header missing or invalid"]))
+                  request.headers["user-agent"]?.isEmpty == false else { return false }
+            return true
+        }
+        let refused = LoopbackHTTPServer.Response(status: 401, body: json(["status": "false", "description": "Authorization header missing or invalid"]))
+        // Its quirk: a guid it does not know answers 200 with `feed` an empty array.
+        server.setHandler("/pi/podcasts/byguid") { request in
+            guard signed(request) else { return refused }
+            let guid = request.query["guid"] ?? ""
+            guard guid == knownGuid else {
+                return .init(body: json(["status": "true", "query": ["guid": guid], "feed": [Any](), "description": "No feeds match this guid."]))
             }
+            return .init(body: json(["status": "true", "query": ["guid": guid], "description": "Found matching feed",
+                                     "feed": ["id": 75075, "podcastGuid": guid, "title": "Swift Talk", "url": server.url("/feed.xml")]]))
+        }
+        server.setHandler("/pi/search/byterm") { request in
+            guard signed(request) else { return refused }
             let term = request.query["q"] ?? ""
             let feeds: [[String: Any]] = term.lowercased().contains("swift") ? [
                 ["id": 9, "title": "Swift by Sundell", "url": "https://sundell.example.com/podcast", "author": "John Sundell",

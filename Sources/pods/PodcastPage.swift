@@ -66,7 +66,7 @@ struct PodcastPage: AsyncParsableCommand {
                 } else if let url = show["feedURL"]?.stringValue {
                     action = "pods subscribe \(url)"
                 } else {
-                    action = "(no feed URL given; podcast:guid \(show["feedGuid"].text))"
+                    action = "pods subscribe guid:\(show["feedGuid"].text)"
                 }
                 lines.append("  \(name)  \(action)")
             }

@@ -51,7 +51,7 @@ import Testing
                      "Support the show\n  Support us  https://two.example/support",
                      "Trailers\n  Season two (season 2)  pods play \(server.url("/trailer.mp3"))",
                      "Recommended shows\n  Other Show  pods subscribe \(server.url("/other.xml"))\n  This very show  subscribed\n"
-                        + "  A show  (no feed URL given; podcast:guid bbb)"] {
+                        + "  A show  pods subscribe guid:bbb"] {
             #expect(page.stdout.contains(line), "\(line) in\n\(page.stdout)")
         }
         let json = try #require(try JSONSerialization.jsonObject(with: Data(await podsd.pods("podcast", "Two Show", "--json").stdout.utf8))

@@ -51,6 +51,27 @@ import Testing
         #expect(podsd.isRunning)
     }
 
+    /// A show a podroll names only by its `podcast:guid` (`guid:…`), found
+    /// through Podcast Index; one it does not know, or no key, is one line.
+    @Test func subscribingByAPodcastGuid() async throws {
+        let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
+        defer { server.stop() }
+        DirectoryFixtures.install(on: server)
+        server.setFile("/feed.xml", sampleFeed([("t1", "Talk one", 1, server.url("/a.mp3"))], title: "Swift Talk"))
+        let podsd = try await Self.start(server)
+        let subscribed = await podsd.pods("subscribe", "guid:\(DirectoryFixtures.knownGuid)")
+        #expect(subscribed.status == 0 && subscribed.stdout.contains("Swift Talk"), "\(subscribed)")
+        let unknown = await podsd.run(Fixtures.executable("pods"), ["subscribe", "guid:00000000-0000-0000-0000-000000000000"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("Podcast Index knows no feed with podcast:guid")
+                && unknown.stderr.split(separator: "\n").count == 1, "\(unknown)")
+        let hostile = await podsd.run(Fixtures.executable("pods"), ["subscribe", "guid:../../etc&x=1"])
+        #expect(hostile.status != 0 && hostile.stderr.contains("guid: takes a podcast:guid"), "\(hostile)")
+        let keyless = try await Self.start(server, key: nil)
+        let noKey = await keyless.run(Fixtures.executable("pods"), ["subscribe", "guid:\(DirectoryFixtures.knownGuid)"])
+        #expect(noKey.status == 1 && noKey.stderr.contains("set podcastindex-key and podcastindex-secret"), "\(noKey)")
+        #expect(podsd.isRunning && keyless.isRunning)
+    }
+
     @Test func subscribingByAnAppleLinkOrAWebPage() async throws {
         let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
         defer { server.stop() }
