@@ -91,14 +91,7 @@ public final class LevellingStage: Sendable {
                                 })
         else { return }
         // A gain that moves steps every 32 frames (0.7 ms).
-        let channels = gains.channels, frames = samples.count / channels
-        let first = Float(pow(10, gains.from / 20)), last = Float(pow(10, gains.to / 20))
-        let block = 32
-        for start in stride(from: 0, to: frames, by: block) {
-            let end = min(start + block, frames)
-            let factor = first + (last - first) * Float(end) / Float(frames)
-            Int16Samples.scale(UnsafeMutableBufferPointer(rebasing: samples[(start * channels)..<(end * channels)]), by: factor)
-        }
+        Int16Samples.scale(samples, channels: gains.channels, from: Float(pow(10, gains.from / 20)), to: Float(pow(10, gains.to / 20)))
     }
 
     /// Measures `samples` (interleaved 32-bit float) and levels them in place.
