@@ -163,7 +163,7 @@ let package = Package(
 
         .executableTarget(
             name: "FindBench",
-            dependencies: ["PodsClient", "PodsFeedParser", "PodsLibrary", "PodsTestSupport"],
+            dependencies: ["PodsClient", "PodsDBus", "PodsFeedParser", "PodsLibrary", "PodsTestSupport"],
             path: "Benchmarks/FindBench"),
 
         .executableTarget(

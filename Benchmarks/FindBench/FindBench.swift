@@ -1,5 +1,6 @@
 import Foundation
 import PodsClient
+import PodsDBus
 import PodsFeedParser
 import PodsLibrary
 import PodsTestSupport
@@ -127,7 +128,8 @@ struct FindBench {
     /// A real podsd on the library, playing, answers MPRIS while `pods find`
     /// runs each query five times (a process each, as a listener's would);
     /// then while `pods status` runs as many times (the clients' own cost,
-    /// no search), and idle for as long as the searches took.
+    /// no search); then `Find` over a connection already open, as `pods ui`
+    /// searches; and idle for as long as the searches took.
     static func measureMPRISDuringSearches(root: URL) async throws {
         let podsd = try await PodsdProcess.start(directory: root)
         try await podsd.client.open(uri: Fixtures.sampleMP3.absoluteString)
@@ -155,14 +157,25 @@ struct FindBench {
         }
         let searches = try await during { ["find", "--json", $0] }
         let clients = try await during { _ in ["status", "--json"] }
+        // As pods ui's layout 0 searches: Find over a connection already open, no process started.
+        let library = LibraryClient(PlayerClient(connection: try await DBusConnection.connect(address: podsd.bus.address)))
+        let found = ContinuousClock.now
+        let overBus = try await MPRISTiming.during(podsd.connection) {
+            for _ in 0..<5 { for query in queries { _ = try await library.find(query, limit: 20) } }
+        }
+        let overBusSeconds = (ContinuousClock.now - found) / .seconds(1)
         let idle = try await MPRISTiming.during(podsd.connection) { try await Task.sleep(for: .seconds(searches.seconds)) }
         _ = await podsd.signal(SIGTERM)
         func p99(_ values: [Double]) -> String { String(format: "%.2f", MPRISTiming.percentile(values.sorted(), 0.99)) }
         print(String(format: "find: MPRIS p99, ms, while pods find ran the queries × 5 (%.1f s, %d failed) | while pods status ran as often "
-                     + "(%.1f s) | idle:", searches.seconds, searches.failures, clients.seconds))
-        print("find:   Get(Position) \(p99(searches.getPosition)) | \(p99(clients.getPosition)) | \(p99(idle.getPosition))")
-        print("find:   PlayPause → PropertiesChanged \(p99(searches.playPause)) | \(p99(clients.playPause)) | \(p99(idle.playPause))")
+                     + "(%.1f s) | while Find ran them over an open connection (%.1f s) | idle:", searches.seconds, searches.failures,
+                     clients.seconds, overBusSeconds))
+        print("find:   Get(Position) \(p99(searches.getPosition)) | \(p99(clients.getPosition)) | \(p99(overBus.getPosition)) | "
+              + p99(idle.getPosition))
+        print("find:   PlayPause → PropertiesChanged \(p99(searches.playPause)) | \(p99(clients.playPause)) | \(p99(overBus.playPause)) | "
+              + p99(idle.playPause))
         print("find:   samples \(searches.getPosition.count)+\(searches.playPause.count) | \(clients.getPosition.count)+"
-              + "\(clients.playPause.count) | \(idle.getPosition.count)+\(idle.playPause.count)")
+              + "\(clients.playPause.count) | \(overBus.getPosition.count)+\(overBus.playPause.count) | "
+              + "\(idle.getPosition.count)+\(idle.playPause.count)")
     }
 }

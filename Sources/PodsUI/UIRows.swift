@@ -95,6 +95,8 @@ public struct EpisodePage: Equatable, Sendable {
     public var showPeople: [String] = []
     public var funding: [(text: String, url: String)] = []
     public var trailers: [(title: String, url: String)] = []
+    /// The shows the podcast's podroll recommends: a name, and what subscribes (a feed URL or `guid:…`); nil once subscribed.
+    public var recommended: [(name: String, subscribe: String?)] = []
 
     public init(episodeID: Int64, title: String, facts: String, paragraphs: [String], links: [(text: String, url: String)],
                 chapters: [(index: Int, start: Double, title: String)], people: [String]) {
@@ -107,6 +109,7 @@ public struct EpisodePage: Equatable, Sendable {
             && lhs.links.map(\.url) == rhs.links.map(\.url) && lhs.chapters.map(\.start) == rhs.chapters.map(\.start)
             && lhs.soundbites.map(\.start) == rhs.soundbites.map(\.start) && lhs.showPeople == rhs.showPeople
             && lhs.funding.map(\.url) == rhs.funding.map(\.url) && lhs.trailers.map(\.url) == rhs.trailers.map(\.url)
+            && lhs.recommended.map(\.name) == rhs.recommended.map(\.name) && lhs.facts == rhs.facts
     }
 
     /// The page as lines of at most `width` columns.
@@ -157,6 +160,13 @@ public struct EpisodePage: Equatable, Sendable {
             lines += [DetailLine(""), DetailLine("The show's trailers", .heading)]
             for trailer in trailers {
                 lines += DisplayWrap.lines(trailer.title, width: width, indent: 2).map { DetailLine($0, action: .playURL(trailer.url)) }
+            }
+        }
+        if !recommended.isEmpty {
+            lines += [DetailLine(""), DetailLine("The show recommends", .heading)]
+            for show in recommended {
+                let text = show.name + (show.subscribe == nil ? " (subscribed)" : "")
+                lines += DisplayWrap.lines(text, width: width, indent: 2).map { DetailLine($0, action: show.subscribe.map(DetailLine.Action.subscribe)) }
             }
         }
         return lines
@@ -276,7 +286,15 @@ enum Items {
     static func page(_ value: DBusValue, chapters: [DBusValue], podcast: DBusValue? = nil) -> EpisodePage? {
         let item = fields(value)
         guard let id = item["id"]?.int64Value else { return nil }
+        let show = podcast.map(fields) ?? [:]
         var facts = [item["podcastTitle"]?.stringValue ?? ""]
+        // A feed that is no podcast says what it is; a season says its name.
+        if let medium = show["medium"]?.stringValue, medium != "podcast" { facts.append(medium) }
+        if let season = item["season"]?.int64Value {
+            facts.append("season \(season)" + (item["seasonName"]?.stringValue.map { " (\($0))" } ?? ""))
+        } else if let name = item["seasonName"]?.stringValue {
+            facts.append("season \(name)")
+        }
         if let published = item["published"]?.int64Value {
             facts.append(Clock.day(unixSeconds: published))
         }
@@ -304,7 +322,13 @@ enum Items {
             let fields = fields(soundbite)
             return (fields["start"]?.doubleValue ?? 0, fields["title"]?.stringValue ?? "")
         }
-        let show = podcast.map(fields) ?? [:]
+        page.recommended = (show["podroll"]?.arrayValue ?? []).map { remote in
+            let fields = fields(remote)
+            let guid = fields["feedGuid"]?.stringValue ?? ""
+            let name = fields["title"]?.stringValue ?? fields["feedURL"]?.stringValue ?? "podcast:guid \(guid)"
+            let subscribed = fields["subscribed"]?.boolValue == true
+            return (name, subscribed ? nil : fields["feedURL"]?.stringValue ?? "guid:\(guid)")
+        }
         page.showPeople = (show["persons"]?.arrayValue ?? []).map { person in
             let fields = fields(person)
             return (fields["name"]?.stringValue ?? "") + (fields["role"]?.stringValue.map { " (\($0))" } ?? "")

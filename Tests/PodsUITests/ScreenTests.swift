@@ -134,6 +134,13 @@ struct EpisodePageTests {
         let podcast = DBusValue.variantDictionary([
             "persons": .array(.dictionary(key: .string, value: .variant), [.variantDictionary(["name": .string("Ann Host"), "role": .string("host")])]),
             "funding": .array(.dictionary(key: .string, value: .variant), [.variantDictionary(["url": .string("https://two.example/support"), "text": .string("Support us")])]),
+            "medium": .string("music"),
+            "podroll": .array(.dictionary(key: .string, value: .variant), [
+                .variantDictionary(["feedGuid": .string("aaa"), "feedURL": .string("https://o.example/f.xml"), "title": .string("Other Show"),
+                                    "subscribed": .bool(false)]),
+                .variantDictionary(["feedGuid": .string("bbb"), "subscribed": .bool(false)]),
+                .variantDictionary(["feedGuid": .string("ccc"), "title": .string("Had"), "subscribed": .bool(true)]),
+            ]),
             "trailers": .array(.dictionary(key: .string, value: .variant), [.variantDictionary(["url": .string("https://two.example/t.mp3"), "title": .string("Season two")])]),
         ])
         let page = Items.page(episode, chapters: [], podcast: podcast)
@@ -144,6 +151,10 @@ struct EpisodePageTests {
         #expect(texts.contains("The show's people") && texts.contains("  Ann Host (host)"))
         #expect(lines.first { $0.text.contains("Support us") }?.action == .open("https://two.example/support"))
         #expect(lines.first { $0.text == "  Season two" }?.action == .playURL("https://two.example/t.mp3"))
+        #expect(texts.contains("Two Show · music"), "\(texts)")
+        #expect(lines.first { $0.text == "  Other Show" }?.action == .subscribe("https://o.example/f.xml"))
+        #expect(lines.first { $0.text == "  podcast:guid bbb" }?.action == .subscribe("guid:bbb"))
+        #expect(lines.first { $0.text == "  Had (subscribed)" }.map { $0.action == nil } == true)
         // Without the podcast's item (it could not be read), the episode's own page stands.
         #expect(Items.page(episode, chapters: [])?.lines(width: 60).contains { $0.text == "Support the show" } == false)
     }
