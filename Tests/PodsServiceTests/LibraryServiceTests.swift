@@ -62,7 +62,8 @@ func loadMarkerPath(_ directory: URL) -> String { directory.appendingPathCompone
         #expect(podcasts.count == 1)
         #expect(Set(podcasts.first?.keys.map { $0 } ?? []) == [
             "id", "title", "author", "feedURL", "link", "artworkURL", "episodeCount", "unplayedCount", "subscribedAt",
-            "lastRefreshedAt", "lastError", "autoDownload", "nextRefreshAt", "serial"])
+            "lastRefreshedAt", "lastError", "autoDownload", "nextRefreshAt", "serial", "guid", "medium", "updateFrequency", "updateRule",
+            "complete", "funding", "persons", "trailers", "podroll"])
     }
 
     @Test func badInputGivesOneClearLineAndChangesNothing() async throws {

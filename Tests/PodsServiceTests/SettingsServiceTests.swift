@@ -35,7 +35,7 @@ import Testing
         let (podsd, directory) = try await Self.start()
         let all = try #require(try Self.json(await podsd.pods("config", "--json")) as? [[String: Any]])
         #expect(all.map { $0["key"] as? String } == [
-            "speed", "skip-forward", "skip-back", "skip-intro", "skip-outro", "smart-rewind", "trim-silence", "loudness", "loudness-target", "next-action", "complete-within",
+            "speed", "skip-forward", "skip-back", "skip-intro", "skip-outro", "smart-rewind", "trim-silence", "loudness", "loudness-target", "preferred-format", "next-action", "complete-within",
             "skip-chapters", "ignore-episodes", "min-duration", "episode-types", "keep-downloads", "delete-played-after", "auto-next", "refresh-interval", "audio-sink", "pause-on-output-loss", "cache-budget", "metered-downloads", "notify", "sync", "sync-delay", "search-itunes-url", "search-podcastindex-url", "podcastindex-key", "podcastindex-secret",
             "ui-artwork"])
         // The tests' podsd runs with --refresh-interval 0 and --audio-sink, which win over the file.
