@@ -391,21 +391,23 @@ struct FeedBuilder {
         case .itunesNewFeedURL: feed.newFeedURL = urls.resolve(value)
         case .newLocation where parent?.local == .redirect: feed.newFeedURL = feed.newFeedURL ?? urls.resolve(value)
         case .podcastLocked: feed.locked = FeedValues.flag(value)
-        case .podcastGuid: feed.details.guid = feed.details.guid ?? FeedValues.nonEmpty(value).map { $0.lowercased() }
-        case .podcastMedium:
+        case .podcastGuid where atChannel:
+            // A UUID is 36 characters; a guid of thousands is no identity to match feeds by.
+            if let guid = FeedValues.nonEmpty(value), guid.utf8.count <= 100 { feed.details.guid = feed.details.guid ?? guid.lowercased() }
+        case .podcastMedium where atChannel:
             let medium = TextBytes.trim(value).lowercased()
             if ChannelDetails.media.contains(medium) { feed.details.medium = feed.details.medium ?? medium }
-        case .podcastUpdateFrequency:
+        case .podcastUpdateFrequency where atChannel:
             feed.details.updateFrequency = UpdateFrequency(
                 text: FeedValues.nonEmpty(value).map(TextBytes.squash), rule: FeedValues.nonEmpty(Self.attribute(pendingAttributes, "rrule")),
                 complete: Self.attribute(pendingAttributes, "complete").flatMap(FeedValues.flag) ?? false)
-        case .podcastFunding:
+        case .podcastFunding where atChannel:
             guard feed.details.funding.count < ChannelDetails.listLimit, let url = urls.resolve(Self.attribute(pendingAttributes, "url")) else { return }
             feed.details.funding.append(Funding(url: url, text: FeedValues.nonEmpty(value).map(TextBytes.squash)))
-        case .podcastPerson:
+        case .podcastPerson where atChannel:
             guard feed.details.persons.count < ChannelDetails.listLimit, let person = person(value) else { return }
             feed.details.persons.append(person)
-        case .podcastTrailer:
+        case .podcastTrailer where atChannel:
             guard feed.details.trailers.count < ChannelDetails.listLimit, let url = urls.resolve(Self.attribute(pendingAttributes, "url")) else { return }
             let pending = pendingAttributes
             let attribute = { (name: String) in Self.attribute(pending, name) }
@@ -418,6 +420,10 @@ struct FeedBuilder {
         default: break
         }
     }
+
+    /// Whether the element ending is the channel's own (an Atom feed's), not
+    /// one of a `podcast:liveItem` or another container's.
+    private var atChannel: Bool { parent?.local == .channel || parent?.local == .feed }
 
     /// A `podcast:person` ended with `value` as its name.
     private func person(_ value: String) -> Person? {

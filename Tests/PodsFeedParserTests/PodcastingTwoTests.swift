@@ -31,6 +31,7 @@ struct PodcastingTwoTests {
               <podcast:remoteItem feedUrl="https://noguid.example/feed.xml"/>
             </podcast:podroll>
             <podcast:remoteItem feedGuid="outside-a-podroll"/>
+            <podcast:liveItem status="live"><podcast:person>Live Guest</podcast:person></podcast:liveItem>
             """)
         let details = feed.details
         #expect(details.guid == "917393e3-1b1e-5cef-ace4-edaa54e1f810")
