@@ -300,7 +300,8 @@ package actor Playback {
     package func cacheStatus() -> (episodeID: Int64?, buffering: Bool, cached: Double?) {
         guard let loaded else { return (nil, false, nil) }
         guard let playingCache else {
-            let local = preferences.audioURL(of: loaded)?.hasPrefix("file:") == true
+            // Not played through the cache: a local podcast's file (its enclosures are files), or nothing yet.
+            let local = loaded.episode.enclosures.first?.url.hasPrefix("file:") == true
             return (loaded.id, false, local ? 1 : nil)
         }
         return (loaded.id, playingCache.isBuffering, playingCache.cachedFraction)
