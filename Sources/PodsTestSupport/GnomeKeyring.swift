@@ -39,13 +39,24 @@ public final class GnomeKeyring: Sendable {
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        // What it says goes to a file, shown only when it never serves.
+        let log = home.appendingPathComponent("daemon.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         if unlockedLogin { input.fileHandleForWriting.write(Data(loginPassword.utf8)) }
         try? input.fileHandleForWriting.close()
         let keyring = GnomeKeyring(process: process, home: home)
         let connection = try await DBusConnection.connect(address: bus.address)
-        try await waitFor(timeout: .seconds(20)) { (try? await connection.nameHasOwner("org.freedesktop.secrets")) == true }
+        // It serves within a second alone; with every parallel suite running on two cores it
+        // took over the 20 s this waited, once in session 22's runs and once in session 23's CI: a minute, then why.
+        do {
+            try await waitFor(timeout: .seconds(60)) { (try? await connection.nameHasOwner("org.freedesktop.secrets")) == true }
+        } catch {
+            let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw TestSupportError("gnome-keyring-daemon did not serve org.freedesktop.secrets within 60 s (running: \(process.isRunning)); "
+                                   + "it said: \(said.suffix(2000))")
+        }
         return keyring
     }
 
