@@ -503,6 +503,10 @@ public final class PlaybackEngine {
         switch event {
         case .asyncDone:
             isPrerolled = true
+            // Where a seek just landed: a rate set while it was in flight is applied from there.
+            // (The position query can fail right at ASYNC_DONE; `?? .zero` then sent a listener
+            // who moved to 0:30 and changed speed back to the start, seen once in CI.)
+            let landed = seekInFlight
             seekInFlight = nil
             unconfirmedSeek = nil
             let waiting = deferredSeek
@@ -510,7 +514,7 @@ public final class PlaybackEngine {
             if let waiting {
                 performSeek(to: waiting)
             } else if segmentNeedsRate && rate * rateBoost != 1 {
-                performSeek(to: position() ?? .zero)
+                performSeek(to: landed ?? position() ?? .zero)
             }
             segmentNeedsRate = false
         case .error:
