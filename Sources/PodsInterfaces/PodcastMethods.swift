@@ -9,10 +9,11 @@ enum PodcastMethods {
     static func make(_ session: Session, progress: @escaping Subscriptions.Progress) -> [DBusMethod] {
         let (subscriptions, library, preferences) = (session.subscriptions, session.library, session.preferences)
         let directories = DirectoryService(preferences: preferences)
-        @Sendable func podcastItem(_ podcast: Podcast) -> DBusValue {
+        /// `subscribed`: the library's subscriptions, read once for a page of
+        /// podcasts; left out, read only when this podcast has a podroll.
+        @Sendable func podcastItem(_ podcast: Podcast, subscribed: Library.Subscribed? = nil) -> DBusValue {
             let schedule = RefreshSchedule(interval: preferences.value(.refreshInterval, podcast: nil).numberValue ?? 0)
-            // Only a podroll needs the subscriptions read.
-            let subscribed = podcast.details.podroll.isEmpty ? Library.Subscribed() : (try? library.subscribed()) ?? Library.Subscribed()
+            let subscribed = subscribed ?? (podcast.details.podroll.isEmpty ? nil : try? library.subscribed()) ?? Library.Subscribed()
             return LibraryItemEncoding.podcast(podcast, nextRefresh: schedule.next(for: podcast), subscribed: subscribed)
         }
         return [
@@ -34,8 +35,13 @@ enum PodcastMethods {
                 return [podcastItem(try await LibraryCall.run { () throws(LibraryError) in try library.podcast(matching: text) })]
             },
             LibraryMethod.listPodcasts.handler { arguments throws(DBusError) in
-                try await LibraryReplies.offsetPaged(arguments, of: .listPodcasts, item: podcastItem) { offset, limit throws(DBusError) in
-                    try await LibraryCall.run { () throws(LibraryError) in try library.podcasts(offset: offset, limit: limit) }
+                // The subscriptions a podroll is marked against, read once for the page, not for each podcast.
+                var subscribed: Library.Subscribed?
+                return try await LibraryReplies.offsetPaged(arguments, of: .listPodcasts, item: { podcastItem($0, subscribed: subscribed) }) {
+                    offset, limit throws(DBusError) in
+                    let page = try await LibraryCall.run { () throws(LibraryError) in try library.podcasts(offset: offset, limit: limit) }
+                    if page.contains(where: { !$0.details.podroll.isEmpty }) { subscribed = try? library.subscribed() }
+                    return page
                 }
             },
             LibraryMethod.refresh.handler { arguments throws(DBusError) in
