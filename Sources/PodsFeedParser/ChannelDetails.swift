@@ -30,6 +30,12 @@ public struct ChannelDetails: Sendable, Equatable {
                                             "mixed", "podcastl", "musicl", "videol", "filml", "audiobookl", "newsletterl", "blogl",
                                             "publisherl", "coursel"]
 
+    /// What a page calls a medium: "music", or for a list "a list of podcasts".
+    public static func mediumName(_ medium: String) -> String {
+        guard medium.hasSuffix("l"), medium.count > 1 else { return medium }
+        return "a list of \(medium.dropLast())s"
+    }
+
     /// How many of each list a feed may give (a hostile feed's ten thousand
     /// funding links are not kept).
     public static let listLimit = 50

@@ -196,11 +196,9 @@ enum Items {
         let show = podcast.map(fields) ?? [:]
         var facts = [item["podcastTitle"]?.stringValue ?? ""]
         // A feed that is no podcast says what it is; a season says its name.
-        if let medium = show["medium"]?.stringValue, medium != "podcast" { facts.append(medium) }
-        if let season = item["season"]?.int64Value {
-            facts.append("season \(season)" + (item["seasonName"]?.stringValue.map { " (\($0))" } ?? ""))
-        } else if let name = item["seasonName"]?.stringValue {
-            facts.append("season \(name)")
+        if let medium = show["medium"]?.stringValue, medium != "podcast" { facts.append(ChannelDetails.mediumName(medium)) }
+        if let season = Episode.seasonLabel(number: item["season"]?.int64Value, name: item["seasonName"]?.stringValue) {
+            facts.append(season)
         }
         if let published = item["published"]?.int64Value {
             facts.append(Clock.day(unixSeconds: published))

@@ -61,7 +61,7 @@ struct Podcasts: AsyncParsableCommand {
                 for podcast in page {
                     let error = podcast["lastError"].map { "  [error: \($0.text)]" } ?? ""
                     // A feed that is no podcast says what it is (podcast:medium: music, video, a list of shows).
-                    let medium = podcast["medium"]?.stringValue.flatMap { $0 == "podcast" ? nil : " [\(PodcastPage.medium($0))]" } ?? ""
+                    let medium = podcast["medium"]?.stringValue.flatMap { $0 == "podcast" ? nil : " [\(ChannelDetails.mediumName($0))]" } ?? ""
                     print("\(Self.padded(podcast["id"].int, 4))  \(podcast["title"].text)\(medium)  "
                           + "(\(podcast["unplayedCount"].int) unplayed of \(podcast["episodeCount"].int))\(error)")
                 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PodsClient
 import PodsDBus
+import PodsFeedParser
 import PodsProtocol
 
 /// `pods podcast`: what a show says of itself through Podcasting 2.0.
@@ -24,7 +25,7 @@ struct PodcastPage: AsyncParsableCommand {
     static func page(_ item: DBusValue) -> String {
         var lines = [item["title"].text]
         var facts = [item["author"]?.stringValue].compactMap { $0 }
-        if let medium = item["medium"]?.stringValue, medium != "podcast" { facts.append(Self.medium(medium)) }
+        if let medium = item["medium"]?.stringValue, medium != "podcast" { facts.append(ChannelDetails.mediumName(medium)) }
         facts.append("\(item["unplayedCount"].int) unplayed of \(item["episodeCount"].int)")
         lines.append(facts.joined(separator: " · "))
         lines.append(item["feedURL"].text)
@@ -72,11 +73,5 @@ struct PodcastPage: AsyncParsableCommand {
             }
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// What a `podcast:medium` is called on the page: "music", "a list of videos".
-    static func medium(_ medium: String) -> String {
-        guard medium.hasSuffix("l"), medium.count > 1 else { return medium }
-        return "a list of \(medium.dropLast())s"
     }
 }

@@ -40,10 +40,8 @@ struct Show: AsyncParsableCommand {
         facts.append(progress(item, duration: duration))
         lines.append(facts.joined(separator: " · "))
         var details: [String] = []
-        if let season = item["season"]?.int64Value {
-            details.append("season \(season)" + (item["seasonName"]?.stringValue.map { " (\($0))" } ?? ""))
-        } else if let name = item["seasonName"]?.stringValue {
-            details.append("season \(name)")
+        if let season = Episode.seasonLabel(number: item["season"]?.int64Value, name: item["seasonName"]?.stringValue) {
+            details.append(season)
         }
         if let number = item["number"]?.int64Value { details.append("episode \(number)") }
         if let type = item["episodeType"]?.stringValue, type != "full" { details.append(type) }
