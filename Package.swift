@@ -1,13 +1,26 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// The two programs a listener runs are linked by lld with packed relative
-/// relocations (DT_RELR, glibc 2.36+): with the Swift runtime and Foundation
-/// linked in statically, gold wrote 2.3 MB of relocation records that were
-/// read at every start; lld's packed ones take 40 KB, and idle podsd's
-/// resident code fell from 17 to 12 MiB (docs/benchmarks.md, idle RSS).
-let compactLinking: [LinkerSetting] = [
-    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
+/// The two programs a listener runs carry the Swift runtime and Foundation
+/// inside them (`-static-stdlib`), in every build: the Debian package needs
+/// no Swift on the listener's machine, and the package test packages the
+/// very binaries the suites ran, so the code is compiled once. The modules
+/// are compiled against the shared runtime's interfaces (the test libraries
+/// exist only for it), whose autolink entries name only Foundation: the
+/// static Foundation's own libraries are named here. (A test target that
+/// depended on these programs would link their objects and these flags.)
+///
+/// They are linked by lld with packed relative relocations (DT_RELR, glibc
+/// 2.36+): with the runtime inside, gold wrote 2.3 MB of relocation records
+/// that were read at every start; lld's packed ones take 40 KB, and idle
+/// podsd's resident code fell from 17 to 12 MiB (docs/benchmarks.md, idle RSS).
+let standaloneLinking: [LinkerSetting] = [
+    .unsafeFlags([
+        "-static-stdlib",
+        "-Xlinker", "-lCoreFoundation", "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCShims",
+        "-Xlinker", "-l_FoundationCollections",
+        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    ], .when(platforms: [.linux]))
 ]
 
 let package = Package(
@@ -129,14 +142,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            linkerSettings: compactLinking),
+            linkerSettings: standaloneLinking),
         .executableTarget(
             name: "pods",
             dependencies: [
                 "PodsClient", "PodsDBus", "PodsFeedParser", "PodsHTTP", "PodsProtocol", "PodsSettings", "PodsTerminal", "PodsUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            linkerSettings: compactLinking),
+            linkerSettings: standaloneLinking),
         .executableTarget(
             name: "MPRISBench",
             dependencies: ["PodsClient", "PodsDBus", "PodsTestSupport"],
@@ -213,8 +226,7 @@ let package = Package(
         .testTarget(
             name: "PodsServiceTests",
             dependencies: [
-                "PodsClient", "PodsFeedParser", "PodsLibrary", "PodsProtocol", "PodsService", "PodsDBus", "PodsTerminal", "PodsTestSupport", "podsd",
-                "pods",
+                "PodsClient", "PodsFeedParser", "PodsLibrary", "PodsProtocol", "PodsService", "PodsDBus", "PodsTerminal", "PodsTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,13 +8,16 @@
 # sink, `playerctl -p pods status` answers; `apt-get remove` leaves none of
 # the package's files behind. Needs root (chroot, mounts).
 #
-# The package is built in a build folder of its own (.build/package), niced
-# as far as nice goes: ./scripts/test runs this beside its debug build, so
-# neither waits for the other's lock on its folder, and the debug build
-# (what every later step waits for) goes first for the cores; the package
-# has until the real-time lanes to finish.
+# By default the release package is made (./scripts/package, in a build
+# folder of its own, .build/package, niced) while the clean root is made
+# ready. ./scripts/test passes --debug: the package is made from its debug
+# build, the binaries its suites run (they carry the Swift runtime inside as
+# the release ones do, Package.swift), so a test run compiles Pods once. On
+# the project's two cores a second, release build beside the first took as
+# long as the two one after the other: three minutes of every run
+# (docs/build-costs.md, session 24).
 #
-#   Tests/Package/run.sh [PACKAGE.deb]     (default: made with ./scripts/package)
+#   Tests/Package/run.sh [--debug | PACKAGE.deb]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 [ "$(id -u)" -eq 0 ] || { echo "package test: needs root (chroot)" >&2; exit 1; }
@@ -31,7 +34,10 @@ source Tests/check.sh
 inside() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
 deb="${1:-}" build_pid=""
-if [ -z "$deb" ]; then  # built while the clean root is made ready below
+if [ "$deb" = --debug ]; then  # made while the clean root is made ready below
+  ./scripts/package --debug --skip-build --output "$work" >/dev/null &
+  build_pid=$! deb=""
+elif [ -z "$deb" ]; then
   nice -n 19 ./scripts/package --output "$work" --scratch-path .build/package >/dev/null &
   build_pid=$!
 fi

@@ -58,13 +58,14 @@ import Testing
             ("ftp://example.com/a.mp3", "file, http and https"),
         ]
         for (uri, words) in cases {
-            let start = ContinuousClock.now
             let result = await podsd.pods("play", uri)
             #expect(result.status == 1, "\(uri)")
+            // An error, not a hang: a hang ends at the CLI's own wait for the player with "podsd did not
+            // answer OpenUri in time", which names none of these. (A wall-clock bound here, in the
+            // parallel suites, failed at 16.8 s on two loaded cores.)
             #expect(result.stderr.lowercased().contains(words), "\(uri): \(result.stderr)")
+            #expect(!result.stderr.contains("did not answer"), "\(uri): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1)
-            // An error, not a hang: well before the CLI's own 20 s wait for the player (on two loaded cores, 5 s was not always enough).
-            #expect(ContinuousClock.now - start < .seconds(15))
             #expect(try await podsd.client.status().state == "Stopped")
         }
         #expect(await podsd.pods("play", server.url("/ok.ogg")).status == 0)
