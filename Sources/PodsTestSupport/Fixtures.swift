@@ -37,6 +37,21 @@ public enum Fixtures {
         return packageRoot.appendingPathComponent(".build/debug").appendingPathComponent(name).path
     }
 
+    /// A crash's backtrace for a podsd under test, as the systemd unit has
+    /// it for the installed one (`SWIFT_BACKTRACE`, data/pods.service.in):
+    /// podsd carries the Swift runtime but not the helper that writes the
+    /// backtrace, so it is named, the toolchain's one made to run without
+    /// a Swift installation (what ./scripts/install installs).
+    public static var backtraceEnvironment: [String: String] {
+        guard let swift = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+                  .map({ URL(fileURLWithPath: String($0)).appendingPathComponent("swift") })
+                  .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else { return [:] }
+        let helper = swift.resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("../libexec/swift/linux/swift-backtrace-static").standardizedFileURL
+        guard FileManager.default.isExecutableFile(atPath: helper.path) else { return [:] }
+        return ["SWIFT_BACKTRACE": "swift-backtrace=\(helper.path)"]
+    }
+
     /// A fresh temporary directory.
     public static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("pods-test-\(UUID().uuidString)")

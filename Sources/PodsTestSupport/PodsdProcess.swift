@@ -48,7 +48,7 @@ public final class PodsdProcess: Sendable {
         // The machine's system bus is never the test's (logind's sleep lock): a test that wants one passes its own.
         let noSystemBus = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.path)/no-system-bus"]
         process.environment = ProcessInfo.processInfo.environment.merging(bus.environment) { $1 }.merging(noSystemBus) { $1 }
-            .merging(environment) { $1 }
+            .merging(Fixtures.backtraceEnvironment) { $1 }.merging(environment) { $1 }
         let stderrPipe = Pipe()
         process.standardError = stderrPipe
         process.standardOutput = FileHandle.nullDevice

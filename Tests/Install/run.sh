@@ -23,7 +23,7 @@ for file in bin/podsd bin/pods share/dbus-1/services/org.mpris.MediaPlayer2.pods
             lib/systemd/user/pods.service \
             share/applications/pods.desktop share/icons/hicolor/scalable/apps/pods.svg \
             share/bash-completion/completions/pods share/zsh/site-functions/_pods share/fish/vendor_completions.d/pods.fish \
-            share/man/man1/pods.1 share/man/man1/podsd.1 share/metainfo/org.pods.Pods.metainfo.xml; do
+            share/man/man1/pods.1 share/man/man1/podsd.1 share/metainfo/org.pods.Pods.metainfo.xml libexec/pods/swift-backtrace; do
   check "installs $file" test -s "$prefix/$file"
 done
 for name in org.mpris.MediaPlayer2.pods org.pods.Pods; do
@@ -82,6 +82,20 @@ pkill -TERM -f "^$prefix/bin/podsd"
 for _ in $(seq 50); do pgrep -f "^$prefix/bin/podsd" >/dev/null || break; sleep 0.1; done
 check "pods podcasts starts podsd through the library's name" \
   bash -c "'$prefix/bin/pods' podcasts >/dev/null && pgrep -f '^$prefix/bin/podsd' >/dev/null && playerctl -p pods status | grep -qx Stopped"
+# A crash, as systemd starts podsd (the unit's environment): the runtime linked into podsd runs the
+# installed backtrace helper, and the backtrace reaches what the journal keeps.
+pkill -TERM -f "^$prefix/bin/podsd"
+for _ in $(seq 50); do pgrep -f "^$prefix/bin/podsd" >/dev/null || break; sleep 0.1; done
+unit_environment="$(sed -n 's/^Environment=//p' "$prefix/lib/systemd/user/pods.service")"
+check "the unit names the installed backtrace helper" \
+  test "$unit_environment" = "SWIFT_BACKTRACE=swift-backtrace=$prefix/libexec/pods/swift-backtrace"
+env "$unit_environment" "$prefix/bin/podsd" --data-dir "$home/crash/data" --cache-dir "$home/crash/cache" --config "$home/crash.toml" \
+  > "$home/crash.out" 2>&1 &
+crashing=$!
+for _ in $(seq 50); do playerctl -p pods status >/dev/null 2>&1 && break; sleep 0.1; done
+kill -SEGV "$crashing"
+wait "$crashing" 2>/dev/null || true
+check "a crash leaves its backtrace" grep -q 'Thread 0 "podsd" crashed:' "$home/crash.out"
 kill -9 "$bus_pid" 2>/dev/null; bus_pid=""
 for _ in $(seq 50); do pgrep -f "^$prefix/bin/podsd" >/dev/null || break; sleep 0.1; done
 check "podsd leaves with its bus" bash -c "! pgrep -f '^$prefix/bin/podsd' >/dev/null"

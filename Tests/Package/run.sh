@@ -78,6 +78,8 @@ check "apt-get install ./$name" inside apt-get install -y -qq --no-install-recom
 check "its dependencies are all there (apt-get check)" inside apt-get check -qq
 check "podsd runs: it links nothing the package did not bring" inside /usr/bin/podsd --version
 check "pods runs" inside /usr/bin/pods --version
+check "the unit's backtrace helper is installed and runs here" \
+  bash -c "grep -qx 'Environment=SWIFT_BACKTRACE=swift-backtrace=/usr/libexec/pods/swift-backtrace' '$root/usr/lib/systemd/user/pods.service' && chroot '$root' /usr/libexec/pods/swift-backtrace --help >/dev/null 2>&1"
 check "playerctl (a user's tool, not a dependency) installs" inside apt-get install -y -qq --no-install-recommends playerctl
 inside dpkg -L pods > "$work/files"
 check "the copyright says GPL-3+, machine-readable, and names Debian's copy of the text" \
