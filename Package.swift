@@ -220,7 +220,7 @@ let package = Package(
         .testTarget(
             name: "PodsSessionTests",
             dependencies: [
-                "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary", "PodsPlayer", "PodsSession", "PodsSettings", "PodsTestSupport",
+                "PodsFeedParser", "PodsFeeds", "PodsHTTP", "PodsLibrary", "PodsPlayback", "PodsPlayer", "PodsSession", "PodsSettings", "PodsTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

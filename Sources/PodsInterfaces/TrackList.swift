@@ -34,13 +34,16 @@ package final class TrackList: Sendable {
 
     private let library: Library?
     private let artwork: ArtworkCache?
+    /// Which of an episode's files plays (`preferred-format`), for `xesam:url`.
+    private let preferences: PreferenceStore
 
     package init(connection: DBusConnection, controller: PlayerController, library: Library?,
-                 artwork: ArtworkCache?) {
+                 artwork: ArtworkCache?, preferences: PreferenceStore) {
         self.connection = connection
         self.controller = controller
         self.library = library
         self.artwork = artwork
+        self.preferences = preferences
         (pending, requests) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -159,7 +162,10 @@ package final class TrackList: Sendable {
         if let duration = MediaSeconds.checked(episode.episode.duration), duration > 0 {
             entries[MPRIS.Metadata.length] = .int64(Duration.milliseconds(Int64(duration * 1000)).microsecondsSaturating)
         }
-        if let url = episode.episode.enclosures.first?.url { entries[MPRIS.Metadata.url] = .string(url) }
+        // The file that will play: the preferred format's, where the feed offers it.
+        if let url = preferences.audioURL(of: episode) {
+            entries[MPRIS.Metadata.url] = .string(url)
+        }
         if let art { entries[MPRIS.Metadata.artURL] = .string(art) }
         return .variantDictionary(entries)
     }

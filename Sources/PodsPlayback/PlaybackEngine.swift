@@ -42,6 +42,11 @@ public final class PlaybackEngine {
     private var deferredSeek: Duration?
     /// A seek under way: reported as the position until it completes.
     private var seekInFlight: Duration?
+    /// The last position read or sought in this source: where a re-seek
+    /// (a new rate) goes when the pipeline cannot say, as its position query
+    /// can fail right at ASYNC_DONE. (`?? .zero` there once sent a listener
+    /// who had moved to 0:30 and changed speed back to the start.)
+    private var lastKnownPosition: Duration = .zero
     /// Seeks asked for, and the one taken as under way without the pipeline
     /// having said so yet (the worker was late): a refusal of it undoes it.
     private var seeks = 0
@@ -264,6 +269,7 @@ public final class PlaybackEngine {
         isPrerolled = false
         segmentNeedsRate = true
         deferredSeek = start > .zero ? start : nil
+        lastKnownPosition = max(start, .zero)
         seekInFlight = nil
         unconfirmedSeek = nil
         requestedState = GST_STATE_PAUSED
@@ -307,6 +313,7 @@ public final class PlaybackEngine {
         deferredSeek = nil
         seekInFlight = nil
         unconfirmedSeek = nil
+        lastKnownPosition = .zero
     }
 
     /// Drops the source.
@@ -319,6 +326,7 @@ public final class PlaybackEngine {
         deferredSeek = nil
         seekInFlight = nil
         unconfirmedSeek = nil
+        lastKnownPosition = .zero
     }
 
     /// Asks the pipeline for `state` on its worker, then runs `after` there.
@@ -377,7 +385,7 @@ public final class PlaybackEngine {
         levelling.setRate(rate * rateBoost)
         guard source != nil else { return }
         if isPrerolled, !isStopped {
-            performSeek(to: position() ?? .zero)
+            performSeek(to: currentPosition)
         } else {
             segmentNeedsRate = true
         }
@@ -390,7 +398,7 @@ public final class PlaybackEngine {
         rateBoost = factor
         levelling.setRate(rate * rateBoost)
         guard source != nil, isPrerolled, !isStopped else { return }
-        performSeek(to: position() ?? .zero)
+        performSeek(to: currentPosition)
     }
 
     /// Ends a boost without a seek of its own, for a caller about to seek
@@ -425,8 +433,13 @@ public final class PlaybackEngine {
     /// The pipeline's position, or nil when it has none (stopped, loading).
     public func position() -> Duration? {
         if let target = deferredSeek ?? seekInFlight { return target }
-        return positionReader.position()
+        let read = positionReader.position()
+        if let read { lastKnownPosition = read }
+        return read
     }
+
+    /// The position, else the last one known (for a seek that keeps it).
+    private var currentPosition: Duration { position() ?? lastKnownPosition }
 
     /// The media's duration, once known.
     public func duration() -> Duration? {
@@ -469,6 +482,7 @@ public final class PlaybackEngine {
         }
         guard accepted != false else { return }
         seekInFlight = target
+        lastKnownPosition = target
         isPrerolled = false
         unconfirmedSeek = accepted == nil ? number : nil
     }
@@ -504,8 +518,6 @@ public final class PlaybackEngine {
         case .asyncDone:
             isPrerolled = true
             // Where a seek just landed: a rate set while it was in flight is applied from there.
-            // (The position query can fail right at ASYNC_DONE; `?? .zero` then sent a listener
-            // who moved to 0:30 and changed speed back to the start, seen once in CI.)
             let landed = seekInFlight
             seekInFlight = nil
             unconfirmedSeek = nil
@@ -514,7 +526,7 @@ public final class PlaybackEngine {
             if let waiting {
                 performSeek(to: waiting)
             } else if segmentNeedsRate && rate * rateBoost != 1 {
-                performSeek(to: landed ?? position() ?? .zero)
+                performSeek(to: landed ?? currentPosition)
             }
             segmentNeedsRate = false
         case .error:

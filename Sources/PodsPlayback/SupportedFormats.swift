@@ -1,24 +1,26 @@
 internal import CGStreamer
 
-/// The audio formats the installed GStreamer plugins can play.
+/// The audio formats the installed GStreamer plugins can play, by the
+/// names of PodsFeedParser's `EnclosureChoice.formats` (which holds their
+/// MIME types; `SupportedFormatsTests` keeps the two sets of names one).
 public enum SupportedFormats {
-    /// Each MIME type with the elements it needs (any one of each group).
-    private static let requirements: [(mime: [String], needs: [[String]])] = [
-        (["audio/mpeg", "audio/mp3", "audio/x-mp3"], [["mpegaudioparse"], ["mpg123audiodec", "avdec_mp3"]]),
-        (["audio/ogg", "audio/x-vorbis+ogg", "audio/vorbis"], [["oggdemux"], ["vorbisdec"]]),
-        (["audio/opus", "audio/x-opus+ogg"], [["oggdemux"], ["opusdec", "avdec_opus"]]),
-        (["audio/flac", "audio/x-flac"], [["flacparse"], ["flacdec", "avdec_flac"]]),
-        (["audio/mp4", "audio/x-m4a", "audio/aac", "audio/x-aac"], [["qtdemux"], ["avdec_aac", "faad", "fdkaacdec"]]),
-        (["audio/wav", "audio/x-wav"], [["wavparse"]]),
-        (["audio/webm"], [["matroskademux"], ["opusdec", "vorbisdec", "avdec_opus"]]),
+    /// Each format with the elements it needs (any one of each group).
+    public static let requirements: KeyValuePairs<String, [[String]]> = [
+        "mp3": [["mpegaudioparse"], ["mpg123audiodec", "avdec_mp3"]],
+        "aac": [["qtdemux"], ["avdec_aac", "faad", "fdkaacdec"]],
+        "opus": [["oggdemux"], ["opusdec", "avdec_opus"]],
+        "vorbis": [["oggdemux"], ["vorbisdec"]],
+        "flac": [["flacparse"], ["flacdec", "avdec_flac"]],
+        "wav": [["wavparse"]],
+        "webm": [["matroskademux"], ["opusdec", "vorbisdec", "avdec_opus"]],
     ]
 
-    /// MIME types whose demuxer and decoder are installed, in a stable order.
-    public static func mimeTypes() -> [String] {
+    /// The formats whose demuxer and decoder are installed, in the table's order.
+    public static func playable() -> [String] {
         PlaybackEngine.ensureGStreamer()
         return requirements.filter { entry in
-            entry.needs.allSatisfy { group in group.contains(where: isInstalled) }
-        }.flatMap(\.mime)
+            entry.value.allSatisfy { group in group.contains(where: isInstalled) }
+        }.map(\.key)
     }
 
     private static func isInstalled(_ element: String) -> Bool {

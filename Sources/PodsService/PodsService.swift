@@ -124,7 +124,8 @@ public struct PodsService: Sendable {
         do throws(SettingsError) { try watcher?.start() } catch {
             logger.warning("\(error.message); config.toml changes will apply when podsd restarts")
         }
-        let trackList = TrackList(connection: connection, controller: controller, library: library, artwork: session?.artwork)
+        let trackList = TrackList(connection: connection, controller: controller, library: library, artwork: session?.artwork,
+                                  preferences: preferences)
         let playlists = session.map {
             Playlists(connection: connection, controller: controller, player: $0.playback, service: $0.playlists, library: $0.library,
                       artwork: $0.artwork)

@@ -143,11 +143,11 @@ package final class PreferenceStore: Sendable {
     /// (`EnclosureChoice`).
     package func audioURL(of episode: LibraryEpisode) -> String? {
         EnclosureChoice.choose(episode.episode.enclosures, preferred: value(.preferredFormat, podcast: episode.podcastId).textValue ?? "feed",
-                               playable: Self.playableTypes)?.url
+                               playable: Self.playableFormats)?.url
     }
 
-    /// The MIME types the installed GStreamer plugins decode, looked up once.
-    private static let playableTypes = Set(SupportedFormats.mimeTypes())
+    /// The formats the installed GStreamer plugins decode, looked up once.
+    private static let playableFormats = Set(SupportedFormats.playable())
 
     package func playback(for podcast: Int64?) -> PlaybackPreferences {
         func number(_ key: SettingKey) -> Double { value(key, podcast: podcast).numberValue ?? key.defaultValue.numberValue ?? 0 }

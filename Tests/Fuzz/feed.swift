@@ -11,7 +11,7 @@ public func fuzzFeed(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // update rule, playback chooses among the enclosures.
         _ = feed.details.updateFrequency?.period
         for episode in feed.episodes {
-            _ = EnclosureChoice.choose(episode.enclosures, preferred: "opus", playable: ["audio/mpeg", "audio/opus"])
+            _ = EnclosureChoice.choose(episode.enclosures, preferred: "opus", playable: ["mp3", "opus"])
         }
         let known = Set(feed.episodes.compactMap { $0.fingerprint?.value })
         _ = try? FeedParser(baseURL: base, knownItems: known).parse(bytes)

@@ -1,5 +1,7 @@
 import Foundation
 import PodsClient
+import PodsDBus
+import PodsProtocol
 import PodsTestSupport
 import Testing
 
@@ -77,6 +79,18 @@ import Testing
         // preferred-format: the Ogg alternate plays, and only it is fetched.
         #expect(await podsd.pods("config", "--podcast", "Two Show", "preferred-format", "vorbis").status == 0)
         #expect(await podsd.pods("show", id).stdout.contains("Audio  \(server.url("/e.ogg"))  (Ogg, audio/ogg, 96 kbit/s)  ← plays"))
+        // The MPRIS TrackList names the file that will play for a queued episode too.
+        #expect(await podsd.pods("queue", "add", id).status == 0)
+        let track = try #require(DBusObjectPath("/org/pods/episode/\(id)"))
+        var queued: [String: DBusValue] = [:]
+        try await waitFor {
+            let reply = try? await podsd.connection.call(
+                destination: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.trackListInterface,
+                member: "GetTracksMetadata", arguments: [.array(.objectPath, [.objectPath(track)])])
+            queued = reply?.first?.arrayValue?.first?.stringKeyedDictionary ?? [:]
+            return !queued.isEmpty
+        }
+        #expect(queued["xesam:url"] == .string(server.url("/e.ogg")), "\(queued)")
         #expect(await podsd.pods("play", id, "--at", "0:20").status == 0)
         try await waitFor { await podsd.pods("status", "--json").stdout.contains("\"Playing\"") }
         #expect(server.requests(for: "/e.ogg") > 0 && server.requests(for: "/a.mp3") == 0)
