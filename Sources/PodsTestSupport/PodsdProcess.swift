@@ -121,12 +121,19 @@ public final class PodsdProcess: Sendable {
 
     /// Where each of podsd's threads is, on stdout, when gdb is at hand: what a
     /// podsd that does not stop is waiting for.
+    /// Its state in /proc comes first: a zombie ("Z") has exited and only
+    /// Foundation's notice of it is late (seen once in the parallel suites,
+    /// where gdb then had nothing to attach to).
     private func printThreads() async {
+        let pid = process.processIdentifier
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "gone"
+        let state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? stat
+        print("podsd \(pid) did not stop; its state: \(state)")
         let gdb = "/usr/bin/gdb"
         guard FileManager.default.isExecutableFile(atPath: gdb) else { return }
-        let threads = await Subprocess.run(gdb, ["-p", String(process.processIdentifier), "-batch", "-ex", "thread apply all bt 30"],
+        let threads = await Subprocess.run(gdb, ["-p", String(pid), "-batch", "-ex", "thread apply all bt 30"],
                                            environment: [:], timeout: .seconds(60))
-        print("podsd \(process.processIdentifier) did not stop; its threads:\n\(threads.stdout.suffix(60_000))")
+        print("its threads:\n\(threads.stdout.suffix(60_000))\(threads.stderr.suffix(2_000))")
     }
 
     /// Waits for podsd to exit by itself; its exit status, or nil after `timeout`.
