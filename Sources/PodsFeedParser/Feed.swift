@@ -53,16 +53,6 @@ public struct Episode: Sendable, Equatable {
     public var season: Int?
     /// `podcast:season`'s `name` ("Egypt").
     public var seasonName: String?
-
-    /// A season as a page says it: "season 3 (Egypt)", "season 3", "season Egypt"; nil for none.
-    public static func seasonLabel(number: Int64?, name: String?) -> String? {
-        switch (number, name) {
-        case (let number?, let name?): "season \(number) (\(name))"
-        case (let number?, nil): "season \(number)"
-        case (nil, let name?): "season \(name)"
-        case (nil, nil): nil
-        }
-    }
     public var number: Int?
     /// `full`, `trailer` or `bonus`.
     public var episodeType: String?
@@ -78,6 +68,16 @@ public struct Episode: Sendable, Equatable {
     public var fingerprint: ItemFingerprint?
 
     public init() {}
+
+    /// A season as a page says it: "season 3 (Egypt)", "season 3", "season Egypt"; nil for none.
+    public static func seasonLabel(number: Int64?, name: String?) -> String? {
+        switch (number, name) {
+        case (let number?, let name?): "season \(number) (\(name))"
+        case (let number?, nil): "season \(number)"
+        case (nil, let name?): "season \(name)"
+        case (nil, nil): nil
+        }
+    }
 }
 
 /// The item's `enclosure` (first), then each `podcast:alternateEnclosure`

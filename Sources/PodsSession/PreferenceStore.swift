@@ -143,11 +143,8 @@ package final class PreferenceStore: Sendable {
     /// (`EnclosureChoice`).
     package func audioURL(of episode: LibraryEpisode) -> String? {
         EnclosureChoice.choose(episode.episode.enclosures, preferred: value(.preferredFormat, podcast: episode.podcastId).textValue ?? "feed",
-                               playable: Self.playableFormats)?.url
+                               playable: SupportedFormats.installed)?.url
     }
-
-    /// The formats the installed GStreamer plugins decode, looked up once.
-    private static let playableFormats = Set(SupportedFormats.playable())
 
     package func playback(for podcast: Int64?) -> PlaybackPreferences {
         func number(_ key: SettingKey) -> Double { value(key, podcast: podcast).numberValue ?? key.defaultValue.numberValue ?? 0 }

@@ -41,8 +41,9 @@ public enum Fixtures {
     /// it for the installed one (`SWIFT_BACKTRACE`, data/pods.service.in):
     /// podsd carries the Swift runtime but not the helper that writes the
     /// backtrace, so it is named, the toolchain's one made to run without
-    /// a Swift installation (what ./scripts/install installs).
-    public static var backtraceEnvironment: [String: String] {
+    /// a Swift installation (what ./scripts/install installs). Looked up
+    /// once, not at every podsd start.
+    public static let backtraceEnvironment: [String: String] = {
         guard let swift = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
                   .map({ URL(fileURLWithPath: String($0)).appendingPathComponent("swift") })
                   .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else { return [:] }
@@ -50,7 +51,7 @@ public enum Fixtures {
             .appendingPathComponent("../libexec/swift/linux/swift-backtrace-static").standardizedFileURL
         guard FileManager.default.isExecutableFile(atPath: helper.path) else { return [:] }
         return ["SWIFT_BACKTRACE": "swift-backtrace=\(helper.path)"]
-    }
+    }()
 
     /// A fresh temporary directory.
     public static func temporaryDirectory() throws -> URL {
