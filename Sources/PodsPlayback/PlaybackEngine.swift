@@ -300,6 +300,7 @@ public final class PlaybackEngine {
 
     public func pause() {
         guard source != nil else { return }
+        _ = position()  // where it pauses, read while it still plays: a pipeline changing state may not say
         prepareIfStopped()
         setState(GST_STATE_PAUSED)
     }
@@ -438,8 +439,9 @@ public final class PlaybackEngine {
         return read
     }
 
-    /// The position, else the last one known (for a seek that keeps it).
-    private var currentPosition: Duration { position() ?? lastKnownPosition }
+    /// The position, else the last one read or sought (a pipeline changing
+    /// state, or flushing, cannot always say).
+    public var currentPosition: Duration { position() ?? lastKnownPosition }
 
     /// The media's duration, once known.
     public func duration() -> Duration? {

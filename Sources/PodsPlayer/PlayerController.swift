@@ -162,11 +162,12 @@ public actor PlayerController {
 
     public func currentState() -> PlayerState { state }
 
-    /// The live position: the pipeline's own, 0 when stopped, always within
-    /// [0, duration].
+    /// The live position: the pipeline's own (else the last it said or was
+    /// sent to, never 0 for a pipeline between states), 0 when stopped,
+    /// always within [0, duration].
     public func position() -> Duration {
         guard state.track != nil, state.status != .stopped else { return .zero }
-        var position = engine?.position() ?? lastPoll?.position ?? .zero
+        var position = engine?.currentPosition ?? .zero
         if let duration = state.track?.duration { position = min(position, duration) }
         return max(position, .zero)
     }
@@ -236,7 +237,6 @@ public actor PlayerController {
         if paused {
             engine.pause()
             setStatus(.paused)
-            lastPoll = (max(start, .zero), .now)  // the position until the pipeline can say
         } else {
             engine.play()
             setStatus(.playing)

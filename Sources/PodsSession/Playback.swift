@@ -73,6 +73,10 @@ package actor Playback {
     private var crashedLoad: (episodeID: Int64, attempts: Int)?
     /// Where the episode playing began this stretch, for the sync's play action.
     package var playStart: (episodeID: Int64, position: Int)?
+    /// The position last reported for an episode: a pause reports it before it
+    /// says paused, so it is where playback stopped even when the stop's event
+    /// is handled after the listener has played and moved on.
+    var lastReported: (episodeID: Int64, position: Duration)?
     /// The load that plays from a bookmark (`play(episodeID:detourFrom:)`): what it
     /// plays moves nothing of the episode's (its resume position, its played
     /// mark, the sync's record) until another load takes its place.
@@ -342,6 +346,7 @@ package actor Playback {
         case .handled(let continuation):
             continuation.resume()
         case .progress(let id, let position, let duration, let load):
+            lastReported = (id, position)
             // A newer load of the same episode (a replay from the start) owns its place.
             if loaded?.id == id, !controller.loads.isLatest(load) { return }
             if isDetour(load) { return }  // a bookmark's play leaves the resume position where it was
