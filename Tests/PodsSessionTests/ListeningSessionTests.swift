@@ -81,6 +81,25 @@ import Testing
         try await waitFor(timeout: .seconds(10)) { (try? session.library.episode(first).position) == 2.345 }
     }
 
+    /// A pause is kept (for smart rewind) where it paused, even when its
+    /// event is handled after the player has moved on: a loaded machine's
+    /// Playback handled a pause once after the next play's seek, and kept
+    /// that seek's target, so the next play went back nothing. The pause
+    /// reports its place before it says paused; that place is the one kept.
+    @Test func aPauseHandledLateIsKeptWhereItPaused() async throws {
+        let session = try await ListeningSession(seconds: 20)
+        defer { session.stop() }
+        let first = session.episodes[0]
+        try await session.player.play(episodeID: first, paused: true)
+        let load = session.controller.latestLoad
+        await session.controller.jump(to: .seconds(12))  // where the player is by the time the pause is handled
+        session.player.send(.progress(episodeID: first, position: .milliseconds(5500), duration: nil, load: load))
+        session.player.send(.stoppedPlaying(episodeID: first))
+        await session.player.eventsHandled()
+        #expect(try session.library.lastPause()?.position == 5.5)
+        #expect(await session.controller.position() == .seconds(12))
+    }
+
     /// A play that fails (the server has no such file) is an error, and the
     /// library stays on the episode that played before.
     @Test func aFailedPlayLeavesTheLibraryOnTheEpisodeBefore() async throws {
