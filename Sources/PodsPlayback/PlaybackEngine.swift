@@ -300,7 +300,6 @@ public final class PlaybackEngine {
 
     public func pause() {
         guard source != nil else { return }
-        _ = position()  // where it pauses, read while it still plays: a pipeline changing state may not say
         prepareIfStopped()
         setState(GST_STATE_PAUSED)
     }

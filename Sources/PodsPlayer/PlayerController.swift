@@ -299,9 +299,10 @@ public actor PlayerController {
     public func pause() {
         announcedLoad?.plays = false
         guard state.track != nil, state.status == .playing else { return }
-        engine?.pause()
-        // The place first: the library records the listening for the sync when the state says paused.
+        // The place first, read while the pipeline still plays (one changing state may not say), and
+        // reported before the state says paused: that is when the library records the listening for the sync.
         reportProgress()
+        engine?.pause()
         setStatus(.paused)
     }
 

@@ -141,8 +141,7 @@ extension Playback {
     /// when another track has taken its place: the position is that one's).
     func notePause(_ id: Int64) async {
         guard await controller.currentState().track?.episode?.episodeID == id else { return }
-        let reported = lastReported?.episodeID == id ? lastReported?.position : nil
-        let stopped: Duration = if let reported { reported } else { await controller.position() }
+        let stopped = if let last = lastReported, last.episodeID == id { last.position } else { await controller.position() }
         let position = stopped / .seconds(1)
         do { try library.notePause(PausePoint(episodeId: id, position: position, at: Date())) } catch {
             logger.error("could not keep where playback paused: \(error)")
