@@ -93,11 +93,16 @@ public enum HTMLDocument {
         var links: [Link] = []
         var seen = Set<String>()
         var from = 0
+        // Every byte is looked at a bounded number of times (REVIEW-4, N4: a
+        // search for `>` from each of N unclosed `<a ` cost N²): a tag's
+        // end is found once, a failed tag is passed whole, and with no `>`
+        // left no later `<a` can be a tag either.
         while links.count < maximumLinks, let anchor = find("<a", in: bytes, from: from, to: bytes.count) {
             from = anchor + 2
-            guard from < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[from]),
-                  let tagEnd = bytes[from...].firstIndex(of: UInt8(ascii: ">")),
-                  let href = find("href", in: bytes, from: from, to: tagEnd) else { continue }
+            guard from < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[from]) else { continue }
+            guard let tagEnd = bytes[from...].firstIndex(of: UInt8(ascii: ">")) else { break }
+            from = tagEnd + 1
+            guard let href = find("href", in: bytes, from: anchor + 2, to: tagEnd) else { continue }
             var index = skipSpaces(bytes, from: href + 4, to: tagEnd)
             guard index < tagEnd, bytes[index] == UInt8(ascii: "=") else { continue }
             index = skipSpaces(bytes, from: index + 1, to: tagEnd)

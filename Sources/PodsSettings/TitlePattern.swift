@@ -1,10 +1,15 @@
 /// A case-insensitive regular expression over titles (`skip-chapters`,
-/// `ignore-episodes`). The listener writes it; the titles it reads are any
-/// feed's, so both are bounded: a pattern is at most `maximumLength`
-/// characters, and only a title's first `readLength` are searched.
+/// `ignore-episodes`, playlists). The listener writes it; the titles it reads
+/// are any feed's. Lengths bound nothing by themselves (a backtracking
+/// `(a+)+$` doubles its cost with each character of a title), so it is
+/// matched by `LinearPattern`, in time the title's length times the
+/// pattern's size; and both are bounded too: a pattern is at most
+/// `maximumLength` characters (and four bytes each), and only a title's
+/// first `readLength` characters are searched.
 ///
-/// Only the text is kept (a compiled `Regex` is not `Sendable`): `matcher()`
-/// compiles it for one batch of titles.
+/// A pattern read back from a file or the library is checked again by the
+/// same initializer (`optional`): one an older Pods let through that this
+/// one refuses matches nothing.
 public struct TitlePattern: Sendable, Hashable, CustomStringConvertible {
     public let source: String
 
@@ -13,16 +18,21 @@ public struct TitlePattern: Sendable, Hashable, CustomStringConvertible {
 
     /// The pattern `source`; an error that says why when it is no regular expression.
     public init(_ source: String) throws(SettingsError) {
-        guard source.count <= Self.maximumLength else {
+        guard source.utf8.count <= Self.maximumLength * 4, source.count <= Self.maximumLength else {
             throw SettingsError("a pattern is at most \(Self.maximumLength) characters, not \(source.count)")
         }
-        do {
-            _ = try Regex(source)
+        do throws(SettingsError) {
+            compiled = try LinearPattern(source)
         } catch {
-            throw SettingsError("'\(source.prefix(60))' is not a regular expression: \(String(describing: error).prefix(120))")
+            throw SettingsError("'\(source.prefix(60))' is not a title pattern: \(error.message)")
         }
         self.source = source
     }
+
+    private let compiled: LinearPattern
+
+    public static func == (left: TitlePattern, right: TitlePattern) -> Bool { left.source == right.source }
+    public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 
     /// The pattern in `text`, or nil for an empty one (nothing to match) or one that is no regular expression.
     public static func optional(_ text: String?) -> TitlePattern? {
@@ -30,14 +40,17 @@ public struct TitlePattern: Sendable, Hashable, CustomStringConvertible {
         return try? TitlePattern(text)
     }
 
-    /// Whether the pattern occurs anywhere in a title (compiled once for every title it is asked about).
-    public func matcher() -> (String) -> Bool {
-        guard let regex = try? Regex(source).ignoresCase() else { return { _ in false } }
-        return { title in
-            let read = title.count > Self.readLength ? String(title.prefix(Self.readLength)) : title
-            return (try? regex.firstMatch(in: read)) != nil
-        }
+    /// Whether the pattern occurs anywhere in a title.
+    public func matches(_ title: String) -> Bool {
+        // The first characters, found without walking a title of one huge
+        // character (a letter with millions of combining marks) whole.
+        let scalars = title.unicodeScalars.prefix(Self.readLength * 4)
+        let read = String(String.UnicodeScalarView(scalars)).prefix(Self.readLength)
+        return compiled.occurs(in: read.unicodeScalars)
     }
+
+    /// `matches` as a function, for a batch of titles.
+    public func matcher() -> @Sendable (String) -> Bool { { [self] in matches($0) } }
 
     public var description: String { source }
 }

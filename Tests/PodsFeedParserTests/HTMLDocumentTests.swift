@@ -1,5 +1,6 @@
 import Foundation
 @testable import PodsFeedParser
+import PodsTestSupport
 import Testing
 
 /// Show notes with text whose case mapping changes its length, and other
@@ -63,5 +64,32 @@ import Testing
     @Test func aMailLinkLosesItsQuery() {
         let links = HTMLDocument.links(#"<a href="mailto:host@example.com?attach=/home/u/.ssh/id_rsa&body=x">mail</a>"#)
         #expect(links.map(\.url) == ["mailto:host@example.com"])
+    }
+
+    /// The worst notes a feed can send each reader: unclosed and nested tags,
+    /// unterminated comments and references. Each costs in proportion to its
+    /// size (REVIEW-4, N4: 48 KB of unclosed `<a ` held `pods show` 15.6 s;
+    /// doubling the notes quadrupled it).
+    static let worstNotes = [
+        "<a ", "<a href=", "<a href=\"https://e.com/", "<a <a <a ", "<a href=x>x", "<a\thref='https://e.com/'>",
+        "<", "<p", "<!--", "&#", "&#x1", "&amp", "<link rel=alternate ", "<p><a href=https://e.com/a>a</a>",
+    ]
+
+    @Test(arguments: worstNotes)
+    func eachReaderIsLinearInTheWorstNotes(_ piece: String) {
+        // About 200 KB and 400 KB of the piece, then one closing `>` at the end.
+        let make = { (bytes: Int) in String(repeating: piece, count: bytes / piece.utf8.count) + ">" }
+        let readers: [(String, (String) -> Void)] = [
+            ("links", { _ = HTMLDocument.links($0) }),
+            ("paragraphs", { _ = HTMLDocument.paragraphs($0) }),
+            ("feedLinks", { _ = HTMLDocument.feedLinks($0, base: "https://example.com/") }),
+            ("plainText", { _ = HTMLText.plainText($0) }),
+        ]
+        for (name, read) in readers {
+            let (ratio, seconds) = LinearTime.doublingRatio(size: 200_000, runs: 3, make: make, read)
+            // Linear is 2×, quadratic 4×: 2.6 leaves room for a busy machine's noise.
+            #expect(ratio < 2.6 || seconds < 0.02, "\(name) on \(piece.debugDescription): \(ratio)× for twice the notes, \(seconds) s")
+            #expect(seconds < 5, "\(name) on 400 KB of \(piece.debugDescription): \(seconds) s")
+        }
     }
 }
