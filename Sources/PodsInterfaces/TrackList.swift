@@ -1,5 +1,6 @@
 import Logging
 import PodsCache
+import PodsChapters
 import PodsDBus
 import PodsFeedParser
 import PodsLibrary
@@ -160,7 +161,7 @@ package final class TrackList: Sendable {
         ]
         if let author = episode.episode.author ?? episode.podcastAuthor { entries[MPRIS.Metadata.artist] = .stringArray([author]) }
         if let duration = MediaSeconds.checked(episode.episode.duration), duration > 0 {
-            entries[MPRIS.Metadata.length] = .int64(Duration.milliseconds(Int64(duration * 1000)).microsecondsSaturating)
+            entries[MPRIS.Metadata.length] = .int64(Duration.mediaSeconds(duration).microsecondsSaturating)
         }
         // The file that will play: the preferred format's, where the feed offers it.
         if let url = preferences.audioURL(of: episode) {

@@ -273,6 +273,9 @@ public final class Library: Sendable {
                 CREATE TABLE downloadPin (episodeId INTEGER PRIMARY KEY REFERENCES episode(id) ON DELETE CASCADE);
                 INSERT INTO setting (key, value) SELECT 'rulesJudgedUpTo', coalesce(max(id), 0) FROM episode;
                 """)
+            // Every download made before rules existed was the listener's (REVIEW-4, N8): no
+            // retention rule may take it.
+            try db.execute(sql: "INSERT OR IGNORE INTO downloadPin (episodeId) SELECT episodeId FROM cachedMedia WHERE pinned")
         }
         migrator.registerMigration("v16: playlists") { db in
             // A playlist of rules (`rules`, JSON: `PlaylistRules`) or a list kept by
@@ -313,6 +316,7 @@ public final class Library: Sendable {
                 UPDATE podcast SET etag = NULL, lastModified = NULL;
                 """)
         }
+        migrator.registerMigration("v21: stored seconds in range") { db in try Self.clearStoredSecondsOutsideTheRules(db) }
         return migrator
     }
 
@@ -341,6 +345,34 @@ public final class Library: Sendable {
             DELETE FROM chapterList WHERE url \(fileURL) AND episodeId IN (SELECT id FROM episode WHERE podcastId IN \(web));
             DELETE FROM transcript WHERE url \(fileURL) AND episodeId IN (SELECT id FROM episode WHERE podcastId IN \(web));
             UPDATE episode SET itemHash = NULL;
+            """)
+    }
+
+    /// Seconds an older Pods stored unchecked, wherever they are kept
+    /// (REVIEW-4, N3: a transcript cue at 1e300 s killed podsd at every play
+    /// of its episode; v11 cleaned episodes' times, not the rest). A
+    /// transcript with a time no episode has is forgotten, to be fetched and
+    /// read again by today's reader; other rows keep what is in range.
+    /// Readers check again as they read (`TranscriptCue`, `Duration.mediaSeconds`).
+    /// Migration v21.
+    static func clearStoredSecondsOutsideTheRules(_ db: Database) throws {
+        let maximum = MediaSeconds.maximum
+        let outside = { (value: String) in "NOT (typeof(\(value)) IN ('integer', 'real') AND \(value) >= 0 AND \(value) <= \(maximum))" }
+        try db.execute(sql: """
+            DELETE FROM transcript WHERE json_valid(cues) AND EXISTS (SELECT 1 FROM json_each(transcript.cues)
+                WHERE (json_extract(value, '$.start') IS NOT NULL AND \(outside("json_extract(value, '$.start')")))
+                   OR (json_extract(value, '$.end') IS NOT NULL AND \(outside("json_extract(value, '$.end')"))));
+            UPDATE episode SET duration = NULL WHERE duration IS NOT NULL AND \(outside("duration"));
+            UPDATE episode SET position = 0 WHERE \(outside("position"));
+            UPDATE syncDeferred SET position = NULL WHERE position IS NOT NULL AND \(outside("position"));
+            UPDATE bookmark SET position = 0 WHERE \(outside("position"));
+            UPDATE playSession SET fromPosition = 0 WHERE \(outside("fromPosition"));
+            UPDATE playSession SET toPosition = fromPosition WHERE \(outside("toPosition"));
+            UPDATE playSession SET seconds = 0 WHERE \(outside("seconds"));
+            UPDATE playSession SET rate = 1 WHERE NOT (typeof(rate) IN ('integer', 'real') AND rate > 0 AND rate <= 16);
+            UPDATE syncAction SET started = NULL WHERE started IS NOT NULL AND \(outside("started"));
+            UPDATE syncAction SET position = NULL WHERE position IS NOT NULL AND \(outside("position"));
+            UPDATE syncAction SET total = NULL WHERE total IS NOT NULL AND \(outside("total"));
             """)
     }
 

@@ -190,7 +190,7 @@ extension PlayerController {
         case .off:
             sleep = nil
         case .time(let seconds):
-            sleep = .time(.milliseconds(Int64(seconds * 1000)), playing: state.status == .playing)
+            sleep = .time(.mediaSeconds(seconds), playing: state.status == .playing)
         case .endOfEpisode:
             guard state.track != nil else { throw PlayerError.failed("Nothing is loaded") }
             sleep = .endOfEpisode

@@ -1,3 +1,4 @@
+import PodsChapters
 /// A timed line of the loaded track's transcript.
 public struct TranscriptLine: Sendable, Equatable {
     /// Seconds into the track.
@@ -35,10 +36,10 @@ struct TranscriptTimeline {
 
     init(_ lines: [TranscriptLine] = []) {
         self.lines = lines.lazy
-            .filter { $0.start.isFinite && $0.start >= 0 && !$0.text.isEmpty }
+            .filter { EpisodeChapter.checkedSeconds($0.start) != nil && !$0.text.isEmpty }
             .prefix(Self.mostLines)
             .map { line in
-                let end = line.end.flatMap { $0.isFinite && $0 > line.start ? $0 : nil }
+                let end = EpisodeChapter.checkedSeconds(line.end).flatMap { $0 > line.start ? $0 : nil }
                 return TranscriptLine(start: line.start, end: end, text: String(line.text.prefix(Self.longestLine)))
             }
             .sorted { $0.start < $1.start }

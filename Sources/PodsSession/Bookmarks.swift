@@ -1,4 +1,5 @@
 import Foundation
+import PodsChapters
 import PodsLibrary
 import PodsPlayer
 
@@ -63,7 +64,7 @@ package struct Bookmarks: Sendable {
     package func play(_ id: Int64) async throws(SessionError) {
         let library = library
         let bookmark = try await LibraryWork.run { () throws(LibraryError) in try library.bookmark(id) }
-        let start = max(.zero, .milliseconds(Int64(bookmark.position * 1000)) - Self.lead)
+        let start = max(.zero, .mediaSeconds(bookmark.position) - Self.lead)
         try await playback.play(episodeID: bookmark.episodeId, detourFrom: start)
     }
 }

@@ -1,3 +1,4 @@
+import PodsChapters
 import PodsPlayer
 import Synchronization
 
@@ -54,7 +55,7 @@ package final class ListeningRules: Sendable {
                 if let before {
                     player?.send(.stoppedPlaying(episodeID: before))
                     let delay = preferences.value(.syncDelay, podcast: nil).numberValue ?? 5
-                    if delay > 0 { sync?.schedule(after: .milliseconds(Int64(delay * 1000))) }
+                    if delay > 0 { sync?.schedule(after: .mediaSeconds(delay)) }
                 }
                 if let playing { player?.send(.startedPlaying(episodeID: playing)) }
             }

@@ -38,7 +38,7 @@ extension Playback {
     package func loadedPodcastID() -> Int64? { loaded?.podcastId }
 
     package static func trackPreferences(_ preferences: PlaybackPreferences) -> PlayerController.TrackPreferences {
-        PlayerController.TrackPreferences(nextAction: preferences.nextAction, skipOutro: .milliseconds(Int64(preferences.skipOutro * 1000)),
+        PlayerController.TrackPreferences(nextAction: preferences.nextAction, skipOutro: .mediaSeconds(preferences.skipOutro),
                                           trimSilence: preferences.trimSilence, loudnessTarget: preferences.loudnessTarget,
                                           pauseOnOutputLoss: preferences.pauseOnOutputLoss, skipChapters: preferences.skipChapters)
     }
@@ -157,6 +157,6 @@ extension Playback {
         let back = SmartRewind.seconds(afterPause: Date().timeIntervalSince(pause.at))
         let here = await controller.position() / .seconds(1)
         guard back > 0, abs(here - pause.position) < 1.5 else { return }
-        await controller.rewind(by: .milliseconds(Int64(back * 1000)))
+        await controller.rewind(by: .mediaSeconds(back))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PodsChapters
 import PodsFeedParser
 import PodsLibrary
 
@@ -45,6 +46,6 @@ extension Playback {
         guard let position = MediaSeconds.checked(position), loaded?.id == episodeID else { return }
         let state = await controller.currentState()
         guard state.status != .playing, state.track?.episode?.episodeID == episodeID else { return }
-        await controller.jump(to: .milliseconds(Int64(position * 1000)))
+        await controller.jump(to: .mediaSeconds(position))
     }
 }

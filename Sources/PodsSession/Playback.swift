@@ -157,7 +157,7 @@ package actor Playback {
         if let duration, start >= duration {
             throw SessionError.invalidArgument("episode \(episodeID) is \(Int(duration)) s long: \(Int(start)) s is past its end")
         }
-        try await play(episodeID: episodeID, at: .milliseconds(Int64(start * 1000)))
+        try await play(episodeID: episodeID, at: .mediaSeconds(start))
     }
 
     /// Whether `load` plays from a bookmark (nothing it plays is written to the episode).

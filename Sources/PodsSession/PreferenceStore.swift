@@ -1,4 +1,5 @@
 import Logging
+import PodsChapters
 import PodsFeedParser
 import PodsLibrary
 import PodsPlayback
@@ -30,7 +31,7 @@ package struct PlaybackPreferences: Sendable, Equatable {
     package func completionStretch(duration: Duration?) -> Duration {
         switch completeWithin {
         case .percent(let share): duration.map { $0 * (share / 100) } ?? .zero
-        case .number(let seconds): .milliseconds(Int64(seconds * 1000))
+        case .number(let seconds): .mediaSeconds(seconds)
         case .bool, .text: .zero
         }
     }

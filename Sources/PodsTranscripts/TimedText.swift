@@ -36,7 +36,8 @@ enum TimedText {
         guard (2...3).contains(parts.count) else { return nil }
         var total = 0.0
         for part in parts {
-            guard let value = Double(part), value.isFinite, value >= 0 else { return nil }
+            // Digits and a point only: `Double("-00")` is −0.0, which is not below zero (ADVERSARIAL-5, 10).
+            guard part.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(part), value.isFinite else { return nil }
             total = total * 60 + value
         }
         return MediaSeconds.checked(total)

@@ -1,4 +1,5 @@
 import Foundation
+import PodsFeedParser
 
 /// One timed (or untimed) piece of a transcript.
 public struct TranscriptCue: Sendable, Equatable, Codable {
@@ -13,6 +14,26 @@ public struct TranscriptCue: Sendable, Equatable, Codable {
         self.end = end
         self.speaker = speaker
         self.text = text
+    }
+
+    /// The longest text and speaker a cue read back keeps (bytes).
+    static let longestText = 16_384
+
+    /// Cues read back (the library keeps them as JSON) are outside input: an
+    /// older Pods stored a JSON transcript's times as they came, and a start
+    /// of 1e300 killed podsd as it played (REVIEW-4, N3). They pass the
+    /// checks a parsed cue passes, here, for every reader.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        start = MediaSeconds.checked(try? container.decodeIfPresent(Double.self, forKey: .start))
+        end = MediaSeconds.checked(try? container.decodeIfPresent(Double.self, forKey: .end))
+        speaker = (try? container.decodeIfPresent(String.self, forKey: .speaker)).flatMap { $0 }.map { Self.bounded($0) }
+        text = Self.bounded(try container.decode(String.self, forKey: .text))
+    }
+
+    private static func bounded(_ text: String) -> String {
+        guard text.utf8.count > longestText else { return text }
+        return String(decoding: text.utf8.prefix(longestText), as: UTF8.self)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PodsClient
 import PodsDBus
+import PodsFeedParser
 import PodsProtocol
 import PodsTerminal
 
@@ -529,7 +530,7 @@ public final class UIApp {
             }
         case .transcript:
             // Goes to the line's start (a Seeked follows).
-            guard let start = model.selectedEpisode?.cueStart else { return }
+            guard let start = MediaSeconds.checked(model.selectedEpisode?.cueStart) else { return }
             backend.command { () throws(PlayerClient.Failure) in try await player.setPosition(.milliseconds(Int64(start * 1000))) }
         case .playlists:
             // Plays it from its first episode; it plays next from then on (the list shows which).

@@ -172,6 +172,49 @@ import Testing
         #expect(try library.queueListeningState() == 1)
         #expect(try library.queuedActions(limit: 1).first?.at == Date(timeIntervalSince1970: 1_700_000_000))
     }
+
+    /// A library at v20 whose rows an older Pods left with times no episode
+    /// has (REVIEW-4, N3): v21 forgets the transcript with such a cue (to be
+    /// read again by today's reader), and brings every other stored second
+    /// into range; in-range rows are left alone.
+    @Test func v21BringsEveryStoredSecondIntoRange() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let old = try Library(directory: directory, migratingUpTo: "v20: Podcasting 2.0")
+            try old.database.write { db in
+                try db.execute(sql: "INSERT INTO podcast (feedURL, title, subscribedAt) VALUES ('https://example.org/feed', 'Show', 0)")
+                for (guid, duration, position) in [("bad", "1e300", "-1"), ("good", "60", "30")] {
+                    try db.execute(sql: """
+                        INSERT INTO episode (podcastId, guid, title, enclosures, feedOrder, duration, position)
+                        VALUES (1, '\(guid)', '\(guid)', '[]', 0, \(duration), \(position))
+                        """)
+                }
+                try db.execute(sql: #"""
+                    INSERT INTO transcript (episodeId, url, format, cues, fetchedAt) VALUES
+                      (1, 'https://example.org/1.json', 'json', '[{"start":0,"text":"a"},{"start":1e300,"text":"b"}]', 0),
+                      (2, 'https://example.org/2.json', 'json', '[{"start":0,"end":1,"text":"a"},{"text":"untimed"}]', 0)
+                    """#)
+                try db.execute(sql: "INSERT INTO bookmark (episodeId, position, note, createdAt) VALUES (1, 1e300, 'x', 0), (2, 12.5, 'y', 0)")
+                try db.execute(sql: """
+                    INSERT INTO playSession (episodeId, podcastId, episodeTitle, podcastTitle, startedAt, seconds, fromPosition, toPosition, rate)
+                    VALUES (1, 1, 'bad', 'Show', 1, 1e300, -5, 9e18, 0), (2, 1, 'good', 'Show', 2, 10, 20, 30, 1.5)
+                    """)
+            }
+        }
+        let library = try Library(directory: directory)
+        let (transcripts, episodes, bookmarks, sessions) = try library.database.read { db in
+            (try String.fetchAll(db, sql: "SELECT url FROM transcript ORDER BY episodeId"),
+             try Row.fetchAll(db, sql: "SELECT duration, position FROM episode ORDER BY id").map { [$0[0] as Double?, $0[1] as Double?] },
+             try Double.fetchAll(db, sql: "SELECT position FROM bookmark ORDER BY id"),
+             try Row.fetchAll(db, sql: "SELECT seconds, fromPosition, toPosition, rate FROM playSession ORDER BY id")
+                .map { [$0[0] as Double, $0[1] as Double, $0[2] as Double, $0[3] as Double] })
+        }
+        #expect(transcripts == ["https://example.org/2.json"])
+        #expect(episodes == [[nil, 0], [60, 30]])
+        #expect(bookmarks == [0, 12.5])
+        #expect(sessions == [[0, 0, 0, 1], [10, 20, 30, 1.5]])
+    }
 }
 
 /// The JSON v3 wrote (JSONEncoder's, keys as the model's coding keys).
@@ -183,6 +226,7 @@ private struct OldEnclosure: Encodable {
 private struct OldChapter: Encodable {
     var start: Double, title: String, url: String?, image: String?
     init(_ chapter: Chapter) { (start, title, url, image) = (chapter.start, chapter.title, chapter.url, chapter.image) }
+
 }
 
 private struct OldPerson: Encodable {

@@ -93,4 +93,28 @@ import Testing
             #expect(parsed.cues.contains { $0.text == "near" })
         }
     }
+
+    /// `-00:00:05,000` is no time (ADVERSARIAL-5, 10: `Double("-00")` is −0.0, which is not below zero, and the cue played at 0:05).
+    @Test func aNegativeOrSignedSRTTimeIsNoTime() throws {
+        for stamp in ["-00:00:05,000", "00:-01:05,000", "+00:00:05,000", "00:00:0x5,000", "00:00:5e1,000"] {
+            let srt = "1\n\(stamp) --> 00:00:09,000\nbad\n\n2\n00:00:10,000 --> 00:00:12,000\ngood\n"
+            let cues = try Transcript.parse(Data(srt.utf8)).cues
+            #expect(!cues.contains { $0.text == "bad" && $0.start != nil }, "\(stamp): \(cues)")
+            #expect(cues.contains { $0.text == "good" && $0.start == 10 })
+        }
+    }
+
+    /// Cues read back from the library pass the parser's checks: an older
+    /// Pods kept a JSON transcript's times as they came (REVIEW-4, N3).
+    @Test func storedCuesAreCheckedAsTheyAreDecoded() throws {
+        let stored = #"[{"start":0,"end":2,"text":"ok"},{"start":1e300,"end":-1,"text":"huge"},{"start":-5,"text":"negative"},"#
+            + #"{"start":"x","text":"typed wrong"},{"text":"\#(String(repeating: "w", count: 100_000))"}]"#
+        let cues = try JSONDecoder().decode([TranscriptCue].self, from: Data(stored.utf8))
+        #expect(cues.map(\.start) == [0, nil, nil, nil, nil])
+        #expect(cues.map(\.end) == [2, nil, nil, nil, nil])
+        #expect(cues.last.map { $0.text.utf8.count <= 16_384 } == true)
+        // What the library keeps is what it reads back.
+        let kept = try JSONDecoder().decode([TranscriptCue].self, from: JSONEncoder().encode(cues))
+        #expect(kept == cues)
+    }
 }
