@@ -23,7 +23,8 @@ import PodsLibrary
 /// the same URL, share one fetch. A 304 costs no
 /// parse; a permanent redirect or `itunes:new-feed-url` moves the stored URL.
 public actor FeedRefresher {
-    private let library: Library
+    /// The library it stores feeds in.
+    public nonisolated let library: Library
     private let http: HTTPClient
     private let feedsInHand: Int
     private var inHand = 0

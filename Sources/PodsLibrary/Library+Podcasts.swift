@@ -12,28 +12,21 @@ extension Library {
         try subscribe(feedURL: feedURL, prepared: try prepare(feed, for: nil), etag: etag, lastModified: lastModified, at: now)
     }
 
-    /// Subscribes to a feed prepared with `prepare(_:for: nil)`. A feed
-    /// whose `podcast:guid` and title are a subscription's is that podcast
-    /// moved: it lives at `feedURL` from now on, its episodes and progress
-    /// kept. The same guid under another title is refused:
-    /// a copied guid must not merge two shows.
+    /// Subscribes to a feed prepared with `prepare(_:for: nil)`, as a
+    /// podcast of its own. A subscription's identity is its feed URL: a
+    /// feed that repeats another's `podcast:guid` and title (any feed can:
+    /// both are public) is a new podcast, never that one moved (REVIEW-4,
+    /// N2: such a feed took the subscription over, deleting its unplayed
+    /// episodes). A podcast moves only on proof from its own feed — a
+    /// permanent redirect, or its `itunes:new-feed-url` — which the
+    /// refresher follows (`moveFeed`); `podcasts(sharingGuidWith:)` finds the
+    /// candidate to show the listener.
     public func subscribe(feedURL: String, prepared: PreparedFeed, etag: String?, lastModified: String?,
                           at now: Date = Date()) throws(LibraryError) -> Podcast {
         let feed = prepared.channel
         let podcast = try writing { db in
             if let existing = try String.fetchOne(db, sql: "SELECT title FROM podcast WHERE feedURL = ?", arguments: [feedURL]) {
                 throw LibraryError(.duplicate, "already subscribed to \(existing) (\(feedURL))")
-            }
-            if let guid = feed.details.guid,
-               let row = try Row.fetchOne(db, sql: "SELECT id, title, feedURL FROM podcast WHERE details ->> 'guid' = ?", arguments: [guid]) {
-                let (id, title, oldURL): (Int64, String, String) = try (row.decode(atIndex: 0), row.decode(atIndex: 1), row.decode(atIndex: 2))
-                guard title.lowercased() == Self.title(of: feed, feedURL).lowercased() else {
-                    throw LibraryError(.duplicate, "\(feedURL) gives the podcast:guid of \(title) (\(oldURL)) under another title; not subscribed")
-                }
-                try Self.moveFeed(id, from: oldURL, to: feedURL, at: now, db)
-                _ = try Self.merge(prepared, into: id, db)
-                try Self.updateChannel(id, feed, feedURL: feedURL, etag: etag, lastModified: lastModified, at: now, db)
-                return try Self.podcast(id, db)
             }
             try db.execute(sql: """
                 INSERT INTO podcast (feedURL, title, author, description, artworkURL, link, language, subscribedAt,
@@ -51,10 +44,28 @@ extension Library {
         return podcast
     }
 
-    /// Removes a podcast, its episodes and their queue entries.
-    public func unsubscribe(_ id: Int64, at now: Date = Date()) throws(LibraryError) {
+    /// The other subscriptions whose feeds give `podcastID`'s `podcast:guid`:
+    /// shows it may be a copy or a new home of, for the listener to judge.
+    public func podcasts(sharingGuidWith podcastID: Int64) throws(LibraryError) -> [Podcast] {
+        try reading { db in
+            let ids = try Int64.fetchAll(db, sql: """
+                SELECT other.id FROM podcast AS this JOIN podcast AS other
+                  ON other.details ->> 'guid' = this.details ->> 'guid' AND other.id != this.id
+                WHERE this.id = ? AND this.details ->> 'guid' IS NOT NULL ORDER BY other.id LIMIT 10
+                """, arguments: [podcastID])
+            return try ids.map { id throws in try Self.podcast(id, db) }
+        }
+    }
+
+    /// Removes a podcast, its episodes and their queue entries. With
+    /// `feedURL`, only while the podcast is still at that URL, read in the
+    /// same write (a sync's remove of an address the podcast has moved from
+    /// removes nothing: REVIEW-4, N1); whether it was removed.
+    @discardableResult
+    public func unsubscribe(_ id: Int64, ifAt feedURL: String? = nil, at now: Date = Date()) throws(LibraryError) -> Bool {
         try writing { db in
             let podcast = try Self.feedSource(id, db)
+            if let feedURL, podcast.feedURL != feedURL { return false }
             let kept = try Bool.fetchOne(db, sql: "SELECT 1 FROM podcastSetting WHERE podcastId = ? AND key = 'sync' AND value = 'false'",
                                          arguments: [id]) != nil
             try db.execute(sql: "DELETE FROM podcast WHERE id = ?", arguments: [id])
@@ -64,6 +75,7 @@ extension Library {
             } else {
                 try Self.recordSubscription(podcast.feedURL, subscribed: false, at: now, db)
             }
+            return true
         }
     }
 

@@ -33,7 +33,15 @@ package struct FeedSubscriber: Sendable {
             if given != nil { credentials?.restore(before, for: FeedRefresher.normalized(url)) }
             throw SessionError(error)
         }
-        if given != nil { try await credentials?.keep(podcast.feedURL) }
+        guard given != nil else { return podcast }
+        do throws(SessionError) { try await credentials?.keep(podcast.feedURL) } catch {
+            // Kept whole or not at all: a keyring prompt dismissed or unanswered left the podcast
+            // subscribed without its password, though the error said nothing was kept (ADVERSARIAL-5, 4).
+            credentials?.restore(before, for: FeedRefresher.normalized(url))
+            let library = refresher.library
+            _ = try? await LibraryWork.run { () throws(LibraryError) in try library.unsubscribe(podcast.id, ifAt: podcast.feedURL) }
+            throw error
+        }
         return podcast
     }
 }

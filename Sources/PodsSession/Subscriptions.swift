@@ -70,7 +70,7 @@ package struct Subscriptions: Sendable {
     package func unsubscribe(_ text: String) async throws(SessionError) {
         let id = try await podcastID(text)
         let library = library
-        try await LibraryWork.run { () throws(LibraryError) in try library.unsubscribe(id) }
+        _ = try await LibraryWork.run { () throws(LibraryError) in try library.unsubscribe(id) }
         await library.changes.delivered()
     }
 

@@ -36,6 +36,9 @@ package struct SyncRunner: Sendable {
     package let account: SyncAccount
     /// Subscribes to a feed as `pods subscribe` does.
     package let subscribe: @Sendable (String) async throws(LibraryError) -> Podcast
+    /// Fetches these podcasts' own feeds now, following a move a feed proves
+    /// (a permanent redirect, its new-feed-url), as a refresh does.
+    package let refresh: @Sendable ([Int64]) async -> Void
     /// Whether a feed's subscription and progress may leave this machine
     /// (`podcast`: its id here; nil for one unsubscribed).
     package let isShared: @Sendable (_ feedURL: String, _ podcast: Int64?) -> Bool
@@ -105,15 +108,32 @@ package struct SyncRunner: Sendable {
         // A change made here and not sent yet is newer than the server's.
         // A URL with a password in it is the same feed as the one without (kept here without it).
         func key(_ url: String) -> String { ActionMatching.normalized(HTTPCredentials.splitting(url).url) }
-        let adds = changes.add.filter { byURL[key($0)] == nil && queuedHere[key($0)] != false }
+        // The server's removes of podcasts followed here and not subscribed again here since.
+        var removes = changes.remove.compactMap { url in byURL[key(url)].flatMap { queuedHere[key(url)] != true ? $0 : nil } }
+        // A remove and an add in one answer is how a device says a feed moved (the gpodder API's
+        // move). It is one here only on the feed's own proof: fetched now, its permanent redirect or
+        // new-feed-url names the added URL and the refresher moves it, episodes and progress kept.
+        // Otherwise the podcast is the remove's to take, as the other device chose.
+        let added = Set(changes.add.map(key))
+        if !removes.isEmpty, !added.isEmpty {
+            await refresh(removes.map(\.id))
+            let after = try await db { () throws(LibraryError) in try library.podcasts() }
+            let movedHere = Set(after.filter { added.contains(key($0.feedURL)) }.map(\.id))
+            removes.removeAll { movedHere.contains($0.id) }
+        }
+        let following = Set(try await db { () throws(LibraryError) in try library.podcasts() }.map { key($0.feedURL) })
+        let adds = changes.add.filter { !following.contains(key($0)) && queuedHere[key($0)] != false }
         result.subscribed += await subscribeAll(adds)
-        for url in changes.remove {
-            guard let podcast = byURL[key(url)], queuedHere[key(url)] != true else { continue }
-            try await db { () throws(LibraryError) in
-                try library.unsubscribe(podcast.id)
+        // Each remove applies to the podcast only while it is still at the removed URL, read in the
+        // same write: one that moved meanwhile is another address's now (REVIEW-4, N1), and one
+        // subscribed in this pass was never in `removes`.
+        for podcast in removes {
+            let removed = try await db { () throws(LibraryError) in
+                guard try library.unsubscribe(podcast.id, ifAt: podcast.feedURL) else { return false }
                 try library.forgetQueuedSubscription(podcast.feedURL)
+                return true
             }
-            result.unsubscribed += 1
+            if removed { result.unsubscribed += 1 }
         }
         // Up: what changed here (everything, the first time), never private feeds or podcasts with sync = false.
         let now = try await db { () throws(LibraryError) in (try library.podcasts(), try library.queuedSubscriptions()) }

@@ -136,6 +136,7 @@ package actor SyncService {
                     throw LibraryError(.feed, error.message)
                 }
             },
+            refresh: { ids in _ = try? await subscriber.refresher.refresh(ids) },
             isShared: { feedURL, podcast in
                 store?.credentials(for: feedURL) == nil && podcast.map { preferences.value(.sync, podcast: $0).boolValue != false } ?? true
             },

@@ -34,6 +34,20 @@ struct Subscribe: AsyncParsableCommand {
             }
             if format.json { return ItemOutput.print(podcast, LibraryItems.podcast) }
             print("Subscribed to \(podcast["title"]?.text ?? podcast["feedURL"].text) (id \(podcast["id"].int), \(podcast["episodeCount"].int) episodes)")
+            // A feed repeating another's podcast:guid is a podcast of its own: a copy, or the show's new
+            // home. Only the show's own feed can say it moved; the listener judges the rest.
+            guard let guid = podcast["guid"]?.stringValue else { return }
+            var alike: [DBusValue] = []
+            try await library.podcasts { page in
+                alike += page.filter { $0["guid"]?.stringValue == guid && $0["id"].int != podcast["id"].int }
+            }
+            for other in alike.prefix(3) {
+                print("""
+                    This looks like a show you follow: \(other["title"].text) (id \(other["id"].int), \(other["feedURL"].text)). \
+                    Both are kept: a podcast:guid proves nothing; only the show's own old feed can say it moved. \
+                    `pods unsubscribe \(other["id"].int)` if you no longer want the old one.
+                    """)
+            }
         }
     }
 }

@@ -53,6 +53,7 @@ import Testing
         #expect(result.stderr.trimmingCharacters(in: .newlines).split(separator: "\n").count == 1, "one line: \(result.stderr)")
         #expect(try await keyring.podsItemLabels(on: bus).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/credentials.json").path))
+        #expect(try await LibraryClient(podsd.client).podcastsJSON().isEmpty, "no podcast without its password")
         #expect(podsd.isRunning)
     }
 
@@ -68,6 +69,8 @@ import Testing
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("the keyring's prompt to unlock the keyring was dismissed; nothing was kept"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/credentials.json").path))
+        // Nothing means nothing: no podcast left without its password (ADVERSARIAL-5, 4).
+        #expect(try await LibraryClient(podsd.client).podcastsJSON().isEmpty)
     }
 
     /// A password kept in the file (no keyring when it was given) moves into
