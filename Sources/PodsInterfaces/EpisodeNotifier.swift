@@ -120,6 +120,14 @@ package final class EpisodeNotifier: NewEpisodeAnnouncer, BookmarkAnnouncer {
         await notify(summary: "Bookmark at \(MediaSeconds.clock(bookmark.position))", body: body, icon: "", play: nil)
     }
 
+    /// A body as text: servers that take `body-markup` read `&`, `<` and `>`
+    /// as markup, and a feed's title or a bus client's note could break the
+    /// notification or add links and images (REVIEW-4, N24). GNOME Shell,
+    /// Plasma, dunst and mako all read markup.
+    static func markupEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+
     /// `play` nil: a notification that only tells (a bookmark's: transient, no action).
     private func notify(summary: String, body: String, icon: String, play episode: Int64?) async {
         var hints: [String: DBusValue] = ["desktop-entry": .string("pods"),
@@ -129,7 +137,7 @@ package final class EpisodeNotifier: NewEpisodeAnnouncer, BookmarkAnnouncer {
         do {
             let reply = try await connection.call(
                 destination: Self.service, path: Self.path, interface: Self.service, member: "Notify",
-                arguments: [.string("Pods"), .uint32(0), .string(icon.isEmpty ? "pods" : icon), .string(summary), .string(body),
+                arguments: [.string("Pods"), .uint32(0), .string(icon.isEmpty ? "pods" : icon), .string(summary), .string(Self.markupEscaped(body)),
                             .stringArray(episode == nil ? [] : ["play", "Play", "default", "Play"]), .variantDictionary(hints), .int32(-1)],
                 timeout: .seconds(5))
             guard let episode, let id = reply.first?.int64Value.map(UInt32.init(truncatingIfNeeded:)), let server = await serverName()

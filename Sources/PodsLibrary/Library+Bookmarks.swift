@@ -32,11 +32,15 @@ extension Library {
         guard let position = MediaSeconds.checked(position) else {
             throw LibraryError(.invalid, "a bookmark's position is 0 to \(Int(MediaSeconds.maximum)) seconds")
         }
-        let note = Self.oneLine(note)
-        guard note.count <= Self.bookmarkNoteLimit else {
-            throw LibraryError(.invalid, "a bookmark's note is at most \(Self.bookmarkNoteLimit) characters, not \(note.count)")
+        // The cue is cut before it is read whole: its characters may be of any size.
+        let cue = cue.map { cue in
+            let read = String(String.UnicodeScalarView(cue.unicodeScalars.prefix(Self.bookmarkCueLimit * Self.bytesPerCharacter / 4)))
+            return String(Self.oneLine(read).prefix(Self.bookmarkCueLimit))
         }
-        let cue = cue.map { String(Self.oneLine($0).prefix(Self.bookmarkCueLimit)) }
+        let note = Self.oneLine(note)
+        guard Self.fits(note, Self.bookmarkNoteLimit) else {
+            throw LibraryError(.invalid, "a bookmark's note is at most \(Self.bookmarkNoteLimit) characters")
+        }
         return try writing { db in
             _ = try Self.episode(episodeID, db)
             try db.execute(sql: "INSERT INTO bookmark (episodeId, position, note, cue, createdAt) VALUES (?, ?, ?, ?, ?)",
@@ -45,19 +49,34 @@ extension Library {
         }
     }
 
-    /// Text as one printable line: line breaks and tabs become spaces, other
-    /// control characters (a terminal's escape sequences) go. A note comes from
-    /// any client on the bus, and `pods bookmarks` prints it to a terminal.
+    /// Text as one printable line: line breaks (and U+0085, U+2028, U+2029)
+    /// and tabs become spaces; other control characters (a terminal's escape
+    /// sequences), bidi overrides and isolates, and invisible zero-width
+    /// characters go (ADVERSARIAL-5, 8: an RLO reordered what `pods
+    /// bookmarks` showed after it). The joiners emoji are made with stay. A
+    /// note or a name comes from any client on the bus, and is shown on
+    /// terminals and in the desktop's media menu.
     static func oneLine(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if scalar == "\n" || scalar == "\r" || scalar == "\t" {
-                scalars.append(" ")
-            } else if scalar.properties.generalCategory != .control {
-                scalars.append(scalar)
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D, 0x85, 0x2028, 0x2029: scalars.append(" ")
+            case 0x061C, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060, 0x2066...0x2069, 0xFEFF: continue
+            default: if scalar.properties.generalCategory != .control { scalars.append(scalar) }
             }
         }
         return String(scalars).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The most UTF-8 bytes a character of a note or name may average: room
+    /// for emoji sequences (a family is 25 bytes), none for one "character"
+    /// of a letter and millions of combining marks (ADVERSARIAL-5, 6: one
+    /// such character was 8 MB, and twenty grew the library by 160 MB).
+    static let bytesPerCharacter = 32
+
+    /// Whether `text` is at most `characters` characters, and bytes in proportion.
+    static func fits(_ text: String, _ characters: Int) -> Bool {
+        text.utf8.count <= characters * bytesPerCharacter && text.count <= characters
     }
 
     public func bookmark(_ id: Int64) throws(LibraryError) -> Bookmark {

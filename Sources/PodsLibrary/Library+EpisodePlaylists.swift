@@ -61,10 +61,12 @@ extension Library {
     @discardableResult
     public func createPlaylist(_ name: String, rules: PlaylistRules?, at now: Date = Date()) throws(LibraryError) -> EpisodePlaylist {
         let name = Self.oneLine(name)
-        guard !name.isEmpty, name.count <= Self.playlistNameLimit else {
+        guard !name.isEmpty, Self.fits(name, Self.playlistNameLimit) else {
             throw LibraryError(.invalid, "a playlist's name is 1 to \(Self.playlistNameLimit) characters")
         }
         guard Int64(name) == nil else { throw LibraryError(.invalid, "a playlist's name is not a number (numbers are ids)") }
+        // "queue" names the queue wherever a playlist is named (ADVERSARIAL-5, 7).
+        guard name.lowercased() != "queue" else { throw LibraryError(.invalid, "\"queue\" is the queue's name") }
         if let rules { try Self.check(rules) }
         let json = try rules.map { rules throws(LibraryError) in
             do { return String(decoding: try JSONEncoder().encode(rules), as: UTF8.self) } catch {

@@ -24,7 +24,7 @@ public struct TitlePattern: Sendable, Hashable, CustomStringConvertible {
         do throws(SettingsError) {
             compiled = try LinearPattern(source)
         } catch {
-            throw SettingsError("'\(source.prefix(60))' is not a title pattern: \(error.message)")
+            throw SettingsError("'\(source.prefix(60))' is not a regular expression title patterns take: \(error.message)")
         }
         self.source = source
     }

@@ -35,6 +35,26 @@ public enum DisplayText {
         return String(result)
     }
 
+    /// `text` as lines a terminal prints and acts on in no other way: what
+    /// `sanitized` drops goes (C0 and C1 controls, DEL, so no escape
+    /// sequence — OSC, DCS, CSI — can start; bidi controls), but line
+    /// breaks and tabs stay, for output made of lines (`pods`'s). A
+    /// carriage return, form feed or line or paragraph separator is a space.
+    public static func printable(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 >= 0xC2 }) else { return text }  // plain ASCII text: as it is
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A: result.append(scalar)
+            case 0x0B, 0x0C, 0x0D, 0x2028, 0x2029: result.append(" ")
+            case 0x00...0x1F, 0x7F...0x9F: continue
+            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: continue
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
     /// The columns `character` takes: 0 (a combining mark alone), 1 or 2.
     public static func width(of character: Character) -> Int {
         let scalars = character.unicodeScalars

@@ -57,7 +57,19 @@ struct BookmarksCommand: AsyncParsableCommand {
         let seconds = bookmark["position"]?.doubleValue ?? 0
         let whole = Int(max(0, min(seconds, 1e7)).rounded(.down))
         let link = "pods:episode/\(bookmark["episodeId"].int)?t=\(whole)"
-        return "- [\(Status.clock(seconds))](\(link)) \(Self.words(bookmark, separator: ": "))"
+        return "- [\(Status.clock(seconds))](\(link)) \(Self.markdownEscaped(Self.words(bookmark, separator: ": ")))"
+    }
+
+    /// Text that Markdown reads as text: every character it gives a meaning
+    /// (links, emphasis, code, HTML) escaped, so a note `[x](file:///etc/passwd)`
+    /// is no live link (ADVERSARIAL-5, 8).
+    static func markdownEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if "\\`*_[]()<>!|~&".contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
     }
 
     private static func words(_ bookmark: DBusValue, separator: String = " ") -> String {

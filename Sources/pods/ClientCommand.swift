@@ -10,7 +10,7 @@ func withPlayer(_ body: (PlayerClient) async throws(PlayerClient.Failure) -> Voi
         defer { client.connection.close() }
         try await body(client)
     } catch {
-        FileHandle.standardError.write(Data("pods: \(error.description)\n".utf8))
+        printError(error.description)
         throw ExitCode.failure
     }
 }

@@ -21,7 +21,7 @@ struct Inspect: AsyncParsableCommand {
         do {
             feed = try await parse()
         } catch {
-            FileHandle.standardError.write(Data("pods: \(error)\n".utf8))
+            printError("\(error)")
             throw ExitCode.failure
         }
         if format.json {

@@ -228,7 +228,7 @@ struct Import: AsyncParsableCommand {
 
     func run() async throws {
         guard let data = FileManager.default.contents(atPath: file) else {
-            FileHandle.standardError.write(Data("pods: cannot read \(file)\n".utf8))
+            printError("cannot read \(file)")
             throw ExitCode.failure
         }
         try await withLibrary { (library) throws(PlayerClient.Failure) in

@@ -87,9 +87,12 @@ struct Stats: AsyncParsableCommand {
         ].joined(separator: ",")
     }
 
-    /// A field as RFC 4180 writes it; control characters (a feed's title is anyone's) become spaces.
+    /// A field as RFC 4180 writes it; control characters (a feed's title is anyone's) become spaces, and
+    /// a field a spreadsheet would read as a formula (`=`, `+`, `-`, `@` first: quotes do not stop it) starts
+    /// with `'` (REVIEW-4, N18).
     static func csvField(_ text: String) -> String {
-        let clean = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        var clean = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        if let first = clean.first, "=+-@".contains(first) { clean = "'" + clean }
         return "\"" + clean.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -49,7 +49,7 @@ struct TranscriptCommand: AsyncParsableCommand {
                 item["start"] = start.map(DBusValue.double)
                 ItemOutput.print(.variantDictionary(item), PlayerItems.heardCue)
             } else {
-                StandardOutput.write(Array((line(Show.cueText(start: start, speaker: nil, text: text)) + "\n").utf8))  // unbuffered: a pipe sees each line as heard
+                StandardOutput.write(Array((printable(line(Show.cueText(start: start, speaker: nil, text: text))) + "\n").utf8))  // unbuffered: a pipe sees each line as heard
             }
         }
         if let metadata = try? await player.property(MPRIS.PlayerProperty.metadata.name).stringKeyedDictionary { show(metadata) }

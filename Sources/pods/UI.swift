@@ -47,7 +47,7 @@ struct UI: AsyncParsableCommand {
         let pictures = !noArtwork && TerminalPictures.enabled(artwork, environment: environment)
         let player: PlayerClient
         do { player = try await PlayerClient.session() } catch {
-            FileHandle.standardError.write(Data("pods: \(error.description)\n".utf8))
+            printError(error.description)
             throw ExitCode.failure
         }
         defer { player.connection.close() }
@@ -64,7 +64,7 @@ struct UI: AsyncParsableCommand {
             }.start()
         }
         if let failure {
-            FileHandle.standardError.write(Data("pods: \(failure)\n".utf8))
+            printError("\(failure)")
             throw ExitCode.failure
         }
     }

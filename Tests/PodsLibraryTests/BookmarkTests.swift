@@ -43,6 +43,24 @@ import Testing
         let kept = try library.addBookmark(episode: episode, position: 0, note: String(long.dropFirst()) + "\u{1B}\u{9B}",
                                            cue: String(repeating: "c", count: 10_000))
         #expect(kept.note.count == Library.bookmarkNoteLimit && kept.cue?.count == Library.bookmarkCueLimit)
+        // Limits count bytes too: one "character" of a letter and a million combining marks is refused
+        // (ADVERSARIAL-5, 6), and a cue of one is cut before it is read whole; emoji sequences fit.
+        let heavy = "e" + String(repeating: "\u{301}", count: 1_000_000)
+        #expect(throws: LibraryError.self) { try library.addBookmark(episode: episode, position: 1, note: heavy) }
+        let families = try library.addBookmark(episode: episode, position: 1, note: String(repeating: "👨‍👩‍👧‍👦", count: 1_000), cue: heavy)
+        #expect(families.note.count == 1_000 && (families.cue?.utf8.count ?? 0) <= Library.bookmarkCueLimit * 32)
+        // Bidi overrides, isolates and zero-width spaces go; line and paragraph separators and NEL become spaces.
+        let shown = try library.addBookmark(episode: episode, position: 2, note: "a\u{202E}b\u{2066}c\u{2069}d\u{200B}e\u{2028}f\u{2029}g\u{85}h\u{FEFF}")
+        #expect(shown.note == "abcde f g h")
+    }
+
+    /// "queue" names the queue wherever a playlist is named: no playlist may take it (ADVERSARIAL-5, 7).
+    @Test func noPlaylistIsCalledQueue() throws {
+        let library = try Library(directory: try Fixtures.temporaryDirectory())
+        for name in ["queue", "Queue", " QUEUE ", "e" + String(repeating: "\u{301}", count: 100_000)] {
+            #expect(throws: LibraryError.self, "\(name.prefix(8))") { try library.createPlaylist(name, rules: nil) }
+        }
+        #expect(try library.createPlaylist("queue 2", rules: nil).name == "queue 2")
     }
 
     /// A refresh that drops a bookmarked episode keeps it (not in the feed); unsubscribing takes both.

@@ -79,6 +79,12 @@ import Testing
         let markdown = await podsd.pods("bookmarks", String(episode), "--export", "md")
         #expect(markdown.stdout.hasPrefix("- [1:05](pods:episode/\(episode)?t=65) Marked episode: great point: «The great point.»\n"),
                 "\(markdown)")
+        // A note that is Markdown is text in the export: no live link (ADVERSARIAL-5, 8).
+        let linked = await podsd.pods("bookmark", "--json", "see [x](file:///etc/passwd) <b>")
+        let exported = await podsd.pods("bookmarks", String(episode), "--export", "md")
+        #expect(exported.stdout.contains(#"see \[x\]\(file:///etc/passwd\) \<b\>"#), "\(exported)")
+        let linkedID = try #require((try? JSONSerialization.jsonObject(with: Data(linked.stdout.utf8)) as? [String: Any])?["id"] as? Int)
+        #expect(await podsd.pods("bookmarks", "--delete", String(linkedID)).status == 0)
 
         // Played from 5 s before it; the resume position stays where it was, played past or not.
         #expect(await podsd.pods("play", "--bookmark", String(id)).status == 0)

@@ -30,14 +30,15 @@ import Testing
         for show in shows { #expect(await podsd.pods("subscribe", server.url("/\(show).xml")).status == 0) }
 
         // One podcast has a new episode: one notification, its artwork, a Play action.
-        server.setFile("/One.xml", Self.feed("One", episodes: ["One old", "One fresh"], server: server))
+        // Its title holds markup, which the body escapes (REVIEW-4, N24).
+        server.setFile("/One.xml", Self.feed("One", episodes: ["One old", "One fresh &lt;a href=x&gt;&amp;"], server: server))
         try await waitFor(timeout: .seconds(10)) { !notifications.notifications.isEmpty }
         let shown = try #require(notifications.notifications.first)
-        #expect(shown.summary == "One" && shown.body == "New: One fresh" && shown.appName == "Pods")
+        #expect(shown.summary == "One" && shown.body == "New: One fresh &lt;a href=x&gt;&amp;" && shown.appName == "Pods", "\(shown.body)")
         #expect(shown.actions.contains("play") && shown.hints["desktop-entry"] == .string("pods"))
         #expect(shown.icon.hasPrefix("file://") && shown.hints["image-path"]?.stringValue == shown.icon, "\(shown.icon)")
         try notifications.click(shown.id, action: "play")
-        try await waitFor { (try? await podsd.client.status().title) == "One fresh" }
+        try await waitFor { (try? await podsd.client.status().title) == "One fresh <a href=x>&" }
         #expect(notifications.notifications.count == 1)
     }
 
