@@ -157,6 +157,14 @@ public final class DBusConnection: Sendable {
         try await callBus("NameHasOwner", [.string(name)]).first?.boolValue ?? false
     }
 
+    /// The unique name of the connection that owns `name` now.
+    public func owner(of name: String) async throws(DBusError) -> String {
+        guard let owner = try await callBus("GetNameOwner", [.string(name)]).first?.stringValue else {
+            throw .failed("\(name) has no owner")
+        }
+        return owner
+    }
+
     /// The names the bus starts a service for on first use (its `.service` activation files).
     public func activatableNames() async throws(DBusError) -> [String] {
         try await callBus("ListActivatableNames", []).first?.arrayValue?.compactMap(\.stringValue) ?? []

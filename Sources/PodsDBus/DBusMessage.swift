@@ -115,6 +115,7 @@ final class DBusMessage {
     var interface: String? { dbus_message_get_interface(pointer).map { String(cString: $0) } }
     var member: String? { dbus_message_get_member(pointer).map { String(cString: $0) } }
     var sender: String? { dbus_message_get_sender(pointer).map { String(cString: $0) } }
+    var destination: String? { dbus_message_get_destination(pointer).map { String(cString: $0) } }
     var errorName: String? { dbus_message_get_error_name(pointer).map { String(cString: $0) } }
     var signature: String { dbus_message_get_signature(pointer).map { String(cString: $0) } ?? "" }
     var expectsReply: Bool { dbus_message_get_no_reply(pointer) == 0 }

@@ -103,7 +103,7 @@ final class DBusRouter {
         guard !subscriptions.isEmpty, let arguments = try? message.arguments(atMost: Self.maximumArgumentValues) else { return }
         let signal = DBusSignal(
             sender: message.sender ?? "", path: message.path ?? "", interface: interface,
-            member: member, arguments: arguments, receivedAt: .now)
+            member: member, arguments: arguments, receivedAt: .now, destination: message.destination)
         for subscription in subscriptions.values where subscription.match.matches(signal) {
             subscription.continuation.yield(signal)
         }

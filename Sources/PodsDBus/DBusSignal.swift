@@ -7,6 +7,8 @@ public struct DBusSignal: Sendable {
     public var arguments: [DBusValue]
     /// When the connection's thread read it (for latency measurements).
     public var receivedAt: ContinuousClock.Instant
+    /// The connection it was sent to; nil for a broadcast.
+    public var destination: String? = nil
 }
 
 /// Which signals a subscription wants; nil fields match anything.
@@ -38,15 +40,22 @@ public struct DBusSignalMatch: Sendable, Hashable {
 
     /// Local check. The bus applies the rule to broadcast signals, but a
     /// signal sent to this connection by name reaches it whatever the rule
-    /// says, from any client: so the bus daemon's own signals (`NameLost`,
+    /// says, from any client (REVIEW-4, N6: any local account paused
+    /// playback with a `PrepareForSleep` sent to podsd's system-bus
+    /// connection). So the bus daemon's own signals (`NameLost`,
     /// `NameOwnerChanged`), which it sends as `org.freedesktop.DBus` and no
-    /// client can, are checked by that name here, and a unique name is
-    /// compared as it is. Other well-known names are the bus's to apply
-    /// (messages carry the sender's unique name).
+    /// client can, are checked by that name here; a unique name is compared
+    /// as it is (messages carry the sender's unique name); and for another
+    /// well-known name only a broadcast counts, which the bus delivers by
+    /// the rule, so only from that name's owner of the moment. (A service
+    /// that signals its callers one by one is matched by its owner's unique
+    /// name: `DBusConnection.owner(of:)`.)
     func matches(_ signal: DBusSignal) -> Bool {
         if let sender {
             if sender == Self.busDriver || sender.hasPrefix(":") {
                 guard sender == signal.sender else { return false }
+            } else if signal.destination != nil {
+                return false
             }
         }
         if let path, path.rawValue != signal.path { return false }

@@ -56,12 +56,25 @@ package final class MeteredNetworkMonitor: Sendable {
         system?.close()
     }
 
+    /// Each state is logged at most once a minute: a network flapping between
+    /// the two wrote a hundred lines a second into the journal (ADVERSARIAL-5, 9).
+    private static let logEvery = Duration.seconds(60)
+    private let logged = Mutex<[Bool: ContinuousClock.Instant]>([:])
+
     private func report(_ metered: Bool) async {
         let before = current.withLock { current in
             defer { current = metered }
             return current
         }
-        if before != metered { logger.info(metered ? "the network is metered: downloads wait" : "the network is not metered") }
+        if before != metered {
+            let now = ContinuousClock.now
+            let due = logged.withLock { logged in
+                guard logged[metered].map({ now - $0 >= Self.logEvery }) ?? true else { return false }
+                logged[metered] = now
+                return true
+            }
+            if due { logger.info(metered ? "the network is metered: downloads wait" : "the network is not metered") }
+        }
         await changed(metered)
     }
 

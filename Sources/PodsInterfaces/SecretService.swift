@@ -170,9 +170,12 @@ public struct SecretService: SecretKeeper {
     /// `Completed`; returns its result. Dismissed, or unanswered within
     /// `promptTimeout`, is one error naming what it was for (`purpose`).
     private func complete(_ prompt: DBusObjectPath, _ purpose: String) async throws(DBusError) -> DBusValue {
-        // Listening before asking: a service without a prompter answers at once.
+        // Listening before asking: a service without a prompter answers at once. Only the keyring's
+        // owner may answer (REVIEW-4, N12: any client could say a prompt was done); it signals its
+        // caller by name, so it is known by its unique name.
+        let owner = try await connection.owner(of: Self.busName)
         let completions = try await connection.signals(matching: DBusSignalMatch(
-            path: prompt, interface: "org.freedesktop.Secret.Prompt", member: "Completed"))
+            sender: owner, path: prompt, interface: "org.freedesktop.Secret.Prompt", member: "Completed"))
         _ = try await connection.call(destination: Self.busName, path: prompt, interface: "org.freedesktop.Secret.Prompt",
                                       member: "Prompt", arguments: [.string("")])
         let answer = await withTaskGroup(of: DBusSignal?.self) { group in

@@ -3,14 +3,16 @@ import PodsClient
 import PodsTestSupport
 import Testing
 
+/// `episode`'s download state, as `pods downloads --json` says it.
+func downloadState(_ podsd: PodsdProcess, _ episode: Int64) async throws -> String? {
+    let downloads = try JSONSerialization.jsonObject(with: Data(await podsd.pods("downloads", "--json").stdout.utf8)) as? [[String: Any]]
+    return downloads?.first { ($0["episodeId"] as? Int).map(Int64.init) == episode }?["state"] as? String
+}
+
 /// On a metered network (a phone's hotspot) downloads wait, shown as such,
 /// while refreshes still run; they go on once it is not. The desktop
 /// portal's NetworkMonitor is a stand-in (the real one needs its backends).
 @Suite(.timeLimit(.minutes(10))) struct MeteredNetworkTests {
-    func downloadState(_ podsd: PodsdProcess, _ episode: Int64) async throws -> String? {
-        let downloads = try JSONSerialization.jsonObject(with: Data(await podsd.pods("downloads", "--json").stdout.utf8)) as? [[String: Any]]
-        return downloads?.first { ($0["episodeId"] as? Int).map(Int64.init) == episode }?["state"] as? String
-    }
 
     @Test func downloadsWaitOnAMeteredNetworkAndGoOnWhenItIsNot() async throws {
         let fixture = try await EpisodeServer()
