@@ -353,6 +353,20 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 # -- the driver ---------------------------------------------------------------------------------
 
 
+class Failed(Exception):
+    """A crash, hang or unbounded RSS: the run stops where it happened."""
+
+
+def backtrace_helper():
+    """The toolchain's static swift-backtrace (or an installed package's), or None."""
+    candidates = ["/usr/libexec/pods/swift-backtrace"]
+    swift = shutil.which("swift")
+    if swift:
+        candidates.insert(0, os.path.normpath(os.path.join(os.path.dirname(os.path.realpath(swift)),
+                                                           "../libexec/swift/linux/swift-backtrace-static")))
+    return next((path for path in candidates if os.access(path, os.X_OK)), None)
+
+
 class Driver:
     def __init__(self, args, base, work):
         self.args = args
@@ -362,9 +376,12 @@ class Driver:
         self.calls = 0
         self.failures = []
         self.peak_rss = 0
+        # A crash prints its backtrace into podsd.log: podsd carries the Swift runtime inside, and such a
+        # binary finds no backtracer of its own, so it is named (as the package's systemd unit names its own).
+        backtrace = "interactive=no" + ("," + "swift-backtrace=" + backtrace_helper() if backtrace_helper() else "")
         self.env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"), XDG_DATA_HOME=os.path.join(work, "data"),
                         XDG_CACHE_HOME=os.path.join(work, "cache"), HOME=work, TERM="xterm-256color",
-                        SWIFT_BACKTRACE="interactive=no")
+                        SWIFT_BACKTRACE=backtrace)
         self.log = open(os.path.join(work, "podsd.log"), "wb")
         self.podsd = None
         self.starts = 0
@@ -422,6 +439,7 @@ class Driver:
     def fail(self, message):
         print("hostile world: FAIL: " + message, flush=True)
         self.failures.append(message)
+        raise Failed(message)  # the run ends at its first failure: its files are the fixture
 
     def episodes(self):
         done = self.run(["episodes", "--json", "--limit", "5000"])
@@ -477,12 +495,13 @@ def main():
     deadline = started + args.minutes * 60
     rounds = 0
     try:
+      try:
         driver.start_podsd()
         for n in range(args.feeds):
             driver.run(["subscribe", f"{base}/feed/{n}.xml"])
         r = random.Random(args.seed)
         seen = set()
-        while time.time() < deadline and len(driver.failures) < 20:
+        while time.time() < deadline:
             rounds += 1
             driver.run(["refresh"])
             episodes = driver.episodes()
@@ -515,13 +534,18 @@ def main():
             podcasts = []
         for podcast in podcasts[: max(1, len(podcasts) // 4)]:
             driver.run(["unsubscribe", str(podcast)])
+      except Failed:
+        pass
     finally:
         if driver.podsd and driver.podsd.poll() is None:
             driver.podsd.terminate()
             try:
                 driver.podsd.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                driver.fail("podsd did not stop within 10 s of SIGTERM")
+                try:
+                    driver.fail("podsd did not stop within 10 s of SIGTERM")
+                except Failed:
+                    pass
                 driver.podsd.kill()
         server.shutdown()
     minutes = (time.time() - started) / 60

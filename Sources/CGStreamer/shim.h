@@ -2,6 +2,7 @@
 #define PODS_CGSTREAMER_SHIM_H
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
+#include <signal.h>
 #include <string.h>
 
 /// `g_object_set` is variadic, which Swift cannot call.
@@ -142,9 +143,39 @@ static inline GQuark pods_generation_quark(void) {
     return g_quark_from_static_string("pods-load-generation");
 }
 
+static void pods_free_alternate_stack(gpointer stack) {
+    stack_t none = { .ss_sp = NULL, .ss_flags = SS_DISABLE, .ss_size = 0 };
+    sigaltstack(&none, NULL);
+    g_free(stack);
+}
+
+static GPrivate pods_alternate_stack = G_PRIVATE_INIT(pods_free_alternate_stack);
+
+/// Gives the calling thread an alternate signal stack, unless it has one,
+/// freed as the thread ends: a stack overflow on a streaming thread then
+/// reaches the crash handler (SA_ONSTACK) instead of faulting again in it
+/// and killing podsd with nothing marked (REVIEW-4, N9).
+static inline void pods_thread_alternate_stack(void) {
+    if (g_private_get(&pods_alternate_stack) != NULL) return;
+    stack_t current;
+    if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return;
+    size_t size = 64 * 1024;
+    void *stack = g_malloc(size);
+    stack_t alternate = { .ss_sp = stack, .ss_flags = 0, .ss_size = size };
+    if (sigaltstack(&alternate, NULL) != 0) { g_free(stack); return; }
+    g_private_set(&pods_alternate_stack, stack);
+}
+
 static GstBusSyncReply pods_stamp_message(GstBus *bus, GstMessage *message, gpointer data) {
     (void)bus;
     PodsBusStamp *stamp = data;
+    // A streaming thread says it has started on itself, before it streams anything.
+    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_STREAM_STATUS) {
+        GstStreamStatusType type;
+        GstElement *owner = NULL;
+        gst_message_parse_stream_status(message, &type, &owner);
+        if (type == GST_STREAM_STATUS_TYPE_ENTER) pods_thread_alternate_stack();
+    }
     // Stored plus one, so that an unstamped message reads as -1.
     gst_mini_object_set_qdata(GST_MINI_OBJECT_CAST(message), pods_generation_quark(),
                               GINT_TO_POINTER(g_atomic_int_get(&stamp->generation) + 1), NULL);

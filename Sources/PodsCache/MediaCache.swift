@@ -341,7 +341,15 @@ public actor MediaCache {
             cache = try await acquire(episodeID: episodeID, url: url)
         }
         guard var entry = open[episodeID] else { return }
-        if !entry.downloading, !cache.isComplete {
+        if !entry.downloading, !cache.isComplete, isMetered {
+            // The network turned metered while this download was starting (REVIEW-4, N7): it waits at
+            // the front of the queue, as one under way does, instead of running to its end on it.
+            if !queuedDownloads.contains(where: { $0.episodeID == episodeID }) { queuedDownloads.insert((episodeID, url), at: 0) }
+            if entry.users == 0 {
+                open[episodeID] = nil
+                await closeAndWait(cache)
+            }
+        } else if !entry.downloading, !cache.isComplete {
             entry.downloading = true
             entry.host = Self.host(of: url)
             entry.users += 1
@@ -371,8 +379,12 @@ public actor MediaCache {
             queuedDownloads.remove(at: index)
             updateSink.yield(.downloadsChanged(episodeID: episodeID))
         }
+        // A cache being opened (the listener just pressed play) is as good as open (REVIEW-4, N22).
         if let entry = open[episodeID], entry.users > 0 {
             throw CacheError(.file, "episode \(episodeID) is playing or downloading; stop it first")
+        }
+        if opening[episodeID] != nil || starting[episodeID] != nil {
+            throw CacheError(.file, "episode \(episodeID) is being opened to play or download; stop it first")
         }
         if let stopping = closing[episodeID] { await stopping.value }
         try remove(episodeID)

@@ -1,7 +1,7 @@
 import Glibc
 
 /// A handler for the signals a crash raises (SIGSEGV, SIGBUS, SIGILL,
-/// SIGABRT, SIGFPE) that does its own async-signal-safe work and then hands
+/// SIGTRAP — a Swift trap on arm64 —, SIGABRT, SIGFPE) that does its own async-signal-safe work and then hands
 /// the signal on: to the handler it replaced (the Swift runtime's backtrace),
 /// run inside `raise` with the signal unblocked, and, should that one return
 /// (the backtracer does for a signal sent by `kill`), to the default, which
@@ -15,7 +15,7 @@ public final class FatalSignalChain: @unchecked Sendable {
     // @unchecked Sendable, proven: `previous` is written only by `install`,
     // before the handlers that read it are in place, and never again.
 
-    public static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE]
+    public static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
     /// One slot per signal number.
     private let previous: UnsafeMutablePointer<sigaction>
 
@@ -27,6 +27,7 @@ public final class FatalSignalChain: @unchecked Sendable {
     /// Puts `handler` in place for every fatal signal, keeping what it replaces.
     /// `handler` must be async-signal-safe and end with `passOn`.
     public func install(_ handler: @convention(c) (Int32) -> Void) {
+        Self.giveThreadAlternateStack()
         for signal in Self.signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = handler
@@ -34,6 +35,19 @@ public final class FatalSignalChain: @unchecked Sendable {
             action.sa_flags = SA_ONSTACK
             sigaction(signal, &action, previous + Int(signal))
         }
+    }
+
+    /// Gives the calling thread an alternate signal stack unless it has one:
+    /// the handlers run on it (`SA_ONSTACK`), so a stack overflow reaches
+    /// them instead of faulting again (REVIEW-4, N9). Kept for the thread's
+    /// life. (GStreamer's streaming threads get theirs as they start.)
+    public static func giveThreadAlternateStack() {
+        var current = stack_t()
+        if sigaltstack(nil, &current) == 0, current.ss_flags & Int32(SS_DISABLE) == 0 { return }
+        let size = 64 * 1024
+        guard let memory = malloc(size) else { return }
+        var alternate = stack_t(ss_sp: memory, ss_flags: 0, ss_size: size)
+        if sigaltstack(&alternate, nil) != 0 { free(memory) }
     }
 
     /// In the handler, last: the replaced handler, then the default.

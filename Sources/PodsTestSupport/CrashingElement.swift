@@ -22,7 +22,10 @@ public enum CrashingElement {
 
     /// An audio sink description: the element ahead of `fakesink sync=true`,
     /// crashing once `trigger` exists.
-    public static func sink(trigger: URL) -> String { "podscrash trigger=\(trigger.path) ! fakesink sync=true" }
+    /// `overflow`: the crash is a stack overflow (endless recursion), not a write through a null pointer.
+    public static func sink(trigger: URL, overflow: Bool = false) -> String {
+        "podscrash trigger=\(trigger.path)\(overflow ? " overflow=true" : "") ! fakesink sync=true"
+    }
 
     private static let code = #"""
     #define PACKAGE "pods-tests"
@@ -30,16 +33,23 @@ public enum CrashingElement {
     #include <gst/base/gstbasetransform.h>
     #include <unistd.h>
 
-    typedef struct { GstBaseTransform parent; gchar *trigger; } PodsCrash;
+    typedef struct { GstBaseTransform parent; gchar *trigger; gboolean overflow; } PodsCrash;
     typedef struct { GstBaseTransformClass parent_class; } PodsCrashClass;
     G_DEFINE_TYPE(PodsCrash, pods_crash, GST_TYPE_BASE_TRANSFORM)
 
     static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
     static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
 
+    static int deeper(volatile int depth) {
+        volatile char frame[4096];
+        frame[0] = (char)depth;
+        return deeper(depth + 1) + frame[0];  /* not a tail call: every frame stays */
+    }
+
     static GstFlowReturn transform_ip(GstBaseTransform *transform, GstBuffer *buffer) {
         PodsCrash *self = (PodsCrash *)transform;
         if (self->trigger != NULL && access(self->trigger, F_OK) == 0) {
+            if (self->overflow) return deeper(0) == 0 ? GST_FLOW_OK : GST_FLOW_ERROR;
             volatile int *nowhere = NULL;
             *nowhere = 1;
         }
@@ -48,11 +58,13 @@ public enum CrashingElement {
 
     static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *spec) {
         PodsCrash *self = (PodsCrash *)object;
+        if (id == 2) { self->overflow = g_value_get_boolean(value); return; }
         g_free(self->trigger);
         self->trigger = g_value_dup_string(value);
     }
 
     static void get_property(GObject *object, guint id, GValue *value, GParamSpec *spec) {
+        if (id == 2) { g_value_set_boolean(value, ((PodsCrash *)object)->overflow); return; }
         g_value_set_string(value, ((PodsCrash *)object)->trigger);
     }
 
@@ -62,6 +74,8 @@ public enum CrashingElement {
         object_class->get_property = get_property;
         g_object_class_install_property(object_class, 1,
             g_param_spec_string("trigger", "Trigger", "Crash once this file exists", NULL, G_PARAM_READWRITE));
+        g_object_class_install_property(object_class, 2,
+            g_param_spec_boolean("overflow", "Overflow", "Crash by overflowing the stack", FALSE, G_PARAM_READWRITE));
         GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
         gst_element_class_add_static_pad_template(element_class, &sink_template);
         gst_element_class_add_static_pad_template(element_class, &src_template);

@@ -173,13 +173,16 @@ import Testing
     /// episode and die the same way. The resume is tried once more (a kill
     /// while loading is no fault of the file); after that podsd skips it,
     /// says so once, and stays up.
-    @Test func aCrashWhileLoadingAnEpisodeIsNotRepeatedAtEveryStart() async throws {
+    /// The same for a stack overflow in the streaming thread (REVIEW-4, N9): without an alternate
+    /// signal stack its handler faulted again, and the crash went unmarked.
+    @Test(arguments: [false, true])
+    func aCrashWhileLoadingAnEpisodeIsNotRepeatedAtEveryStart(overflow: Bool) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await CrashingElement.build(in: directory)
         let trigger = directory.appendingPathComponent("crash-now")
         try Data().write(to: trigger)
-        let crashing = CrashingElement.sink(trigger: trigger), environment = ["GST_PLUGIN_PATH": directory.path]
+        let crashing = CrashingElement.sink(trigger: trigger, overflow: overflow), environment = ["GST_PLUGIN_PATH": directory.path]
         do {
             let podsd = try await PodsdProcess.start(directory: directory, audioSink: crashing, environment: environment)
             #expect(await podsd.pods("subscribe", Fixtures.data("sample-podcast.xml").absoluteString).status == 0)

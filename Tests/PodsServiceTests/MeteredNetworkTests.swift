@@ -54,6 +54,32 @@ func downloadState(_ podsd: PodsdProcess, _ episode: Int64) async throws -> Stri
         #expect(fixture.server.bytesSent(for: path) - original.count < 600_000, "fetched again what it had")
     }
 
+    /// A download that is starting (the server has not answered its first
+    /// request yet) when the network turns metered waits, as one under way
+    /// does (REVIEW-4, N7: it ran to its end on the metered network).
+    @Test func aDownloadStartingAsTheNetworkTurnsMeteredWaits() async throws {
+        let fixture = try await EpisodeServer()
+        let path = EpisodeServer.path(.ogg)
+        let bus = try await PrivateBus.start()
+        let network = try await NetworkMonitorServer.start(on: bus, metered: false)
+        let podsd = try await PodsdProcess.start(bus: bus)
+        let episode = try #require(try await fixture.subscribe(podsd)[.ogg])
+        fixture.server.hold(path)
+        let asked = Task { await podsd.pods("download", String(episode)) }
+        try await waitFor(timeout: .seconds(10)) { fixture.server.requests(for: path) >= 1 }  // starting: its probe waits on the server
+        try network.setMetered(true)
+        try await Task.sleep(for: .milliseconds(500))
+        fixture.server.release(path)
+        _ = await asked.value
+        try await waitFor(timeout: .seconds(10)) { (try? await downloadState(podsd, episode)) == "metered" }
+        try await Task.sleep(for: .seconds(2))
+        #expect(try await downloadState(podsd, episode) == "metered")
+        let original = try #require(fixture.files[.ogg])
+        #expect(fixture.server.bytesSent(for: path) < original.count / 2, "it ran on the metered network")
+        try network.setMetered(false)
+        try await waitFor(timeout: .seconds(20)) { (try? await downloadState(podsd, episode)) == "downloaded" }
+    }
+
     /// Streaming on a metered network fetches only what playback needs
     /// ahead (a few seconds), not the minute and a half it keeps otherwise.
     @Test func readAheadIsOnlyWhatPlaybackNeedsOnAMeteredNetwork() async throws {
