@@ -51,6 +51,14 @@ final class PlaybackPipeline {
         let audioFlag: UInt32 = 0x2, softVolumeFlag: UInt32 = 0x10
         pods_object_set_uint(playbin, "flags", audioFlag | softVolumeFlag)
         pods_object_set_object(playbin, "audio-sink", audioSink)
+        // The flags do not stop playbin from looking for a video sink when a stream typefinds as
+        // video: an "mp3" whose frames name the reserved sample rate reads as MPEG-4 video, and
+        // playbin then tried every video sink the machine has; DirectFB's killed podsd (and put its
+        // own handler in front of the crash guard's). Sinks that take and drop anything, made here,
+        // leave no video or text element to look for.
+        for property in ["video-sink", "text-sink"] {
+            if let sink = gst_element_factory_make("fakesink", nil) { pods_object_set_object(playbin, property, sink) }
+        }
         // A level meter (silent until silence detection is on) ahead of scaletempo.
         if let filter = gst_parse_bin_from_description(
             "level name=pods-level interval=50000000 post-messages=false ! scaletempo name=\(Self.timeStretchName)", 1, nil) {
