@@ -24,7 +24,13 @@ import subprocess, sys, tempfile, threading, time, zlib
 
 AWKWARD = ["\u0130" * 40, "\u212a" * 30, "\u1e9e", "\ufb01", "\u03a3\u0391\u03a3 \u03c2", "e\u0301\u0302\u0303",
            "\u202e\u05e9\u05dc\u05d5\u05dd\u202c \u0645\u0631\u062d\u0628\u0627", "\U0001F469\u200d\U0001F469\u200d\U0001F467\U0001F3F3\ufe0f\u200d\U0001F308",
-           "&#xD800;&#xDFFF;&#55296;", "&#0;", "\x1b[2J\x1b]0;title\x07", "\u200f\u2066", "A" * 70000, ""]
+           "&#xD800;&#xDFFF;&#55296;", "&#0;", "\x1b[2J\x1b]0;title\x07", "\u200f\u2066", "A" * 70000, "",
+           # terminal controls of every kind: OSC 52 (the clipboard), DCS, 8-bit CSI and OSC, bidi overrides
+           "a\x1b]52;c;ZWNobyBwd25lZA==\x07b\x1bP1$q\x1b\\c\u009b31m\u009d0;t\u009cd\u202ee\u2066f\u0085g",
+           # notes whose tags never close, unterminated comments and references (REVIEW-4, N4: N^2 per tag)
+           "<a " * 20000, "<a href=" * 10000, "<!--" * 10000, "&#" * 20000, "<p" * 20000]
+# Shows whose feeds repeat one another's podcast:guid and title (REVIEW-4, N2): a subscription is its URL.
+SHARED_GUIDS = ["5d0a8d59-0f7e-5e4a-a0c1-3b5c1d2e7f60", "917393e3-1b1e-5cef-ace4-edaa54e1f810"]
 SECONDS = ["99999999999999999999999", "1e23", "1e308", "inf", "NaN", "-1", "9223372036854775808", "18446744073709551616",
            "1:2:3:4", "::", "00:00:00", "59:59", "0.5", "  ", "4294967296", "-0", "1e-300", "99999999999:99:99"]
 BOUNDARY64 = [0, 1, 7, 8, 15, 16, 0xFFFFFFFF, (1 << 63) - 9, (1 << 63) - 8, (1 << 63) - 1, 1 << 63, (1 << 64) - 1]
@@ -112,6 +118,9 @@ class World:
         text = re.sub(r'<enclosure[^>]*>', "", text)
         text = re.sub(r'<item(\s[^>]*)?>', item_extra, text, count=60)
         text = re.sub(r'<channel>', '<channel><itunes:image href="%s/art/%d/channel.%s"/>' % (base, n, r.choice(list(self.art))), text, count=1)
+        if r.random() < 0.4:  # another feed's guid and title
+            text = re.sub(r'<channel>', '<channel><podcast:guid>%s</podcast:guid><title>Copied Show</title>' % r.choice(SHARED_GUIDS),
+                          text, count=1)
         # Namespaces the additions use, declared on the root (a feed may already declare them).
         text = re.sub(r'<rss\b', '<rss xmlns:podcast="https://podcastindex.org/namespace/1.0" '
                       'xmlns:psc="http://podlove.org/simple-chapters" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"',
@@ -424,9 +433,51 @@ class Driver:
             return None
         if done.returncode < 0:
             self.fail(f"crashed: {what} died of signal {-done.returncode}: {done.stderr[-600:].decode('utf-8', 'replace')}")
+        if arguments[0] != "ui":
+            self.check_printed(what, done)
         if not quiet:
             self.check_podsd(what)
         return done if done.returncode == 0 else None
+
+    # What an older, laxer Pods (or a hand) may have left in the library: every value read back is input.
+    LIBRARY_EDITS = [
+        "UPDATE transcript SET cues = '[{\"start\":1e300,\"text\":\"x\"},{\"start\":-1,\"end\":9.3e18,\"text\":\"y\"}]'",
+        "UPDATE episode SET duration = 1e300 WHERE id % 3 = 0", "UPDATE episode SET position = -1 WHERE id % 5 = 0",
+        "UPDATE episode SET position = 9.3e18 WHERE id % 7 = 0", "UPDATE episode SET title = title || '\x1b]52;c;eA==\x07'",
+        "INSERT INTO bookmark (episodeId, position, note, createdAt) SELECT id, 1e300, 'huge', 0 FROM episode LIMIT 3",
+        "UPDATE podcast SET link = 'file:///etc/passwd', artworkURL = 'file:///etc/passwd'",
+        "UPDATE episode SET link = 'file:///etc/passwd', transcriptURL = 'file:///etc/passwd' WHERE id % 4 = 0",
+        "UPDATE setting SET value = 'nan' WHERE key = 'rate'", "UPDATE setting SET value = '1e308' WHERE key = 'volume'",
+    ]
+
+    def edit_library(self, r):
+        """Rows of the library podsd wrote edited to boundary values, while podsd is down."""
+        import sqlite3
+        path = os.path.join(self.work, "data", "library.sqlite")
+        if not os.path.exists(path):
+            return
+        try:
+            db = sqlite3.connect(path, timeout=5)
+            for statement in r.sample(self.LIBRARY_EDITS, k=3):
+                try:
+                    db.execute(statement)
+                except sqlite3.Error:
+                    pass  # a table this library does not have yet
+            db.commit()
+            db.close()
+        except sqlite3.Error as error:
+            print(f"hostile world: the library could not be edited: {error}", flush=True)
+
+    # A terminal acts on these: no command may print one (REVIEW-4, N5).
+    CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+    def check_printed(self, what, done):
+        if "--json" in what:
+            return  # JSON escapes what it carries
+        for stream in (done.stdout, done.stderr):
+            found = self.CONTROLS.search(stream.decode("utf-8", "replace"))
+            if found:
+                self.fail(f"{what} printed U+{ord(found.group(0)):04X} to a terminal")
 
     def gdbus(self, arguments):
         self.calls += 1
@@ -526,6 +577,7 @@ def main():
             if rounds % 3 == 0:  # a kill at any moment: podsd starts again, whatever its files hold
                 driver.podsd.kill()
                 driver.podsd.wait()
+                driver.edit_library(r)
                 driver.start_podsd()
         listed = driver.run(["podcasts", "--json"])
         try:

@@ -89,7 +89,8 @@ public struct PodsService: Sendable {
         let signals = LibrarySignalEmitter(connection: podsConnection)
         let cacheDirectory = configuration.cacheDirectory
         let credentials = if let dataDirectory = configuration.dataDirectory {
-            await CredentialStore.open(secrets: await SecretService.find(on: podsConnection, logger: logger), file: dataDirectory.appendingPathComponent("credentials.json"), logger: logger)
+            await CredentialStore.open(finding: { [logger] in await SecretService.find(on: podsConnection, logger: logger) },
+                                       file: dataDirectory.appendingPathComponent("credentials.json"), logger: logger)
         } else { CredentialStore?.none }
         let session = library.map { library in
             Session(library: library, controller: controller, preferences: preferences, credentials: credentials,

@@ -12,7 +12,9 @@ import Synchronization
 /// enclosures on the same host are fetched with them too; libcurl never
 /// sends them to another host.
 package final class CredentialStore: Sendable {
-    private let backend: Backend
+    /// Set once more at most: the file's, until a keyring that answered late takes over.
+    private let backendNow: Mutex<Backend>
+    private var backend: Backend { backendNow.withLock { $0 } }
     private let logger: Logger
     /// Every origin's credentials, read once at start and kept as they change
     /// (each transfer asks, from libcurl's thread); includes one being tried.
@@ -32,8 +34,56 @@ package final class CredentialStore: Sendable {
     private let toldFile = Mutex(false)
 
     private init(backend: Backend, logger: Logger) {
-        self.backend = backend
+        self.backendNow = Mutex(backend)
         self.logger = logger
+    }
+
+    /// How long a start waits for the keyring before podsd takes its names
+    /// on the bus. A keyring that answers at all answers in milliseconds; one
+    /// that hangs held podsd's names 26 s, past D-Bus activation's 25 s, so
+    /// every `pods` command said podsd was not running (ADVERSARIAL-5, 3).
+    package static let startWait = Duration.seconds(1)
+
+    /// `open` with the keyring looked up by `find`, waited for `startWait`
+    /// at most: a keyring slower than that starts podsd on the file and
+    /// takes over when it answers (its passwords are used from then on, and
+    /// the file's move into it).
+    package static func open(finding find: @escaping @Sendable () async -> (any SecretKeeper)?, file: URL, logger: Logger,
+                             wait: Duration = startWait) async -> CredentialStore {
+        let answered = Atomic<Bool>(false)
+        let lookup = Task { () -> (any SecretKeeper)? in
+            defer { answered.store(true, ordering: .releasing) }
+            return await find()
+        }
+        // Looked at every 10 ms (a task's value cannot be awaited with a time limit: its waiter is not cancelled).
+        let deadline = ContinuousClock.now + wait
+        while !answered.load(ordering: .acquiring), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        if answered.load(ordering: .acquiring) { return await open(secrets: await lookup.value, file: file, logger: logger) }
+        logger.warning("the Secret Service has not answered within \(wait); podsd starts with \(file.path) and takes the keyring when it answers")
+        let store = await open(secrets: nil, file: file, logger: logger)
+        Task { [store] in
+            guard let secrets = await lookup.value else { return }
+            await store.takeOver(secrets, from: file)
+        }
+        return store
+    }
+
+    /// A keyring that answered after podsd started: its passwords join those in use, it keeps
+    /// them from now on, and the file's move into it.
+    private func takeOver(_ secrets: any SecretKeeper, from file: URL) async {
+        guard case .file = backend else { return }  // an unreadable file stays as it was
+        do throws(SessionError) {
+            let (found, lockedAway) = try await secrets.loadAll()
+            let logins = found.mapValues(HTTPCredentials.init)
+            known.withLock { $0.merge(logins) { current, _ in current } }
+            kept.withLock { $0.merge(logins) { current, _ in current } }
+            backendNow.withLock { $0 = .secretService(secrets) }
+            logger.info("the Secret Service answered: it keeps Pods' passwords from now on")
+            if lockedAway { await unlock(secrets) }
+            await moveIntoKeyring(from: file, secrets)
+        } catch {
+            logger.warning("the Secret Service did not give Pods' passwords (\(error.message)); they stay in \(file.path)")
+        }
     }
 
     /// The desktop's keeper of secrets when there is one (`secrets`) and it

@@ -45,17 +45,23 @@ public final class SecretServiceServer: Sendable {
     private static let stringMap = DBusType.dictionary(key: .string, value: .string)
     private static let secretType = DBusType.structure([.objectPath, .array(.byte), .array(.byte), .string])
 
-    private init(connection: DBusConnection, collection: Collection, promptAnswer: PromptAnswer, promptDelay: Duration) {
+    /// How long `OpenSession` takes to answer (a hung keyring: longer than its callers wait).
+    private let openDelay: Duration
+
+    private init(connection: DBusConnection, collection: Collection, promptAnswer: PromptAnswer, promptDelay: Duration, openDelay: Duration) {
         self.connection = connection
         self.state = Mutex(State(collection: collection))
         self.promptAnswer = promptAnswer
         self.promptDelay = promptDelay
+        self.openDelay = openDelay
     }
 
     public static func start(on bus: PrivateBus, collection: Collection = .unlocked, promptAnswer: PromptAnswer = .accept,
-                             promptDelay: Duration = .milliseconds(100), items: [Item] = []) async throws -> SecretServiceServer {
+                             promptDelay: Duration = .milliseconds(100), openDelay: Duration = .zero,
+                             items: [Item] = []) async throws -> SecretServiceServer {
         let connection = try await DBusConnection.connect(address: bus.address)
-        let server = SecretServiceServer(connection: connection, collection: collection, promptAnswer: promptAnswer, promptDelay: promptDelay)
+        let server = SecretServiceServer(connection: connection, collection: collection, promptAnswer: promptAnswer, promptDelay: promptDelay,
+                                         openDelay: openDelay)
         server.state.withLock { $0.items = items }
         for item in items { server.exportItem(item.path) }
         connection.exportStandIn(DBusExportedObject(path: root, interfaces: [server.serviceInterface()]))
@@ -87,6 +93,7 @@ public final class SecretServiceServer: Sendable {
                 guard arguments[0].stringValue == "plain" else {
                     throw DBusError(name: "org.freedesktop.DBus.Error.NotSupported", message: "only plain")
                 }
+                if self.openDelay > .zero { try await Task.sleep(for: self.openDelay) }
                 return [.variant(.string("")), .objectPath(DBusObjectPath(validLiteral: "/org/freedesktop/secrets/session/s1"))]
             },
             DBusMethod("SearchItems", inputs: [DBusArgument("attributes", Self.stringMap)],

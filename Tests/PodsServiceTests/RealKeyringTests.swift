@@ -143,6 +143,26 @@ import Testing
         let result = await podsd.run(Fixtures.executable("pods"), ["subscribe", server.url("/private/feed.xml")])
         #expect(result.status == 0, "\(result)")
     }
+
+    /// A keyring that takes seconds to open a session does not hold podsd's
+    /// names (ADVERSARIAL-5, 3: 26 s, past D-Bus activation's 25 s, and every
+    /// `pods` command said podsd was not running): podsd answers within a
+    /// couple of seconds, and the keyring's passwords are used once it answers.
+    @Test func aKeyringThatAnswersLateHoldsNothingUpAndIsUsedWhenItAnswers() async throws {
+        let server = try PrivateFeedTests.server()
+        defer { server.stop() }
+        let bus = try await PrivateBus.start()
+        let kept = SecretServiceServer.item(1, origin: HTTPOrigin.of(server), user: "alice", password: "s3cret-pw")
+        _ = try await SecretServiceServer.start(on: bus, openDelay: .seconds(6), items: [kept])
+        let started = ContinuousClock.now
+        let podsd = try await PodsdProcess.start(bus: bus)
+        #expect(ContinuousClock.now - started < .seconds(4), "podsd took its names after \(ContinuousClock.now - started)")
+        #expect(await podsd.playerctl("status").status == 0)
+        try await waitFor(timeout: .seconds(20)) {
+            await podsd.run(Fixtures.executable("pods"), ["subscribe", server.url("/private/feed.xml")]).status == 0
+        }
+        #expect(ContinuousClock.now - started >= .seconds(5), "subscribed before the keyring answered")
+    }
 }
 
 /// The origin a server's private feed is kept under.
