@@ -69,17 +69,23 @@ extension Library {
     }
 
     /// Complete downloads of `podcasts` with no measurement of their file,
-    /// at most `limit`, the most recently used first.
-    public func unmeasuredDownloads(of podcasts: [Int64], limit: Int) throws(LibraryError) -> [UnmeasuredDownload] {
+    /// at most `limit`, the most recently used first, passing over the
+    /// files in `excluding` (episode id and length: those that failed this
+    /// run; filtered after the query, 32 failures stopped the survey for good:
+    /// REVIEW-4, N14).
+    public func unmeasuredDownloads(of podcasts: [Int64], limit: Int, excluding: Set<[Int64]> = []) throws(LibraryError)
+        -> [UnmeasuredDownload] {
         guard !podcasts.isEmpty, limit > 0 else { return [] }
+        let failed = "[" + excluding.filter { $0.count == 2 }.map { "[\($0[0]),\($0[1])]" }.joined(separator: ",") + "]"
         return try reading { db in
             try Row.fetchAll(db, sql: """
                 SELECT m.episodeId, e.podcastId, m.fileName, m.length FROM cachedMedia m
                 JOIN episode e ON e.id = m.episodeId
                 LEFT JOIN episodeLoudness l ON l.episodeId = m.episodeId AND l.length = m.length
                 WHERE m.complete AND l.episodeId IS NULL AND e.podcastId IN (\(podcasts.map { _ in "?" }.joined(separator: ",")))
+                  AND NOT EXISTS (SELECT 1 FROM json_each(?) f WHERE f.value ->> 0 = m.episodeId AND f.value ->> 1 = m.length)
                 ORDER BY m.lastAccess DESC LIMIT ?
-                """, arguments: StatementArguments(podcasts.map { $0 as any DatabaseValueConvertible } + [limit]))
+                """, arguments: StatementArguments(podcasts.map { $0 as any DatabaseValueConvertible } + [failed, limit]))
                 .map { row in UnmeasuredDownload(episodeId: row[0], podcastId: row[1], fileName: row[2], length: row[3]) }
         }
     }

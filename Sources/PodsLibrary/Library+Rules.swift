@@ -22,6 +22,8 @@ public struct DownloadedEpisode: Sendable, Equatable {
     public var queued: Bool
     /// Downloaded because the listener asked for it (not by auto-download).
     public var byHand: Bool
+    /// Still in its feed (one that left it lives on only while something, its download too, keeps it).
+    public var inFeed: Bool = true
 }
 
 extension Library {
@@ -88,14 +90,14 @@ extension Library {
         return try reading { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, podcastId, published, completed, coalesce(lastPlayedAt, changedAt) AS playedAt,
-                       id IN (SELECT episodeId FROM queueItem) AS queued, id IN (SELECT episodeId FROM downloadPin) AS byHand
+                       id IN (SELECT episodeId FROM queueItem) AS queued, id IN (SELECT episodeId FROM downloadPin) AS byHand, inFeed
                 FROM episode
                 WHERE id IN (SELECT episodeId FROM cachedMedia WHERE pinned) OR id IN (SELECT value FROM json_each(?))
                 """, arguments: [waiting]).map { row in
                 DownloadedEpisode(id: row["id"], podcastId: row["podcastId"],
                                   published: (row["published"] as Double?).map(Date.init(timeIntervalSince1970:)),
                                   completed: row["completed"], playedAt: (row["playedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                                  queued: row["queued"], byHand: row["byHand"])
+                                  queued: row["queued"], byHand: row["byHand"], inFeed: row["inFeed"])
             }
         }
     }

@@ -65,9 +65,10 @@ package actor LoudnessSurvey {
             let podcasts = levelledPodcasts()
             let batch: [UnmeasuredDownload]
             do {
+                let failed = failed
                 batch = try await LibraryWork.run { [library] () throws(LibraryError) in
-                    try library.unmeasuredDownloads(of: podcasts, limit: 32)
-                }.filter { !failed.contains([$0.episodeId, $0.length]) }
+                    try library.unmeasuredDownloads(of: podcasts, limit: 32, excluding: failed)
+                }
             } catch {
                 logger.error("could not read which downloads to measure: \(error)")
                 return

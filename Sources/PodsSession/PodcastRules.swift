@@ -117,7 +117,9 @@ package struct PodcastRules: Sendable {
             let after = values.value(.deletePlayedAfter, podcast: podcast).numberValue ?? 0
             let newestFirst = episodes.sorted { ($0.published ?? .distantPast, $0.id) > ($1.published ?? .distantPast, $1.id) }
             for (index, episode) in newestFirst.enumerated() {
-                guard !episode.byHand, !episode.queued, episode.id != loaded else { continue }
+                // An unplayed episode that left its feed lives on only through its download: retention
+                // deletes files, never episodes (REVIEW-4, N21: the next refresh removed it).
+                guard !episode.byHand, !episode.queued, episode.id != loaded, episode.inFeed || episode.completed else { continue }
                 let beyondKeep = keep > 0 && index >= keep
                 let playedLongAgo = after > 0 && episode.completed && episode.playedAt.map { now.timeIntervalSince($0) >= after } == true
                 if beyondKeep || playedLongAgo { victims.append(episode.id) }

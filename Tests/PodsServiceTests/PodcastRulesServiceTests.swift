@@ -127,6 +127,20 @@ import Testing
         #expect(Set(after.keys) == Set(["One", "Two", "Three", "Four", "Five"].compactMap { ids[$0] }), "\(after)")
         #expect(after[ids["One"] ?? 0]?.byHand == true && after[ids["Five"] ?? 0]?.byHand == false)
         #expect(await podsd.pods("downloads").stdout.contains("One  (kept)"))
+
+        // An unplayed episode that left the feed lives on through its download: retention deletes
+        // files, never episodes (REVIEW-4, N21: keep 3 took Three's file, the next refresh its row).
+        items.removeAll { $0.title == "Three" }
+        items.append(Item(guid: "e6", title: "Six", day: 6))
+        server.setFile("/feed.xml", Self.feed(server, items))
+        #expect(await podsd.pods("refresh").status == 0)
+        ids = try await Self.ids(podsd)
+        try await waitFor(timeout: .seconds(20)) { (try? await Self.downloads(podsd))?[ids["Six"] ?? 0]?.state == "downloaded" }
+        // Keep 3 now counts Six, Five, Four and Three: the oldest went within 5 s above; Three's must not.
+        try await Task.sleep(for: .seconds(6))
+        #expect(try await Self.downloads(podsd)[ids["Three"] ?? 0] != nil, "the download of an episode out of its feed went")
+        #expect(await podsd.pods("refresh").status == 0)
+        #expect(try await Self.ids(podsd)["Three"] != nil, "the episode that left the feed went with its download")
         #expect(podsd.isRunning)
     }
 
