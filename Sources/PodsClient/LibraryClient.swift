@@ -6,7 +6,8 @@ import PodsProtocol
 /// uses for subscriptions, episodes and the queue. Items come back as typed
 /// `a{sv}` values (keys in `LibraryItems`); lists are read page by page.
 public struct LibraryClient: Sendable {
-    private let player: PlayerClient
+    /// The player interface on the same connection.
+    public let player: PlayerClient
 
     public init(_ player: PlayerClient) { self.player = player }
 

@@ -103,6 +103,22 @@ public struct PlayerClient: Sendable {
         return value.unwrapped
     }
 
+    /// The playlist that plays next, as MPRIS `ActivePlaylist` names it: its
+    /// title, or nil when it is the queue or none is active.
+    public func activePlaylistOtherThanTheQueue() async throws(Failure) -> String? {
+        let reply = try await call(interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                   [.string(MPRIS.playlistsInterface), .string("ActivePlaylist")])
+        guard case .structure(let fields) = reply.first?.unwrapped, fields.count == 2, fields[0].boolValue == true,
+              case .structure(let playlist) = fields[1], playlist.count == 3,
+              let path = playlist[0].objectPathValue, path != MPRIS.queuePath, let title = playlist[1].stringValue else { return nil }
+        // The menu's title ends with the count ("Commute (4)").
+        if title.hasSuffix(")"), let open = title.range(of: " (", options: .backwards),
+           title[open.upperBound..<title.index(before: title.endIndex)].allSatisfy(\.isNumber) {
+            return String(title[..<open.lowerBound])
+        }
+        return title
+    }
+
     // MARK: - Calls
 
     private func player(_ method: MPRISPlayerMethod, _ arguments: [DBusValue] = []) async throws(Failure) {

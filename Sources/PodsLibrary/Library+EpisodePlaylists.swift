@@ -105,12 +105,26 @@ extension Library {
             let playlist = try Self.playlist(id, db, now: now)
             guard playlist.rules == nil else { throw LibraryError(.invalid, "\(playlist.name) is a playlist of rules: it holds what they choose") }
             for episode in episodes { _ = try Self.episode(episode, db) }
-            let ranks = try Double.fetchAll(db, sql: "SELECT rank FROM playlistItem WHERE playlistId = ? AND episodeId NOT IN (SELECT value FROM json_each(?)) ORDER BY rank",
-                                            arguments: [id, Self.jsonArray(episodes)])
+            let others = "SELECT rank FROM playlistItem WHERE playlistId = ? AND episodeId NOT IN (SELECT value FROM json_each(?)) ORDER BY rank"
+            var ranks = try Double.fetchAll(db, sql: others, arguments: [id, Self.jsonArray(episodes)])
             let at = min(max(0, index ?? ranks.count), ranks.count)
-            let low = at > 0 ? ranks[at - 1] : (ranks.first ?? 1) - 1
-            let high = at < ranks.count ? ranks[at] : (ranks.last ?? 0) + Double(episodes.count + 1)
-            let step = (high - low) / Double(episodes.count + 1)
+            func bounds() -> (low: Double, step: Double) {
+                let low = at > 0 ? ranks[at - 1] : (ranks.first ?? 1) - 1
+                let high = at < ranks.count ? ranks[at] : (ranks.last ?? 0) + Double(episodes.count + 1)
+                return (low, (high - low) / Double(episodes.count + 1))
+            }
+            var (low, step) = bounds()
+            // Ranks are midpoints: adding at one place again and again halves the gap each time, and
+            // after about fifty adds two ranks were equal and the order was the ids' (REVIEW-4, N17).
+            // A gap too narrow to split is made whole again: the list renumbered 1, 2, 3, … as it stands.
+            if step < max(1, abs(low)) * 1e-9 {
+                try db.execute(sql: """
+                    UPDATE playlistItem SET rank = (SELECT n FROM (SELECT episodeId AS e, row_number() OVER (ORDER BY rank, episodeId) AS n
+                        FROM playlistItem WHERE playlistId = ?1) WHERE e = playlistItem.episodeId) WHERE playlistId = ?1
+                    """, arguments: [id])
+                ranks = try Double.fetchAll(db, sql: others, arguments: [id, Self.jsonArray(episodes)])
+                (low, step) = bounds()
+            }
             for (offset, episode) in episodes.enumerated() {
                 try db.execute(sql: """
                     INSERT INTO playlistItem (playlistId, episodeId, rank) VALUES (?, ?, ?)

@@ -22,9 +22,17 @@ struct Queue: AsyncParsableCommand {
                         print("\(position). \(episode["id"].int)  \(episode["title"].text)")
                     }
                 }
-                if format.json { output.finish() }
+                if format.json { return output.finish() }
+                try await Queue.sayWhatPlaysNext(library)
             }
         }
+    }
+
+    /// While a playlist plays next, the queue waits: said wherever the queue is shown or changed
+    /// (REVIEW-4, N20: a desktop's media menu made a playlist active, and queue edits changed nothing heard).
+    static func sayWhatPlaysNext(_ library: LibraryClient) async throws(PlayerClient.Failure) {
+        guard let playlist = try await library.player.activePlaylistOtherThanTheQueue() else { return }
+        print("The playlist \(playlist) plays next, not the queue: `pods playlist play queue` makes the queue what plays next again.")
     }
 
     struct Add: AsyncParsableCommand {
@@ -35,6 +43,7 @@ struct Queue: AsyncParsableCommand {
         func run() async throws {
             try await withLibrary { (library) throws(PlayerClient.Failure) in
                 try await library.enqueue(episodes, at: at.map { $0 - 1 })
+                try await Queue.sayWhatPlaysNext(library)
             }
         }
     }

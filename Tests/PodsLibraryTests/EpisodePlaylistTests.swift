@@ -82,6 +82,21 @@ import Testing
         #expect(throws: LibraryError.self) { try library.setActivePlaylist(list.id) }
     }
 
+    /// Adding at one place again and again keeps the order asked for (REVIEW-4, N17: ranks are
+    /// midpoints, and after about fifty adds at index 1 two were equal and the ids decided).
+    @Test func addingAtOnePlaceAHundredTimesKeepsTheOrder() throws {
+        let library = try Library(directory: try Fixtures.temporaryDirectory())
+        let guids = (0..<102).map { "e\($0)" }
+        let show = try library.subscribe(feedURL: "https://example.org/a", feed: Self.feed(guids), etag: nil, lastModified: nil)
+        let ids = Dictionary(uniqueKeysWithValues: try library.episodes(podcastId: show.id).map { ($0.episode.guid, $0.id) })
+        let list = try library.createPlaylist("Stack", rules: nil)
+        try library.addToPlaylist(list.id, [ids["e0"]!, ids["e1"]!])
+        // Each new one goes in second place: the newest added is second, the first added last.
+        for number in 2..<102 { try library.addToPlaylist(list.id, [ids["e\(number)"]!], at: 1) }
+        let expected = ["Episode e0"] + (2..<102).reversed().map { "Episode e\($0)" } + ["Episode e1"]
+        #expect(try library.playlistEpisodes(list.id, offset: 0, limit: 200).map(\.title) == expected)
+    }
+
     @Test func fiftyThousandEpisodesAnswerInPages() throws {
         let library = try Library(directory: try Fixtures.temporaryDirectory())
         let guids = (0..<50_000).map { "e\($0)" }

@@ -114,6 +114,10 @@ import Testing
         #expect(refused.status == 1 && refused.stderr.contains("playlist of rules"), "\(refused)")
         #expect(await podsd.pods("playlist", "play", "Mix").status == 0)
         try await waitFor(timeout: .seconds(10)) { (try? await podsd.client.status().episodeId) == Int64(ids["Talk one"]!) }
+        // While Mix plays next, the queue says it waits (REVIEW-4, N20), shown and when added to.
+        try await waitFor(timeout: .seconds(5)) { await podsd.pods("queue").stdout.contains("The playlist Mix plays next, not the queue") }
+        #expect(await podsd.pods("queue", "add", String(ids["News three"]!)).stdout.contains("The playlist Mix plays next"))
+        #expect(await podsd.pods("queue", "clear").status == 0)
         let empty = await podsd.pods("playlist", "play", "queue")
         #expect(empty.status == 1 && empty.stderr.contains("the queue is empty"), "\(empty)")
 
