@@ -185,6 +185,9 @@ package actor Playback {
     }
 
     /// `number`: the load's number, taken and announced by the caller (nil: this takes one).
+    /// A `preferred-format` alternate that does not play (a 404, a server
+    /// down) gives way to the feed's own file (ADVERSARIAL-5, 11: the
+    /// episode stayed unplayable while the feed's own answered).
     private func load(_ episode: LibraryEpisode, paused: Bool, at position: Duration? = nil, streaming: Bool = false,
                       number: Int? = nil) async throws(SessionError) {
         let load = number ?? controller.loads.take()
@@ -192,6 +195,17 @@ package actor Playback {
         guard let url = preferences.audioURL(of: episode) else {
             throw SessionError.failed("episode \(episode.id) has no audio to play")
         }
+        do throws(SessionError) {
+            try await self.load(episode, from: url, paused: paused, at: position, streaming: streaming, load: load)
+        } catch {
+            guard let own = episode.episode.enclosures.first?.url, own != url, controller.loads.isLatest(load) else { throw error }
+            logger.warning("episode \(episode.id): \(error.message); playing the feed's own file, \(own)")
+            try await self.load(episode, from: own, paused: paused, at: position, streaming: streaming, load: load)
+        }
+    }
+
+    private func load(_ episode: LibraryEpisode, from url: String, paused: Bool, at position: Duration?, streaming: Bool,
+                      load: Int) async throws(SessionError) {
         let (source, cache) = try await source(for: episode.id, url: url, duration: episode.episode.duration, streaming: streaming)
         guard controller.loads.isLatest(load) else {
             if let cache { await mediaCache?.release(cache) }

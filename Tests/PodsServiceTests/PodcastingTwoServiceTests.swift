@@ -39,6 +39,21 @@ import Testing
             """.utf8)
     }
 
+    /// A preferred alternate that does not answer gives way to the feed's own file (ADVERSARIAL-5, 11).
+    @Test func anAlternateThatFailsGivesWayToTheFeedsOwnFile() async throws {
+        let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])  // no /e.ogg: a 404
+        defer { server.stop() }
+        server.setFile("/feed.xml", Self.feed(server))
+        let podsd = try await PodsdProcess.start()
+        #expect(await podsd.pods("subscribe", server.url("/feed.xml")).status == 0)
+        #expect(await podsd.pods("config", "--podcast", "Two Show", "preferred-format", "vorbis").status == 0)
+        let id = String(try #require(try await LibraryClient(podsd.client).episodesJSON().first?["id"] as? Int))
+        let played = await podsd.pods("play", id)
+        #expect(played.status == 0, "\(played)")
+        try await waitFor(timeout: .seconds(10)) { await podsd.pods("status", "--json").stdout.contains("\"Playing\"") }
+        #expect(server.requests(for: "/e.ogg") > 0 && server.requests(for: "/a.mp3") > 0)
+    }
+
     @Test func pagesAlternatesNotesChaptersAndAMovedFeed() async throws {
         let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3, "/e.ogg": Fixtures.sampleOgg])
         defer { server.stop() }
