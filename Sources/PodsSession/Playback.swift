@@ -335,8 +335,13 @@ package actor Playback {
         let state = await controller.currentState()
         guard state.track?.episode?.episodeID == episodeID else { return }
         let position = await controller.position()
+        // A bookmark's detour stays one through the reload: its places are not the episode's (REVIEW-4, N16).
+        let wasDetour = loadedIsDetour
+        let number = controller.loads.take()
+        await controller.announce(number)
+        if wasDetour { detourLoad = number }
         do {
-            try await load(episode, paused: state.status != .playing, at: position, streaming: streaming)
+            try await load(episode, paused: state.status != .playing, at: position, streaming: streaming, number: number)
         } catch {
             logger.error("could not reload episode \(episodeID): \(error.message)")
         }
