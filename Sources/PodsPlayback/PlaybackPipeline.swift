@@ -29,6 +29,8 @@ final class PlaybackPipeline {
     /// The audio filter (`level ! scaletempo`, levelled between), owned by playbin.
     private let audioFilter: ElementHandle?
     private var isAbandoned = false
+    /// The levelling probe's hold on the engine's one stage, let go when the pipeline is abandoned.
+    private var levellingProbe: LevellingProbe.Detachment?
 
     /// The time-stretch element's name in the audio filter.
     private static let timeStretchName = "pods-tempo"
@@ -67,7 +69,7 @@ final class PlaybackPipeline {
                 .map(ElementHandle.init)
             // Loudness levelled after the meter, before the speed changes (`LevellingProbe`).
             if let level, let pad = gst_element_get_static_pad(level.element, "src") {
-                LevellingProbe.install(on: pad, stage: levelling)
+                levellingProbe = LevellingProbe.install(on: pad, stage: levelling)
                 gst_object_unref(pad)
             }
             audioFilter = ElementHandle(element: filter)
@@ -100,6 +102,7 @@ final class PlaybackPipeline {
     /// ending the engine's events, nothing more is asked of the pipeline.
     func abandon() {
         isAbandoned = true
+        levellingProbe?.detach()
         sourceSetup.stopFeeding()
         busReader.stop(endingEvents: false)
     }
