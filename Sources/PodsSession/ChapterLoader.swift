@@ -32,11 +32,23 @@ package struct ChapterLoader: Sendable {
     /// How long reading a streamed file's tags may wait for its bytes.
     package static let mediaDeadline: Duration = .seconds(30)
 
+    /// The tags being read, marked by the crash handler if a reader crashes.
+    private let reading: LoadMarker
+
     package init(library: Library, artwork: ArtworkCache?, logger: Logger) {
         self.library = library
         self.artwork = artwork
         self.logger = logger
         self.http = HTTPClient(maximumBytes: 4 << 20, deadline: .seconds(30))
+        reading = LoadMarker.chapterReads(in: library.directory)
+        // A reader that crashed the last run costs its file its tags (read no more); a kill or a stop
+        // during a read costs nothing.
+        if let (id, _) = reading.crashedLoad(), let url = try? String(contentsOf: reading.file, encoding: .utf8)
+            .split(separator: "\n").dropFirst().first.map(String.init) {
+            try? library.saveChapterList(id, .media, StoredChapterList(url: url, chapters: [], error: Self.diedReading))
+            logger.error("podsd crashed reading the chapters in \(url) (episode \(id)); they are not read again")
+        }
+        reading.end()
     }
 
     /// The episode's merged chapters (silent ones included); `url` is the
@@ -91,14 +103,15 @@ package struct ChapterLoader: Sendable {
     private func mediaChapters(_ episode: LibraryEpisode, url: String?, media: (any RandomAccessMedia)?) async -> [EpisodeChapter] {
         guard let url else { return [] }
         let id = episode.id
-        let (library, artwork, logger) = (library, artwork, logger)
+        let (library, artwork, logger, reading) = (library, artwork, logger, reading)
         // A file: enclosure is read only for a podcast whose own feed is a file (URLPolicy).
         let path = url.hasPrefix("file:") && episode.urlPolicy.isLocal ? URL(string: url)?.path : nil
         return await Self.lane.run {
             if let stored = try? library.chapterList(id, .media, url: url) { return stored.chapters }
             guard path != nil || media != nil else { return [] }
-            // Written before the read, replaced after it: a reader that kills podsd costs the file one attempt.
-            try? library.saveChapterList(id, .media, StoredChapterList(url: url, chapters: [], error: Self.diedReading))
+            // Marked while it lasts: a reader that crashes podsd costs the file its tags (at the next start).
+            reading.begin(id, url: url)
+            defer { reading.end() }
             do throws(ChapterError) {
                 var chapters: [EpisodeChapter]
                 if let path {

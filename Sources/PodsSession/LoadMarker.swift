@@ -17,40 +17,57 @@ import Synchronization
 /// A crash is tried once more (`attemptsAllowed` 2) before the episode is
 /// left alone at start.
 ///
-/// Reading an episode's embedded chapters is guarded on its own: the attempt
-/// is stored before the read (`ChapterLoader`), so the marker ends once the
-/// audio has prerolled.
+/// Reading an episode's embedded chapters is guarded on its own, by a marker
+/// of its own (`reading-chapters`, `slot` 1; `ChapterLoader`): a crash there
+/// costs the file its tags, a kill nothing (REVIEW-4, N10: the attempt was
+/// stored before the read, so a logout during it lost them for good). The
+/// load's marker ends once the audio has prerolled.
 ///
 /// The file is written without `fsync`: a crash leaves what the process
 /// wrote in the kernel's page cache, and only a crash is guarded against.
 struct LoadMarker: Sendable {
     let file: URL
+    /// Which of the crash handler's descriptors this marker's is.
+    private let slot: Int
     /// Loads of one episode that may crash before it is left alone at start.
     static let attemptsAllowed = 2
     /// The line a crash appends.
     static let crashLine = "crashed"
 
-    init(directory: URL) {
-        file = directory.appendingPathComponent("loading-episode")
+    init(directory: URL) { self.init(directory: directory, name: "loading-episode", slot: 0) }
+
+    /// The marker of a chapter read (the tags of one file at a time).
+    static func chapterReads(in directory: URL) -> LoadMarker { LoadMarker(directory: directory, name: "reading-chapters", slot: 1) }
+
+    private init(directory: URL, name: String, slot: Int) {
+        file = directory.appendingPathComponent(name)
+        self.slot = slot
         CrashMark.install()
     }
 
     /// A load of `episodeID` begins, its `attempts`th since a crash (1 for a
     /// load no crash came before).
-    func begin(_ episodeID: Int64, attempts: Int = 1) {
+    func begin(_ episodeID: Int64, attempts: Int = 1) { begin("\(episodeID) \(attempts)\n") }
+
+    /// A read of `url`'s tags for `episodeID` begins (the chapter-read marker's second line names the file).
+    func begin(_ episodeID: Int64, url: String) {
+        begin("\(episodeID) 1\n\(url.split(whereSeparator: \.isNewline).joined())\n")
+    }
+
+    private func begin(_ marker: String) {
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return }
-        let text = Array("\(episodeID) \(attempts)\n".utf8)
+        let text = Array(marker.utf8)
         guard text.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == text.count else {
             close(descriptor)
             return
         }
-        CrashMark.arm(descriptor)
+        CrashMark.arm(descriptor, slot: slot)
     }
 
     /// The load ended (prerolled, failed, or podsd stops cleanly): no marker.
     func end() {
-        CrashMark.disarm()
+        CrashMark.disarm(slot: slot)
         unlink(file.path)
     }
 
@@ -79,32 +96,35 @@ private enum CrashMark {
         installed.withLock { done in
             guard !done else { return }
             done = true
-            _ = markerDescriptor.load(ordering: .relaxed)  // made before any signal can read it
+            _ = loadDescriptor.load(ordering: .relaxed)  // made before any signal can read them
+            _ = chapterDescriptor.load(ordering: .relaxed)
             chain.install { signal in CrashMark.crashed(signal) }
         }
     }
 
-    static func arm(_ descriptor: Int32) {
-        let old = markerDescriptor.exchange(descriptor, ordering: .sequentiallyConsistent)
+    static func arm(_ descriptor: Int32, slot: Int) {
+        let old = slot == 0 ? loadDescriptor.exchange(descriptor, ordering: .sequentiallyConsistent)
+            : chapterDescriptor.exchange(descriptor, ordering: .sequentiallyConsistent)
         if old >= 0 { close(old) }
     }
 
-    static func disarm() {
-        let old = markerDescriptor.exchange(-1, ordering: .sequentiallyConsistent)
+    static func disarm(slot: Int) {
+        let old = slot == 0 ? loadDescriptor.exchange(-1, ordering: .sequentiallyConsistent)
+            : chapterDescriptor.exchange(-1, ordering: .sequentiallyConsistent)
         if old >= 0 { close(old) }
     }
 
-    /// In the signal handler: the line, then the signal handed on.
+    /// In the signal handler: the line in each marker armed, then the signal handed on.
     static func crashed(_ signal: Int32) {
-        let descriptor = markerDescriptor.load(ordering: .relaxed)
-        if descriptor >= 0 {
-            let line: StaticString = "crashed\n"
-            _ = write(descriptor, line.utf8Start, line.utf8CodeUnitCount)
-        }
+        let line: StaticString = "crashed\n"  // no array, nothing allocated: a signal handler
+        let load = loadDescriptor.load(ordering: .relaxed), chapters = chapterDescriptor.load(ordering: .relaxed)
+        if load >= 0 { _ = write(load, line.utf8Start, line.utf8CodeUnitCount) }
+        if chapters >= 0 { _ = write(chapters, line.utf8Start, line.utf8CodeUnitCount) }
         chain.passOn(signal)
     }
 }
 
-private let markerDescriptor = Atomic<Int32>(-1)
+private let loadDescriptor = Atomic<Int32>(-1)
+private let chapterDescriptor = Atomic<Int32>(-1)
 /// Made (by `install`'s first use) before the handler that reads it is in place.
 private let chain = FatalSignalChain()
