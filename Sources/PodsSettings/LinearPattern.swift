@@ -23,6 +23,10 @@ struct LinearPattern: Sendable {
     static let maximumProgram = 2_000
 
     private let program: [Instruction]
+    /// The pattern as plain text (folded), when it is nothing else: the most
+    /// common pattern, matched as a substring (a playlist's title rule runs
+    /// once per episode for each count).
+    private let literal: [Unicode.Scalar]?
 
     init(_ source: String) throws(SettingsError) {
         var parser = Parser(Array(source.unicodeScalars))
@@ -31,11 +35,18 @@ struct LinearPattern: Sendable {
         try compiler.emit(node)
         compiler.program.append(.match)
         program = compiler.program
+        var scalars: [Unicode.Scalar] = []
+        for instruction in program.dropLast() {
+            guard case .scalar(let scalar) = instruction else { break }
+            scalars.append(scalar)
+        }
+        literal = scalars.count == program.count - 1 ? scalars : nil
     }
 
     /// Whether the pattern occurs anywhere in `text`.
     func occurs(in text: some Sequence<Unicode.Scalar>) -> Bool {
         let input = text.map(CaseFold.lower)
+        if let literal { return Self.contains(input, literal) }
         var current = ThreadList(capacity: program.count), next = ThreadList(capacity: program.count)
         var generation = 1
         for index in 0...input.count {
@@ -53,6 +64,22 @@ struct LinearPattern: Sendable {
             swap(&current, &next)
         }
         return current.matched
+    }
+
+    /// Whether `needle` occurs in `haystack` (both folded).
+    private static func contains(_ haystack: [Unicode.Scalar], _ needle: [Unicode.Scalar]) -> Bool {
+        guard let first = needle.first else { return true }
+        guard haystack.count >= needle.count else { return false }
+        var start = 0
+        while start <= haystack.count - needle.count {
+            if haystack[start] == first {
+                var offset = 1
+                while offset < needle.count, haystack[start + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
+            }
+            start += 1
+        }
+        return false
     }
 
     /// Adds `pc` and every instruction reached from it without reading a

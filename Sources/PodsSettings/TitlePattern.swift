@@ -42,6 +42,8 @@ public struct TitlePattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the pattern occurs anywhere in a title.
     public func matches(_ title: String) -> Bool {
+        // A title of at most `readLength` bytes has at most that many characters: read as it is.
+        if title.utf8.count <= Self.readLength { return compiled.occurs(in: title.unicodeScalars) }
         // The first characters, found without walking a title of one huge
         // character (a letter with millions of combining marks) whole.
         let scalars = title.unicodeScalars.prefix(Self.readLength * 4)
