@@ -37,25 +37,33 @@ extension Library {
     /// (no rule could ignore any): the arrivals are judged kept, unread.
     @discardableResult
     public func judgeArrivedEpisodes(_ ignore: ((ArrivedEpisode) -> Bool)?) throws(LibraryError) -> [ArrivedEpisode] {
-        try writing { db in
+        // Read, judged with no transaction open (a title pattern's cost, bounded as it is, holds no
+        // writer: REVIEW-4, N11), then written for what still holds: an episode played or queued
+        // meanwhile is left as it is, and a judge that ran meanwhile leaves this one nothing to do.
+        let untouched = "ignored = 0 AND NOT completed AND position = 0 AND NOT currentlyPlaying AND id NOT IN (SELECT episodeId FROM queueItem)"
+        let (mark, last, arrived) = try reading { db in
             let mark = try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM setting WHERE key = 'rulesJudgedUpTo'") ?? 0
             let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM episode") ?? mark
-            guard last > mark else { return [] }
+            guard last > mark, ignore != nil else { return (mark, last, [ArrivedEpisode]()) }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, podcastId, title, duration, episodeType FROM episode WHERE id > ? AND id <= ? AND \(untouched)
+                """, arguments: [mark, last])
+            return (mark, last, rows.map { row in
+                ArrivedEpisode(id: row["id"], podcastId: row["podcastId"], title: row["title"] ?? "", duration: row["duration"],
+                               episodeType: row["episodeType"])
+            })
+        }
+        guard last > mark else { return [] }
+        let judged = ignore.map { ignore in arrived.filter(ignore) } ?? []
+        return try writing { db in
+            let now = try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM setting WHERE key = 'rulesJudgedUpTo'") ?? 0
+            guard now == mark else { return [] }
             var ignored: [ArrivedEpisode] = []
-            if let ignore {
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT id, podcastId, title, duration, episodeType FROM episode
-                    WHERE id > ? AND ignored = 0 AND NOT completed AND position = 0 AND NOT currentlyPlaying
-                      AND id NOT IN (SELECT episodeId FROM queueItem)
-                    """, arguments: [mark])
-                while let row = try rows.next() {
-                    let episode = ArrivedEpisode(id: row["id"], podcastId: row["podcastId"], title: row["title"] ?? "",
-                                                 duration: row["duration"], episodeType: row["episodeType"])
-                    if ignore(episode) { ignored.append(episode) }
-                }
+            let update = try db.cachedStatement(sql: "UPDATE episode SET completed = 1, ignored = 1 WHERE id = ? AND \(untouched)")
+            for episode in judged {
+                try update.execute(arguments: [episode.id])
+                if db.changesCount > 0 { ignored.append(episode) }
             }
-            let update = try db.cachedStatement(sql: "UPDATE episode SET completed = 1, ignored = 1 WHERE id = ?")
-            for episode in ignored { try update.execute(arguments: [episode.id]) }
             try db.execute(sql: "INSERT INTO setting (key, value) VALUES ('rulesJudgedUpTo', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                            arguments: [String(last)])
             return ignored
