@@ -65,9 +65,18 @@ public final class PodsdProcess: Sendable {
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        process.terminate()
-        let errors = String(decoding: stderrPipe.fileHandleForReading.availableData, as: UTF8.self)
-        throw TestSupportError("podsd did not take \(MPRIS.busName): \(errors)")
+        // What it said so far, read without waiting: a podsd still starting writes nothing more and never
+        // closes the pipe, and a blocking read here held one of the two threads every test shares.
+        kill(process.processIdentifier, SIGKILL)
+        let descriptor = stderrPipe.fileHandleForReading.fileDescriptor
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var said: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65_536)
+        while said.count < 1 << 20 {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            said += buffer[..<count]
+        }
+        throw TestSupportError("podsd did not take \(MPRIS.busName) within 20 s: \(String(decoding: said.suffix(4_000), as: UTF8.self))")
     }
 
     public var processIdentifier: Int32 { process.processIdentifier }
