@@ -50,15 +50,18 @@ package final class CredentialStore: Sendable {
     /// the file's move into it).
     package static func open(finding find: @escaping @Sendable () async -> (any SecretKeeper)?, file: URL, logger: Logger,
                              wait: Duration = startWait) async -> CredentialStore {
-        let answered = Atomic<Bool>(false)
-        let lookup = Task { () -> (any SecretKeeper)? in
-            defer { answered.store(true, ordering: .releasing) }
-            return await find()
+        let lookup = Task { () -> (any SecretKeeper)? in await find() }
+        // Whichever comes first, the answer or the time (a Task's value cannot be awaited with a limit:
+        // its waiter is not cancelled). The time is dispatch's, on the monotonic clock: the sync tests run
+        // a podsd under libfaketime, whose faked continuous clock held a Task.sleep here for the hour it fakes.
+        let once = ResumeOnce()
+        let inTime = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            once.set(continuation)
+            Task { _ = await lookup.value; once.resume(true) }
+            let milliseconds = Int(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { once.resume(false) }
         }
-        // Looked at every 10 ms (a task's value cannot be awaited with a time limit: its waiter is not cancelled).
-        let deadline = ContinuousClock.now + wait
-        while !answered.load(ordering: .acquiring), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-        if answered.load(ordering: .acquiring) { return await open(secrets: await lookup.value, file: file, logger: logger) }
+        if inTime { return await open(secrets: await lookup.value, file: file, logger: logger) }
         logger.warning("the Secret Service has not answered within \(wait); podsd starts with \(file.path) and takes the keyring when it answers")
         let store = await open(secrets: nil, file: file, logger: logger)
         Task { [store] in
@@ -280,4 +283,11 @@ package final class CredentialStore: Sendable {
 
 extension HTTPCredentials {
     init(_ login: KeptLogin) { self.init(user: login.user, password: login.password) }
+}
+
+/// A continuation resumed by the first of those who try.
+private final class ResumeOnce: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+    func set(_ waiting: CheckedContinuation<Bool, Never>) { continuation.withLock { $0 = waiting } }
+    func resume(_ value: Bool) { continuation.withLock { $0.take() }?.resume(returning: value) }
 }
