@@ -22,18 +22,7 @@ public enum DisplayText {
     }()
 
     /// `text` with nothing a terminal would act on.
-    public static func sanitized(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x09, 0x0A, 0x0D: result.append(" ")
-            case 0x00...0x1F, 0x7F...0x9F: continue  // C0 and C1 controls, DEL
-            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: continue  // bidi controls
-            default: result.append(scalar)
-            }
-        }
-        return String(result)
-    }
+    public static func sanitized(_ text: String) -> String { filtered(text, keepingLines: false) }
 
     /// `text` as lines a terminal prints and acts on in no other way: what
     /// `sanitized` drops goes (C0 and C1 controls, DEL, so no escape
@@ -42,13 +31,22 @@ public enum DisplayText {
     /// carriage return, form feed or line or paragraph separator is a space.
     public static func printable(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 >= 0xC2 }) else { return text }  // plain ASCII text: as it is
+        return filtered(text, keepingLines: true)
+    }
+
+    /// The two above: controls and bidi controls dropped; tabs and line feeds
+    /// kept (`keepingLines`) or made spaces, as carriage returns always are.
+    private static func filtered(_ text: String, keepingLines: Bool) -> String {
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x09, 0x0A: result.append(scalar)
-            case 0x0B, 0x0C, 0x0D, 0x2028, 0x2029: result.append(" ")
-            case 0x00...0x1F, 0x7F...0x9F: continue
-            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: continue
+            case 0x09, 0x0A: result.append(keepingLines ? scalar : " ")
+            case 0x0D: result.append(" ")
+            case 0x0B, 0x0C, 0x2028, 0x2029:
+                // Line breaks of other kinds: spaces among lines; for one field, \v and \f are controls, the separators text.
+                if keepingLines { result.append(" ") } else if scalar.value > 0x0C { result.append(scalar) }
+            case 0x00...0x1F, 0x7F...0x9F: continue  // C0 and C1 controls, DEL
+            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: continue  // bidi controls
             default: result.append(scalar)
             }
         }
