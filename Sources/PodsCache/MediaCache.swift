@@ -341,23 +341,21 @@ public actor MediaCache {
             cache = try await acquire(episodeID: episodeID, url: url)
         }
         guard var entry = open[episodeID] else { return }
-        if !entry.downloading, !cache.isComplete, isMetered {
-            // The network turned metered while this download was starting (REVIEW-4, N7): it waits at
-            // the front of the queue, as one under way does, instead of running to its end on it.
-            if !queuedDownloads.contains(where: { $0.episodeID == episodeID }) { queuedDownloads.insert((episodeID, url), at: 0) }
-            if entry.users == 0 {
-                open[episodeID] = nil
-                await closeAndWait(cache)
-            }
-        } else if !entry.downloading, !cache.isComplete {
+        let wanted = !entry.downloading && !cache.isComplete
+        if wanted, !isMetered {
             entry.downloading = true
             entry.host = Self.host(of: url)
             entry.users += 1
             open[episodeID] = entry
             cache.fillAll()
-        } else if entry.users == 0 {
-            open[episodeID] = nil
-            await closeAndWait(cache)
+        } else {
+            // The network turned metered while this download was starting (REVIEW-4, N7): it waits at
+            // the front of the queue, as one under way does, instead of running to its end on it.
+            if wanted, !queuedDownloads.contains(where: { $0.episodeID == episodeID }) { queuedDownloads.insert((episodeID, url), at: 0) }
+            if entry.users == 0 {
+                open[episodeID] = nil
+                await closeAndWait(cache)
+            }
         }
         updateSink.yield(.downloadsChanged(episodeID: episodeID))
     }
