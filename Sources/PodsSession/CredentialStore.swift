@@ -77,9 +77,7 @@ package final class CredentialStore: Sendable {
         guard case .file = backend else { return }  // an unreadable file stays as it was
         do throws(SessionError) {
             let (found, lockedAway) = try await secrets.loadAll()
-            let logins = found.mapValues(HTTPCredentials.init)
-            known.withLock { $0.merge(logins) { current, _ in current } }
-            kept.withLock { $0.merge(logins) { current, _ in current } }
+            adopt(found.mapValues(HTTPCredentials.init))
             backendNow.withLock { $0 = .secretService(secrets) }
             logger.info("the Secret Service answered: it keeps Pods' passwords from now on")
             if lockedAway { await unlock(secrets) }
@@ -96,10 +94,8 @@ package final class CredentialStore: Sendable {
         if let secrets {
             do throws(SessionError) {
                 let (kept, lockedAway) = try await secrets.loadAll()
-                let found = kept.mapValues(HTTPCredentials.init)
                 let store = CredentialStore(backend: .secretService(secrets), logger: logger)
-                store.known.withLock { $0 = found }
-                store.kept.withLock { $0 = found }
+                store.adopt(kept.mapValues(HTTPCredentials.init))
                 // What waits for the listener (a locked keyring's prompt) never holds up podsd's start.
                 Task { [store] in
                     if lockedAway { await store.unlock(secrets) }
@@ -146,12 +142,16 @@ package final class CredentialStore: Sendable {
         return .read(found)
     }
 
+    /// Logins the keyring gave: used and kept from now on, beside (never over) those already known.
+    private func adopt(_ logins: [String: HTTPCredentials]) {
+        known.withLock { $0.merge(logins) { current, _ in current } }
+        kept.withLock { $0.merge(logins) { current, _ in current } }
+    }
+
     /// Asks the keyring to unlock what Pods keeps there (its prompt).
     private func unlock(_ secrets: any SecretKeeper) async {
         do throws(SessionError) {
-            let found = try await secrets.unlockAll().mapValues(HTTPCredentials.init)
-            known.withLock { $0.merge(found) { current, _ in current } }
-            kept.withLock { $0.merge(found) { current, _ in current } }
+            adopt(try await secrets.unlockAll().mapValues(HTTPCredentials.init))
         } catch {
             logger.warning("Pods' passwords stay locked in the keyring (\(error.message)); private feeds fail until it is unlocked")
         }
