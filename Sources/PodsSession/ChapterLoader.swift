@@ -43,8 +43,7 @@ package struct ChapterLoader: Sendable {
         reading = LoadMarker.chapterReads(in: library.directory)
         // A reader that crashed the last run costs its file its tags (read no more); a kill or a stop
         // during a read costs nothing.
-        if let (id, _) = reading.crashedLoad(), let url = try? String(contentsOf: reading.file, encoding: .utf8)
-            .split(separator: "\n").dropFirst().first.map(String.init) {
+        if let (id, url) = reading.crashedRead() {
             try? library.saveChapterList(id, .media, StoredChapterList(url: url, chapters: [], error: Self.diedReading))
             logger.error("podsd crashed reading the chapters in \(url) (episode \(id)); they are not read again")
         }

@@ -75,6 +75,17 @@ struct LoadMarker: Sendable {
     /// crashed; nil when none did. A marker without a crash (a kill, a stop)
     /// is removed.
     func crashedLoad() -> (episodeID: Int64, attempts: Int)? {
+        crashed().map { ($0.episodeID, $0.attempts) }
+    }
+
+    /// The chapter read a previous run crashed in: the episode and the file's URL; nil when none did.
+    func crashedRead() -> (episodeID: Int64, url: String)? {
+        crashed().flatMap { crash in crash.detail.map { (crash.episodeID, $0) } }
+    }
+
+    /// The marker's first line and the one after it, when a crash marked it; a marker without a
+    /// crash is removed.
+    private func crashed() -> (episodeID: Int64, attempts: Int, detail: String?)? {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
         let lines = text.split(separator: "\n")
         let fields = lines.first?.split(separator: " ") ?? []
@@ -83,7 +94,8 @@ struct LoadMarker: Sendable {
             unlink(file.path)
             return nil
         }
-        return (id, fields.dropFirst().first.flatMap { Int($0) } ?? 1)
+        let detail = lines.dropFirst().first.flatMap { $0 == Self.crashLine ? nil : String($0) }
+        return (id, fields.dropFirst().first.flatMap { Int($0) } ?? 1, detail)
     }
 }
 
