@@ -176,7 +176,7 @@ let package = Package(
 
         .executableTarget(
             name: "FindBench",
-            dependencies: ["PodsClient", "PodsDBus", "PodsFeedParser", "PodsLibrary", "PodsTestSupport"],
+            dependencies: ["PodsClient", "PodsDBus", "PodsFeedParser", "PodsLibrary", "PodsProtocol", "PodsSettings", "PodsTestSupport"],
             path: "Benchmarks/FindBench"),
 
         .executableTarget(
@@ -212,7 +212,7 @@ let package = Package(
         .testTarget(name: "PodsHTTPTests", dependencies: ["PodsHTTP", "PodsTestSupport"]),
         .testTarget(
             name: "PodsLibraryTests",
-            dependencies: ["PodsLibrary", "PodsTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["PodsLibrary", "PodsSettings", "PodsTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PodsInterfacesTests", dependencies: ["PodsDBus", "PodsInterfaces", "PodsProtocol"]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
         .testTarget(name: "PodsUITests", dependencies: ["PodsClient", "PodsTerminal", "PodsUI"]),

@@ -18,6 +18,7 @@ import PodsTestSupport
 /// and PlayPause → PropertiesChanged p99, beside idle for as long).
 ///
 ///     swift run -c release pods-find-bench [--episodes 53000] [--transcripts 2000]
+///     swift run -c release pods-find-bench --playlists [1000]   (`PlaylistScale`)
 @main
 struct FindBench {
     static let words = ["the", "podcast", "interview", "history", "science", "music", "politics", "quantum", "garden", "coffee",
@@ -31,6 +32,10 @@ struct FindBench {
         let arguments = CommandLine.arguments
         func option(_ name: String, _ fallback: Int) -> Int {
             arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? fallback
+        }
+        if let flag = arguments.firstIndex(of: "--playlists") {
+            try await PlaylistScale.run(playlists: arguments.indices.contains(flag + 1) ? Int(arguments[flag + 1]) ?? 1000 : 1000)
+            return
         }
         let root = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

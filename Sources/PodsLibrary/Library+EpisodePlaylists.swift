@@ -73,7 +73,7 @@ extension Library {
                 throw LibraryError(.invalid, "the playlist's rules: \(error)")
             }
         }
-        return try writing { db in
+        let id = try writing { db in
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM playlist") ?? 0 < Self.maximumPlaylists else {
                 throw LibraryError(.invalid, "a library keeps at most \(Self.maximumPlaylists) playlists")
             }
@@ -87,8 +87,14 @@ extension Library {
             }
             try db.execute(sql: "INSERT INTO playlist (name, rules, createdAt, modifiedAt) VALUES (?, ?, ?, ?)",
                            arguments: [name, json, now.timeIntervalSince1970, now.timeIntervalSince1970])
-            return try Self.playlist(db.lastInsertedRowID, db, now: now)
+            return db.lastInsertedRowID
         }
+        // A title rule's pattern is matched against every title before the playlist is first counted
+        // (outside the write; should that fail, on the title index's lane a moment later).
+        if rules?.title != nil {
+            do { try matchTitles() } catch { matchTitlesSoon() }
+        }
+        return try playlist(id, now: now)
     }
 
     public func deletePlaylist(_ id: Int64) throws(LibraryError) {
@@ -97,12 +103,14 @@ extension Library {
             if db.changesCount == 0 { throw LibraryError(.notFound, "no playlist \(id)") }
             try db.execute(sql: "DELETE FROM playlistActive WHERE playlistId = ?", arguments: [id])
         }
+        playlistCounts.withLock { _ = $0.removeValue(forKey: id) }
+        matchTitlesSoon()  // forgets a pattern no playlist has any more
     }
 
     /// Adds `episodes` to a list kept by hand, at `index` (nil: the end); one already in it moves there.
     public func addToPlaylist(_ id: Int64, _ episodes: [Int64], at index: Int? = nil, now: Date = Date()) throws(LibraryError) {
         try writing { db in
-            let playlist = try Self.playlist(id, db, now: now)
+            let playlist = try Self.storedPlaylist(id, db)
             guard playlist.rules == nil else { throw LibraryError(.invalid, "\(playlist.name) is a playlist of rules: it holds what they choose") }
             for episode in episodes { _ = try Self.episode(episode, db) }
             let others = "SELECT rank FROM playlistItem WHERE playlistId = ? AND episodeId NOT IN (SELECT value FROM json_each(?)) ORDER BY rank"
@@ -137,7 +145,7 @@ extension Library {
 
     public func removeFromPlaylist(_ id: Int64, _ episode: Int64, now: Date = Date()) throws(LibraryError) {
         try writing { db in
-            let playlist = try Self.playlist(id, db, now: now)
+            let playlist = try Self.storedPlaylist(id, db)
             guard playlist.rules == nil else { throw LibraryError(.invalid, "\(playlist.name) is a playlist of rules: it holds what they choose") }
             try db.execute(sql: "DELETE FROM playlistItem WHERE playlistId = ? AND episodeId = ?", arguments: [id, episode])
             if db.changesCount == 0 { throw LibraryError(.notFound, "episode \(episode) is not in \(playlist.name)") }
@@ -148,17 +156,19 @@ extension Library {
     // MARK: - Reading
 
     public func playlist(_ id: Int64, now: Date = Date()) throws(LibraryError) -> EpisodePlaylist {
-        try reading { db in try Self.playlist(id, db, now: now) }
+        let generations = changes.generations
+        return try reading { db in try counted(Self.storedPlaylist(id, db), db, now: now, generations) }
     }
 
     /// The playlist `text` names: its id, or its name (without regard to case).
     public func playlist(matching text: String, now: Date = Date()) throws(LibraryError) -> EpisodePlaylist {
-        try reading { db in
-            if let id = Int64(text) { return try Self.playlist(id, db, now: now) }
+        let generations = changes.generations
+        return try reading { db in
+            if let id = Int64(text) { return try counted(Self.storedPlaylist(id, db), db, now: now, generations) }
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM playlist WHERE name = ?", arguments: [Self.oneLine(text)]) else {
                 throw LibraryError(.notFound, "no playlist is called \(text.prefix(Self.playlistNameLimit))")
             }
-            return try Self.playlist(id, db, now: now)
+            return try counted(Self.storedPlaylist(id, db), db, now: now, generations)
         }
     }
 
@@ -167,18 +177,23 @@ extension Library {
         try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM playlist") ?? 0 }
     }
 
-    /// The playlists (at most `maximumPlaylists`), with how many episodes each holds now.
+    /// The playlists (at most `maximumPlaylists`), with how many episodes
+    /// each holds now. A count is kept until something it depends on
+    /// changes (`LibraryChangeFeed.Generations`; a playlist of an age rule
+    /// a minute at most): a thousand playlists are listed without counting
+    /// them again.
     public func playlists(now: Date = Date()) throws(LibraryError) -> [EpisodePlaylist] {
-        try reading { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM playlist ORDER BY name COLLATE NOCASE LIMIT ?", arguments: [Self.maximumPlaylists])
-                .map { id in try Self.playlist(id, db, now: now) }
+        let generations = changes.generations
+        return try reading { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM playlist ORDER BY name COLLATE NOCASE LIMIT ?", arguments: [Self.maximumPlaylists])
+                .map { row in try counted(Self.storedPlaylist(row), db, now: now, generations) }
         }
     }
 
     /// Up to `limit` of the playlist's episodes from the `offset`th, in its order.
     public func playlistEpisodes(_ id: Int64, offset: Int, limit: Int, now: Date = Date()) throws(LibraryError) -> [EpisodeSummary] {
         try reading { db in
-            let playlist = try Self.playlist(id, db, now: now)
+            let playlist = try Self.storedPlaylist(id, db)
             let (filter, arguments) = Self.filter(playlist, now: now)
             return try Self.summaries(db, Self.summarySelect + " WHERE \(filter) ORDER BY \(Self.order(playlist)) LIMIT ? OFFSET ?",
                                       StatementArguments(arguments + [max(0, limit), max(0, offset)]))
@@ -196,7 +211,7 @@ extension Library {
     /// Makes `id` (a playlist, `QueuePlaylist.id`, or nil) what plays next after each episode.
     public func setActivePlaylist(_ id: Int64?, now: Date = Date()) throws(LibraryError) {
         try writing { db in
-            if let id, id != QueuePlaylist.id { _ = try Self.playlist(id, db, now: now) }
+            if let id, id != QueuePlaylist.id { _ = try Self.storedPlaylist(id, db) }
             try db.execute(sql: "DELETE FROM playlistActive")
             if let id {
                 try db.execute(sql: "INSERT INTO playlistActive (playlistId) VALUES (?)", arguments: [id])
@@ -206,14 +221,35 @@ extension Library {
     }
 
     /// The active playlist's episode after `id` (its first when `id` is not in it); nil at its end.
+    /// Two indexed queries: where `id` stands in the playlist's order, and
+    /// the first episode past it (before, every row was numbered each time).
     static func nextInPlaylist(_ playlistID: Int64, after id: Int64, _ db: Database) throws -> Int64? {
         let now = Date()
-        let playlist = try playlist(playlistID, db, now: now)
+        let playlist = try storedPlaylist(playlistID, db)
         let (filter, arguments) = Self.filter(playlist, now: now)
-        return try Int64.fetchOne(db, sql: """
-            WITH listed AS (SELECT episode.id, row_number() OVER (ORDER BY \(order(playlist))) AS n FROM episode WHERE \(filter))
-            SELECT id FROM listed WHERE id != ? AND n > coalesce((SELECT n FROM listed WHERE id = ?), 0) ORDER BY n LIMIT 1
-            """, arguments: StatementArguments(arguments + [id, id]))
+        let keys = orderKeys(playlist)
+        let order = keys.map { $0.descending ? "\($0.expression) DESC" : $0.expression }.joined(separator: ", ")
+        guard let place = try Row.fetchOne(db, sql: "SELECT \(keys.map(\.expression).joined(separator: ", ")) FROM episode WHERE episode.id = ? AND \(filter)",
+                                           arguments: StatementArguments([id] + arguments)) else {
+            return try Int64.fetchOne(db, sql: "SELECT episode.id FROM episode WHERE \(filter) AND episode.id != ? ORDER BY \(order) LIMIT 1",
+                                      arguments: StatementArguments(arguments + [id]))
+        }
+        // Past (k1, k2, …): k1 beyond v1, or k1 = v1 and (k2 beyond v2, or …).
+        var condition = ""
+        var values: [DatabaseValue] = []
+        for (index, key) in keys.enumerated().reversed() {
+            let value: DatabaseValue = place[index]
+            let beyond = "\(key.expression) \(key.descending ? "<" : ">") ?"
+            if condition.isEmpty {
+                condition = beyond
+                values = [value]
+            } else {
+                condition = "(\(beyond) OR (\(key.expression) = ? AND \(condition)))"
+                values = [value, value] + values
+            }
+        }
+        return try Int64.fetchOne(db, sql: "SELECT episode.id FROM episode WHERE \(filter) AND \(condition) ORDER BY \(order) LIMIT 1",
+                                  arguments: StatementArguments(arguments) + StatementArguments(values))
     }
 
     static func activePlaylist(_ db: Database) throws -> Int64? {
@@ -250,35 +286,69 @@ extension Library {
         if let minimum = rules.minDuration { clauses.append("episode.duration >= ?"); arguments.append(minimum) }
         if let maximum = rules.maxDuration { clauses.append("episode.duration <= ?"); arguments.append(maximum) }
         if let age = rules.maxAge { clauses.append("episode.published >= ?"); arguments.append(now.timeIntervalSince1970 - age) }
-        if let title = rules.title { clauses.append("\(TitleMatchFunction.name)(?, episode.title)"); arguments.append(title) }
+        // Matched before (`Library+TitleIndex`): no pattern runs as a playlist is read.
+        if let title = rules.title { clauses.append("episode.id IN (SELECT episodeId FROM titleMatch WHERE pattern = ?)"); arguments.append(title) }
         return (clauses.joined(separator: " AND "), arguments)
     }
 
     private static func order(_ playlist: EpisodePlaylist) -> String {
+        orderKeys(playlist).map { $0.descending ? "\($0.expression) DESC" : $0.expression }.joined(separator: ", ")
+    }
+
+    /// The playlist's order, as the expressions it sorts by (none NULL for an episode it holds).
+    private static func orderKeys(_ playlist: EpisodePlaylist) -> [(expression: String, descending: Bool)] {
         guard let rules = playlist.rules else {
-            return "(SELECT rank FROM playlistItem WHERE playlistId = \(playlist.id) AND episodeId = episode.id), episode.id"
+            return [("(SELECT rank FROM playlistItem WHERE playlistId = \(playlist.id) AND episodeId = episode.id)", false), ("episode.id", false)]
         }
         // Newest and oldest first walk the library's own index, as `pods episodes --newest/--oldest` list.
         return switch rules.order {
-        case .newest: "\(episodeSortKey), episode.id"
-        case .oldest: "\(episodeSortKey) DESC, episode.id DESC"
-        case .shortest: "episode.duration IS NULL, episode.duration, episode.id"
-        case .longest: "episode.duration IS NULL, episode.duration DESC, episode.id"
+        case .newest: [(episodeSortKey, false), ("episode.id", false)]
+        case .oldest: [(episodeSortKey, true), ("episode.id", true)]
+        case .shortest: [("(episode.duration IS NULL)", false), ("coalesce(episode.duration, 0)", false), ("episode.id", false)]
+        case .longest: [("(episode.duration IS NULL)", false), ("coalesce(episode.duration, 0)", true), ("episode.id", false)]
         }
     }
 
-    private static func playlist(_ id: Int64, _ db: Database, now: Date) throws -> EpisodePlaylist {
+    /// A playlist as stored, its `count` not yet read.
+    private static func storedPlaylist(_ id: Int64, _ db: Database) throws -> EpisodePlaylist {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM playlist WHERE id = ?", arguments: [id]) else {
             throw LibraryError(.notFound, "no playlist \(id)")
         }
+        return storedPlaylist(row)
+    }
+
+    private static func storedPlaylist(_ row: Row) -> EpisodePlaylist {
         let rules = (row["rules"] as String?).flatMap { try? JSONDecoder().decode(PlaylistRules.self, from: Data($0.utf8)) }
         var playlist = EpisodePlaylist(
-            id: id, name: row["name"], rules: rules, count: 0, createdAt: Date(timeIntervalSince1970: row["createdAt"]),
+            id: row["id"], name: row["name"], rules: rules, count: 0, createdAt: Date(timeIntervalSince1970: row["createdAt"]),
             modifiedAt: Date(timeIntervalSince1970: row["modifiedAt"]),
             playedAt: (row["playedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
         if row["rules"] as String? != nil, rules == nil { playlist.rules = PlaylistRules(podcasts: [-1]) }  // unreadable: holds nothing
+        return playlist
+    }
+
+    /// How long a count of a playlist of an age rule is kept (episodes age out of it unannounced).
+    static let agedCountLifetime: TimeInterval = 60
+
+    /// `playlist` with its count: the one kept, if nothing it depends on changed since `generations`; else read now.
+    private func counted(_ playlist: EpisodePlaylist, _ db: Database, now: Date,
+                         _ generations: LibraryChangeFeed.Generations) throws -> EpisodePlaylist {
+        var playlist = playlist
+        let rules = playlist.rules
+        let key = PlaylistCount.Key(rules: rules, listening: generations.listening,
+                                    downloads: rules?.downloaded == true ? generations.downloads : 0)
+        let kept = playlistCounts.withLock { $0[playlist.id] }
+        if let kept, kept.key == key, rules?.maxAge == nil || abs(kept.at.timeIntervalSince(now)) < Self.agedCountLifetime {
+            playlist.count = kept.count
+            return playlist
+        }
         let (filter, arguments) = Self.filter(playlist, now: now)
         playlist.count = try Int.fetchOne(db, sql: "SELECT count(*) FROM episode WHERE \(filter)", arguments: StatementArguments(arguments)) ?? 0
+        let count = PlaylistCount(key: key, at: now, count: playlist.count)
+        playlistCounts.withLock { counts in
+            if counts.count >= Self.maximumPlaylists * 2 { counts.removeAll() }  // playlists deleted by another library handle
+            counts[playlist.id] = count
+        }
         return playlist
     }
 
@@ -286,41 +356,23 @@ extension Library {
     static func jsonArray(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
 }
 
+/// A playlist's count as last read, and what it was read at.
+struct PlaylistCount: Sendable {
+    struct Key: Equatable {
+        /// The rules it was counted by (a playlist deleted and its id given again counts anew).
+        var rules: PlaylistRules?
+        var listening: UInt64
+        /// 0 unless the playlist holds downloads only.
+        var downloads: UInt64
+    }
+
+    var key: Key
+    var at: Date
+    var count: Int
+}
+
 /// The queue, as one of the playlists MPRIS shows.
 public enum QueuePlaylist {
     /// What `activePlaylist` says when the queue is active (no playlist has it).
     public static let id: Int64 = 0
-}
-
-/// `pods_title_matches(pattern, title)`: whether the `TitlePattern` occurs
-/// in the title. Each connection compiles a pattern once.
-enum TitleMatchFunction {
-    static let name = "pods_title_matches"
-
-    static func make() -> DatabaseFunction {
-        let compiled = CompiledPatterns()
-        return DatabaseFunction(name, argumentCount: 2, pure: true) { values in
-            guard let source = String.fromDatabaseValue(values[0]), let title = String.fromDatabaseValue(values[1]) else { return false }
-            return compiled.matches(source, title)
-        }
-    }
-
-    /// Matchers by pattern, for one connection.
-    private final class CompiledPatterns: @unchecked Sendable {
-        // @unchecked: `matchers` is read and written only under `lock`, and a
-        // matcher runs only while it is held (one connection's statement
-        // calls it, one row at a time; the lock serializes any other).
-        private let lock = NSLock()
-        private var matchers: [String: (String) -> Bool] = [:]
-
-        func matches(_ source: String, _ title: String) -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            if let matcher = matchers[source] { return matcher(title) }
-            let matcher = (try? TitlePattern(source))?.matcher() ?? { _ in false }
-            if matchers.count > 64 { matchers.removeAll() }
-            matchers[source] = matcher
-            return matcher(title)
-        }
-    }
 }

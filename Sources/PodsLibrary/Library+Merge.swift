@@ -191,6 +191,7 @@ extension Library {
             written.append(id)
         }
         try markSearchStale(written, db)
+        try markTitlesStale(written, db)
         let seen = Set(feed.episodes.map(\.guid))
         let remove = try db.cachedStatement(sql: """
             DELETE FROM episode WHERE id = ? AND position = 0 AND NOT completed AND NOT currentlyPlaying

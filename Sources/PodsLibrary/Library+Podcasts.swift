@@ -41,6 +41,7 @@ extension Library {
             return try Self.podcast(id, db)
         }
         changes.post(LibraryChanges(episodes: .init([podcast.id])))  // the change observer watches no episode rows
+        matchTitlesSoon()
         return podcast
     }
 
@@ -182,7 +183,10 @@ extension Library {
             return summary
         }
         // Once per feed: the change observer watches no episode rows (LibraryChangeObserver says why).
-        if summary.changed { changes.post(LibraryChanges(episodes: .init([podcastId]))) }
+        if summary.changed {
+            changes.post(LibraryChanges(episodes: .init([podcastId])))
+            matchTitlesSoon()
+        }
         return summary
     }
 

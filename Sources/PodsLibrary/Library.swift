@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PodsFeedParser
+import Synchronization
 
 /// The podcast library: one SQLite file, `library.sqlite`, in the data
 /// directory, in WAL mode, with versioned migrations.
@@ -17,6 +18,10 @@ public final class Library: Sendable {
     public let directory: URL
     /// What each commit changed, for whoever follows the library.
     public let changes = LibraryChangeFeed()
+    /// Where the title index is matched (`Library+TitleIndex`), one run at a time.
+    let titleIndex = TitleIndexLane()
+    /// Each playlist's count as last read (`playlists`).
+    let playlistCounts = Mutex<[Int64: PlaylistCount]>([:])
 
     /// Opens (creating and migrating if needed) the library in `directory`.
     public convenience init(directory: URL) throws(LibraryError) {
@@ -61,7 +66,6 @@ public final class Library: Sendable {
                 // without it a 200-feed import waited for 200 fsyncs and
                 // playback's progress forced the disk every second.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                db.add(function: TitleMatchFunction.make())  // smart playlists' title patterns
                 if !db.configuration.readonly { folder.install(on: db) }
                 // Readers keep up to 4 MiB of pages (SQLite's default is 2):
                 // the newest-first list reads the episode table at as many
@@ -77,6 +81,8 @@ public final class Library: Sendable {
         } catch {
             throw LibraryError(path: path, underlying: error)
         }
+        // A library from before v22, or one a run ended in the middle of matching: its titles are matched now.
+        if last == nil { matchTitlesSoon() }
     }
 
     /// The episode columns v4 to v19 had, for the migrations that read
@@ -317,6 +323,7 @@ public final class Library: Sendable {
                 """)
         }
         migrator.registerMigration("v21: stored seconds in range") { db in try Self.clearStoredSecondsOutsideTheRules(db) }
+        migrator.registerMigration("v22: title playlists matched once") { db in try Self.createTitleIndex(db) }
         return migrator
     }
 

@@ -31,6 +31,24 @@ public final class LibraryChangeFeed: Sendable {
 
     private let state = Mutex(State())
 
+    /// How many times what the library's lists hold may have changed:
+    /// `listening` at each post of anything but downloads and artwork,
+    /// `downloads` at each post of downloads and each commit that wrote a
+    /// download's row. A playlist's count is read again only when its
+    /// generation moved (`Library.playlists`).
+    public struct Generations: Sendable, Equatable {
+        public var listening: UInt64 = 0
+        public var downloads: UInt64 = 0
+    }
+
+    private let counted = Mutex(Generations())
+
+    /// The generations now: read one before reading what it guards.
+    public var generations: Generations { counted.withLock { $0 } }
+
+    /// A commit wrote a download's row (the session posts what a listener sees of it).
+    func downloadsWritten() { counted.withLock { $0.downloads &+= 1 } }
+
     /// The least time between two batches of a burst.
     public let spacing: Duration
     private let spacingNanoseconds: UInt64
@@ -79,6 +97,10 @@ public final class LibraryChangeFeed: Sendable {
     /// session for what the library cannot see, as downloads and artwork).
     public func post(_ changes: LibraryChanges) {
         guard !changes.isEmpty else { return }
+        counted.withLock { counted in
+            if changes.touchesListening { counted.listening &+= 1 }
+            if !changes.downloads.isEmpty { counted.downloads &+= 1 }
+        }
         let start = state.withLock { state -> Bool in
             guard !state.followers.isEmpty else { return false }
             state.pending.merge(changes)

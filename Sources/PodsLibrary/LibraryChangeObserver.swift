@@ -22,6 +22,7 @@ final class LibraryChangeObserver: TransactionObserver, Sendable {
         var podcasts = false
         var queue = false
         var playlists = false
+        var downloads = false
         var status = Set<Int64>()
     }
 
@@ -38,7 +39,8 @@ final class LibraryChangeObserver: TransactionObserver, Sendable {
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         switch eventKind {
         case .update("episode", let columns): !columns.isDisjoint(with: Self.statusColumns)
-        default: ["podcast", "queueItem", "playlist", "playlistItem", "playlistActive"].contains(eventKind.tableName)
+        case .update("cachedMedia", let columns): columns.contains("complete")
+        default: ["podcast", "queueItem", "playlist", "playlistItem", "playlistActive", "cachedMedia"].contains(eventKind.tableName)
         }
     }
 
@@ -48,6 +50,7 @@ final class LibraryChangeObserver: TransactionObserver, Sendable {
             case "podcast": pending.podcasts = true
             case "queueItem": pending.queue = true
             case "playlist", "playlistItem", "playlistActive": pending.playlists = true
+            case "cachedMedia": pending.downloads = true  // for playlists of downloads' counts (the session announces downloads)
             default: pending.status.insert(event.rowID)  // only status updates of episodes are observed
             }
         }
@@ -60,6 +63,7 @@ final class LibraryChangeObserver: TransactionObserver, Sendable {
             defer { pending = Pending() }
             return pending
         }
+        if taken.downloads { feed.downloadsWritten() }
         var changes = LibraryChanges(podcasts: taken.podcasts, queue: taken.queue, playlists: taken.playlists)
         if taken.status.count > LibraryChanges.idLimit {
             changes.episodes = Self.podcasts(of: taken.status, db)

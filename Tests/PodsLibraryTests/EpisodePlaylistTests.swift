@@ -1,6 +1,8 @@
 import Foundation
 import PodsFeedParser
-import PodsLibrary
+import GRDB
+@testable import PodsLibrary
+import PodsSettings
 import PodsTestSupport
 import Testing
 
@@ -118,5 +120,113 @@ import Testing
         print("a 50,000-episode playlist in pages of 1,000: the slowest page took \(slowest)")
         #expect(seen.count == 50_000 && offset == 50_000)
         #expect(try library.playlistEpisodes(playlist.id, offset: 0, limit: 1).first?.guid == "e49999")
+    }
+
+    /// What plays next walks each order exactly as the playlist lists it, ties
+    /// and unknown lengths and dates included (a keyset from the episode's
+    /// place, REVIEW-4 N13: before, every row was numbered at each end).
+    @Test func whatPlaysNextWalksEveryOrderAsItIsListed() throws {
+        let library = try Library(directory: try Fixtures.temporaryDirectory())
+        var feed = Self.feed((0..<14).map { "e\($0)" })
+        let day = Date(timeIntervalSince1970: 1_700_000_000)
+        for index in feed.episodes.indices {
+            // Lengths with ties and gaps; dates with ties and two undated.
+            feed.episodes[index].duration = index % 5 == 4 ? nil : Double(60 * (index % 3))
+            feed.episodes[index].published = index % 6 == 5 ? nil : day.addingTimeInterval(Double(86_400 * (index / 2)))
+        }
+        let show = try library.subscribe(feedURL: "https://example.org/a", feed: feed, etag: nil, lastModified: nil)
+        let ids = try library.episodes(podcastId: show.id).map(\.id)
+        var playlists = try PlaylistRules.Order.allCases.map { order in
+            try library.createPlaylist("By \(order)", rules: PlaylistRules(title: "episode", order: order)).id
+        }
+        let byHand = try library.createPlaylist("By hand", rules: nil).id
+        try library.addToPlaylist(byHand, Array(ids.shuffled().prefix(9)))
+        playlists.append(byHand)
+        let outside = try library.subscribe(feedURL: "https://example.org/b", feed: FeedFixtures.feed(["x"]), etag: nil, lastModified: nil)
+        let stranger = try #require(try library.episodes(podcastId: outside.id).first?.id)
+        for playlist in playlists {
+            let listed = try library.playlistEpisodes(playlist, offset: 0, limit: 100).map(\.id)
+            #expect(listed.count == (playlist == byHand ? 9 : 14))
+            try library.setActivePlaylist(playlist)
+            var walked: [Int64] = []
+            var at = stranger  // not in it: its first comes next
+            while let next = try library.nextEpisode(after: at)?.id, walked.count <= listed.count {
+                walked.append(next)
+                at = next
+            }
+            #expect(walked == listed, "playlist \(playlist)")
+        }
+    }
+
+    /// A title pattern is matched once, not at each read: titles a refresh
+    /// writes are matched after it, a renamed episode leaves, a pattern
+    /// kept by an older library (no index yet) is matched when it opens,
+    /// and a deleted playlist's matches go.
+    @Test func titlePatternsAreMatchedOnceAndKeptUpToDate() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var library = try Library(directory: directory)
+        var feed = FeedFixtures.feed(["a", "b", "c"], titlePrefix: "Episode ")
+        feed.episodes[1].title = "The best one"
+        let show = try library.subscribe(feedURL: "https://example.org/a", feed: feed, etag: nil, lastModified: nil)
+        let best = try library.createPlaylist("Best", rules: PlaylistRules(title: "best"))
+        #expect(best.count == 1)
+        feed.episodes[1].title = "Renamed"
+        feed.episodes.append(feed.episodes[0])
+        feed.episodes[3].guid = "d"
+        feed.episodes[3].title = "Best of the year"
+        _ = try library.applyRefresh(show.id, feed: feed, etag: nil, lastModified: nil)
+        try library.matchTitles()
+        #expect(try Self.titles(library, best.id) == ["Best of the year"])
+        #expect(try library.playlist(best.id).count == 1)
+
+        // A playlist an older Pods wrote, before titles were matched once: matched at the next open.
+        let db = try DatabaseQueue(path: directory.appendingPathComponent(Library.fileName).path)
+        try db.write { db in
+            try db.execute(sql: "INSERT INTO playlist (name, rules, createdAt, modifiedAt) VALUES ('Old', ?, 0, 0)", arguments: [#"{"podcasts":[],"unplayed":false,"downloaded":false,"title":"episode","order":"newest"}"#])
+            try db.execute(sql: "DELETE FROM titlePattern")
+        }
+        try db.close()
+        library = try Library(directory: directory)
+        try library.matchTitles()
+        let old = try library.playlist(matching: "Old")
+        #expect(old.count == 2)
+        #expect(try library.playlist(best.id).count == 1)
+        try library.deletePlaylist(best.id)
+        try library.matchTitles()
+        #expect(try library.reading { db in try String.fetchAll(db, sql: "SELECT DISTINCT pattern FROM titleMatch") } == ["episode"])
+    }
+
+    /// A hundred title playlists are listed from what was matched once:
+    /// after a played mark the listing counts each again by an index (well
+    /// under a tenth of the build before's cost, which matched every title
+    /// against every pattern at each listing, timed here beside it), and
+    /// unchanged it counts nothing. (`pods-find-bench --playlists` measures
+    /// 1,000 over 50,000 on a release build; docs/benchmarks.md.)
+    @Test func aHundredTitlePlaylistsListWithoutMatchingAgain() throws {
+        let library = try Library(directory: try Fixtures.temporaryDirectory())
+        let words = (0..<100).map { "w\($0)x" }
+        var feed = FeedFixtures.feed((0..<5000).map { "e\($0)" }, titlePrefix: "Episode ")
+        for index in feed.episodes.indices {
+            feed.episodes[index].title = "Episode \(index) " + (0..<4).map { words[(index * 7 + $0 * 31) % words.count] }.joined(separator: " ")
+        }
+        let show = try library.subscribe(feedURL: "https://example.org/a", feed: feed, etag: nil, lastModified: nil)
+        for word in words { _ = try library.createPlaylist("Has \(word)", rules: PlaylistRules(title: word)) }
+        let patterns = try words.map { try TitlePattern($0) }
+        let titles = feed.episodes.map(\.title)
+        func time(_ body: () throws -> Void) rethrows -> Duration {
+            let start = ContinuousClock.now
+            try body()
+            return ContinuousClock.now - start
+        }
+        var expected: [String: Int] = [:]
+        let before = time { for pattern in patterns { expected["Has \(pattern.source)"] = titles.count(where: pattern.matches) } }
+        try library.markCompleted(try #require(try library.episodes(podcastId: show.id).first?.id), true)
+        var listed: [EpisodePlaylist] = []
+        let changed = try time { listed = try library.playlists() }
+        let unchanged = try time { listed = try library.playlists() }
+        print("100 title playlists over 5,000 episodes listed: \(changed) after a played mark, \(unchanged) unchanged; matching every title: \(before)")
+        #expect(Dictionary(uniqueKeysWithValues: listed.map { ($0.name, $0.count) }) == expected)
+        #expect(changed < before / 10)
+        #expect(unchanged < changed)
     }
 }
