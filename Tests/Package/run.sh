@@ -84,6 +84,8 @@ check "playerctl (a user's tool, not a dependency) installs" inside apt-get inst
 inside dpkg -L pods > "$work/files"
 check "the copyright says GPL-3+, machine-readable, and names Debian's copy of the text" \
   bash -c "grep -qx 'License: GPL-3+' '$root/usr/share/doc/pods/copyright' && grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' '$root/usr/share/doc/pods/copyright' && grep -q '/usr/share/common-licenses/GPL-3' '$root/usr/share/doc/pods/copyright' && test -f '$root/usr/share/common-licenses/GPL-3'"
+check "the copyright carries the notices of what is linked in: GRDB, TOMLKit and toml++, swift-log, the argument parser, ICU" \
+  bash -c "c='$root/usr/share/doc/pods/copyright'; grep -q 'Gwendal Rou' \$c && grep -q 'Jeff Lebrun' \$c && grep -q 'Mark Gillard' \$c && grep -q 'The SwiftLog Project' \$c && grep -q 'swift-argument-parser' \$c && grep -q 'UNICODE, INC. LICENSE AGREEMENT' \$c && grep -q 'Permission is hereby granted, free of charge' \$c"
 
 # A private session bus inside the root; podsd activated by the first call, playing to a silent sink.
 mkdir -p "$root/tmp/sample"
