@@ -183,12 +183,16 @@ package final class Playlists: Sendable {
         case .played: lists.sorted { ($0.playedAt ?? .distantPast, $0.id) < ($1.playedAt ?? .distantPast, $1.id) }
         }
         var entries = [Entry(path: MPRIS.queuePath, title: "Up Next (\(queued))", icon: await icon(podcast: first?.podcastId))]
+        // Each playlist's icon is its first episode's podcast's, read once per podcast.
+        var icons: [Int64: String] = [:]
         for list in sorted {
-            let firstEpisode = try? await LibraryCall.run { () throws(LibraryError) in
-                try library.playlistEpisodes(list.id, offset: 0, limit: 1).first
+            var icon = ""
+            if let podcast = list.firstPodcastId {
+                if let known = icons[podcast] { icon = known } else { icon = await self.icon(podcast: podcast) }
+                icons[podcast] = icon
             }
             entries.append(Entry(path: MPRIS.playlistPathPrefix.appending(escaping: String(list.id)), title: "\(list.name) (\(list.count))",
-                                 icon: await icon(podcast: firstEpisode?.podcastId)))
+                                 icon: icon))
         }
         return entries
     }

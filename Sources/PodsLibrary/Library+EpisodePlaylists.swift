@@ -40,6 +40,8 @@ public struct EpisodePlaylist: Sendable, Equatable {
     public var rules: PlaylistRules?
     /// How many episodes it holds now.
     public var count: Int
+    /// The podcast of its first episode now (its icon's), nil when it holds none.
+    public var firstPodcastId: Int64?
     public var createdAt: Date
     public var modifiedAt: Date
     /// When it was last played (activated).
@@ -320,7 +322,7 @@ extension Library {
     private static func storedPlaylist(_ row: Row) -> EpisodePlaylist {
         let rules = (row["rules"] as String?).flatMap { try? JSONDecoder().decode(PlaylistRules.self, from: Data($0.utf8)) }
         var playlist = EpisodePlaylist(
-            id: row["id"], name: row["name"], rules: rules, count: 0, createdAt: Date(timeIntervalSince1970: row["createdAt"]),
+            id: row["id"], name: row["name"], rules: rules, count: 0, firstPodcastId: nil, createdAt: Date(timeIntervalSince1970: row["createdAt"]),
             modifiedAt: Date(timeIntervalSince1970: row["modifiedAt"]),
             playedAt: (row["playedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
         if row["rules"] as String? != nil, rules == nil { playlist.rules = PlaylistRules(podcasts: [-1]) }  // unreadable: holds nothing
@@ -339,12 +341,16 @@ extension Library {
                                     downloads: rules?.downloaded == true ? generations.downloads : 0)
         let kept = playlistCounts.withLock { $0[playlist.id] }
         if let kept, kept.key == key, rules?.maxAge == nil || abs(kept.at.timeIntervalSince(now)) < Self.agedCountLifetime {
-            playlist.count = kept.count
+            (playlist.count, playlist.firstPodcastId) = (kept.count, kept.firstPodcastId)
             return playlist
         }
         let (filter, arguments) = Self.filter(playlist, now: now)
         playlist.count = try Int.fetchOne(db, sql: "SELECT count(*) FROM episode WHERE \(filter)", arguments: StatementArguments(arguments)) ?? 0
-        let count = PlaylistCount(key: key, at: now, count: playlist.count)
+        if playlist.count > 0 {
+            playlist.firstPodcastId = try Int64.fetchOne(db, sql: "SELECT episode.podcastId FROM episode WHERE \(filter) ORDER BY \(Self.order(playlist)) LIMIT 1",
+                                                         arguments: StatementArguments(arguments))
+        }
+        let count = PlaylistCount(key: key, at: now, count: playlist.count, firstPodcastId: playlist.firstPodcastId)
         playlistCounts.withLock { counts in
             if counts.count >= Self.maximumPlaylists * 2 { counts.removeAll() }  // playlists deleted by another library handle
             counts[playlist.id] = count
@@ -356,7 +362,7 @@ extension Library {
     static func jsonArray(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
 }
 
-/// A playlist's count as last read, and what it was read at.
+/// A playlist's count and first podcast as last read, and what they were read at.
 struct PlaylistCount: Sendable {
     struct Key: Equatable {
         /// The rules it was counted by (a playlist deleted and its id given again counts anew).
@@ -369,6 +375,7 @@ struct PlaylistCount: Sendable {
     var key: Key
     var at: Date
     var count: Int
+    var firstPodcastId: Int64?
 }
 
 /// The queue, as one of the playlists MPRIS shows.

@@ -48,6 +48,15 @@ public actor PlayerController {
     private var positionPoll: Task<Void, Never>?
     /// A load announced and not yet opened (`announceLoad`).
     private var announcedLoad: AnnouncedLoad?
+
+    /// How far back playing again goes for the loaded episode, asked with
+    /// its id and place as `play()` begins (the session's smart rewind);
+    /// nil: never.
+    public typealias RewindBeforePlaying = @Sendable (_ episodeID: Int64, _ position: Duration) -> Duration
+    private var rewindBeforePlaying: RewindBeforePlaying?
+
+    /// What `play()` asks before playing a paused track (nil: nothing), until the next load sets it again.
+    public func setRewindBeforePlaying(_ rewind: RewindBeforePlaying?) { rewindBeforePlaying = rewind }
     /// Every load's number, the controller's own and those its callers take first.
     public nonisolated let loads = LoadNumbers()
     private struct AnnouncedLoad {
@@ -292,6 +301,10 @@ public actor PlayerController {
         guard state.track != nil, state.status != .playing else { return }
         state.lastError = nil
         state.pausedBecause = nil
+        // Back a little before a word is heard (a rewind once playing had begun was heard as a jump, REVIEW-4 N23).
+        if announcedLoad == nil, state.status == .paused, let rewindBeforePlaying, let id = state.track?.episode?.episodeID {
+            rewind(by: rewindBeforePlaying(id, position()))
+        }
         engine?.play()
         setStatus(.playing)
     }

@@ -148,15 +148,21 @@ extension Playback {
         }
     }
 
-    /// `id` plays again where it paused (the listener did not move it
-    /// meanwhile): back a little, more the longer the pause (`SmartRewind`),
-    /// when its podcast's `smart-rewind` is on; never for a bookmark's play.
-    func rewindAfterPause(_ id: Int64) async {
-        guard loaded?.id == id, !loadedIsDetour, let pause = try? library.lastPause(), pause.episodeId == id,
-              preferences.value(.smartRewind, podcast: loaded?.podcastId).boolValue ?? true else { return }
-        let back = SmartRewind.seconds(afterPause: Date().timeIntervalSince(pause.at))
-        let here = await controller.position() / .seconds(1)
-        guard back > 0, abs(here - pause.position) < 1.5 else { return }
-        await controller.rewind(by: .mediaSeconds(back))
+    /// How far back an episode of `podcastID` plays again from where it
+    /// paused (the listener did not move it meanwhile): a little, more the
+    /// longer the pause (`SmartRewind`), when the podcast's `smart-rewind`
+    /// is on. Asked before playing begins, so the rewind is never heard as
+    /// a jump (REVIEW-4 N23): by the controller as a paused episode plays
+    /// again, by a load that plays at once for its start. A bookmark's play
+    /// has none.
+    func smartRewind(podcast podcastID: Int64) -> PlayerController.RewindBeforePlaying {
+        let (library, preferences) = (library, preferences)
+        return { id, position in
+            guard let pause = try? library.lastPause(), pause.episodeId == id,
+                  preferences.value(.smartRewind, podcast: podcastID).boolValue ?? true else { return .zero }
+            let back = SmartRewind.seconds(afterPause: Date().timeIntervalSince(pause.at))
+            guard back > 0, abs(position / .seconds(1) - pause.position) < 1.5 else { return .zero }
+            return .mediaSeconds(back)
+        }
     }
 }

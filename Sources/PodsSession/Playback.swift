@@ -231,6 +231,9 @@ package actor Playback {
         if start == .zero, playing.skipIntro > 0, episode.episode.duration.map({ playing.skipIntro < $0 }) ?? true {
             start = .seconds(playing.skipIntro)
         }
+        let rewind = isDetour(load) ? nil : smartRewind(podcast: episode.podcastId)
+        if !paused, position == nil, let rewind { start = max(.zero, start - rewind(episode.id, start)) }
+        await controller.setRewindBeforePlaying(rewind)
         if !stopping {
             let crashed = crashedLoad.flatMap { $0.episodeID == episode.id ? $0.attempts : nil } ?? 0
             loadMarker.begin(episode.id, attempts: crashed + 1)
@@ -393,7 +396,6 @@ package actor Playback {
                 logger.error("after episode \(id) ended: \(error)")
             }
         case .startedPlaying(let id):
-            await rewindAfterPause(id)
             playStart = (id, Int((await controller.position() / .seconds(1)).rounded(.down)))
         case .stoppedPlaying(let id):
             await stoppedPlaying(id)
