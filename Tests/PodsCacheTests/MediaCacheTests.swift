@@ -4,6 +4,7 @@ import PodsFeedParser
 import PodsLibrary
 import PodsPlayback
 import PodsTestSupport
+import Synchronization
 import Testing
 
 /// A library with one podcast of `count` episodes whose enclosures are `/N.mp3` on `server`.
@@ -125,6 +126,39 @@ private actor CallOrder {
         #expect(reads == [.bytes(1)], "the late caller's read: \(reads)")
         #expect(await order.backs >= 2)
         await cache.shutdown()
+    }
+
+    /// Deleting a download while its cache is being opened (retention chose it as the listener
+    /// started it) is refused, and the opening cache keeps its record and file (REVIEW-4, N22:
+    /// only caches already open with users were spared, and the record went under the opening one).
+    @Test func deletingWhileACacheIsBeingOpenedIsRefused() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try LoopbackHTTPServer(files: [:])
+        defer { server.stop() }
+        server.setFile("/1.mp3", Data(repeating: 7, count: 200_000), type: "audio/mpeg")
+        let library = try library(in: directory, server: server, count: 1)
+        let episodeID = try #require(try library.episodes().first?.id)
+        let cache = MediaCache(directory: directory, library: library)
+        let refusal = Mutex<String?>(nil)
+        // Back from its probe, not yet registered: the moment retention's delete could come.
+        await cache.setBackFromOpening { id in
+            do throws(CacheError) {
+                try await cache.delete(episodeID: id)
+            } catch {
+                refusal.withLock { $0 = error.message }
+            }
+        }
+        let media = try await cache.open(episodeID: episodeID, url: server.url("/1.mp3"), forPlayback: true)
+        #expect(refusal.withLock { $0 }?.contains("being opened") == true, "\(String(describing: refusal.withLock { $0 }))")
+        var byte: UInt8 = 0
+        let read = withUnsafeMutableBytes(of: &byte) { media.read(at: 199_000, into: $0) { false } }
+        #expect(read == .bytes(1) && byte == 7)
+        await cache.release(media)
+        await cache.shutdown()
+        // What it fetched is recorded as it closed, beside its file.
+        let record = try #require(try library.cachedMedia(episodeID))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("media").appendingPathComponent(record.fileName).path))
     }
 
     @Test func concurrentOpensShareOneProbeAndDownloadsSurviveTheBudget() async throws {
