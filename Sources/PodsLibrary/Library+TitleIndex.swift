@@ -49,8 +49,16 @@ extension Library {
         try titleIndex.runNow { () throws(LibraryError) in try matchTitlesInBatches() }
     }
 
-    /// Starts `matchTitles` on its lane unless a start is already waiting there.
+    /// Starts `matchTitles` on its lane unless a start is already waiting
+    /// there, or no playlist has a title rule and none had (the lane then
+    /// leaves the file alone: a library opened for a moment is closed at once).
     func matchTitlesSoon() {
+        let wanted = try? reading { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM playlist WHERE rules ->> 'title' IS NOT NULL) OR EXISTS (SELECT 1 FROM titlePattern)
+                """)
+        }
+        guard wanted == true else { return }
         titleIndex.runSoon { [self] in try? matchTitlesInBatches() }
     }
 
