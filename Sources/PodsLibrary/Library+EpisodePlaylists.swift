@@ -230,7 +230,7 @@ extension Library {
         let playlist = try storedPlaylist(playlistID, db)
         let (filter, arguments) = Self.filter(playlist, now: now)
         let keys = orderKeys(playlist)
-        let order = keys.map { $0.descending ? "\($0.expression) DESC" : $0.expression }.joined(separator: ", ")
+        let order = order(playlist)
         guard let place = try Row.fetchOne(db, sql: "SELECT \(keys.map(\.expression).joined(separator: ", ")) FROM episode WHERE episode.id = ? AND \(filter)",
                                            arguments: StatementArguments([id] + arguments)) else {
             return try Int64.fetchOne(db, sql: "SELECT episode.id FROM episode WHERE \(filter) AND episode.id != ? ORDER BY \(order) LIMIT 1",

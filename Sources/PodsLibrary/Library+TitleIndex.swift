@@ -15,7 +15,7 @@ import Synchronization
 /// A pattern is matched against every title once, when its playlist is made
 /// (or, for a library from before this, at the first start); after that only
 /// against the titles a feed's merge wrote (`titleStale`, marked in the
-/// merge's write, matched after it). The matching runs outside every write,
+/// merge's write while some playlist has a title rule, matched after it). The matching runs outside every write,
 /// on one lane of its own, never on the player's actor or the MPRIS thread.
 extension Library {
     /// v22: the tables, filled for the playlists there are at the first `matchTitles`.
@@ -32,9 +32,19 @@ extension Library {
             """)
     }
 
-    /// Marks the episodes a feed's merge wrote for matching, in one statement (in the merge's write).
+    /// Whether a playlist has a title rule, or had one whose matches are still kept.
+    private static let titleRulesExist = """
+        SELECT EXISTS (SELECT 1 FROM playlist WHERE rules ->> 'title' IS NOT NULL) OR EXISTS (SELECT 1 FROM titlePattern)
+        """
+
+    /// Marks the episodes a feed's merge wrote for matching, in one statement
+    /// (in the merge's write), when some playlist has a title rule: a library
+    /// without one marks nothing (its import wrote a row per episode for
+    /// nothing, and its first title playlist matched them all twice). A
+    /// playlist is written before its pattern is first matched, so a merge
+    /// in between marks what it wrote.
     static func markTitlesStale(_ episodes: [Int64], _ db: Database) throws {
-        guard !episodes.isEmpty else { return }
+        guard !episodes.isEmpty, try Bool.fetchOne(db, sql: titleRulesExist) == true else { return }
         try db.execute(sql: "INSERT OR IGNORE INTO titleStale SELECT value FROM json_each(?)", arguments: [jsonArray(episodes)])
     }
 
@@ -53,11 +63,7 @@ extension Library {
     /// there, or no playlist has a title rule and none had (the lane then
     /// leaves the file alone: a library opened for a moment is closed at once).
     func matchTitlesSoon() {
-        let wanted = try? reading { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM playlist WHERE rules ->> 'title' IS NOT NULL) OR EXISTS (SELECT 1 FROM titlePattern)
-                """)
-        }
+        let wanted = try? reading { db in try Bool.fetchOne(db, sql: Self.titleRulesExist) }
         guard wanted == true else { return }
         titleIndex.runSoon { [self] in try? matchTitlesInBatches() }
     }
