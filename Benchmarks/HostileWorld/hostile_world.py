@@ -21,6 +21,7 @@ to become a fixture. The last line is the plain verdict
 """
 import argparse, gzip, hashlib, http.server, io, json, os, random, re, shutil, signal, socketserver, struct
 import subprocess, sys, tempfile, threading, time, zlib
+import synced_pair
 
 AWKWARD = ["\u0130" * 40, "\u212a" * 30, "\u1e9e", "\ufb01", "\u03a3\u0391\u03a3 \u03c2", "e\u0301\u0302\u0303",
            "\u202e\u05e9\u05dc\u05d5\u05dd\u202c \u0645\u0631\u062d\u0628\u0627", "\U0001F469\u200d\U0001F469\u200d\U0001F467\U0001F3F3\ufe0f\u200d\U0001F308",
@@ -50,6 +51,7 @@ class World:
         self.requests = 0
         self.lock = threading.Lock()
         self.feed_count = feeds
+        self.moved = set()  # the synced shows that have moved (synced_pair)
         for root in [testdata, "data"]:
             for base, _, files in os.walk(root):
                 for name in sorted(files):
@@ -59,6 +61,11 @@ class World:
             raise SystemExit("hostile world: no real feeds found (../shared/testdata, data/)")
         self.make_audio()
         self.make_art()
+        path = os.path.join(work, "minute.mp3")  # the synced shows' episodes: a minute, to pause in the middle of
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=220:duration=60", "-ac", "1", "-ar", "16000",
+                        "-b:a", "16k", path], check=True)
+        with open(path, "rb") as f:
+            self.minute = f.read()
 
     def make_audio(self):
         meta = os.path.join(self.work, "chapters.txt")
@@ -324,6 +331,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.end_headers()
                     return self.write(self.bomb)
                 return self.send_body(w.feed(n, base), content_type="application/rss+xml")
+            if kind in ("synced", "synced-moved", "synced-copy"):  # served cleanly: a cut feed may drop episodes
+                n = int(parts[1].split(".")[0])
+                if kind == "synced" and n in w.moved:  # the host moved the show
+                    return self.redirect(f"{base}/synced-moved/{n}.xml", status=301)
+                return self.send_clean(synced_pair.synced_feed(base, n, copy=kind == "synced-copy"), "application/rss+xml")
+            if kind == "synced-media":
+                return self.send_body(w.minute, content_type="audio/mpeg")
             if kind == "loop":
                 return self.redirect(f"{base}/loop/{parts[1]}/{'b' if parts[2] == 'a' else 'a'}")
             if kind == "media":
@@ -344,8 +358,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.end_headers()
 
-    def redirect(self, to):
-        self.send_response(302)
+    def send_clean(self, body, content_type):
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.write(body)
+
+    def redirect(self, to, status=302):
+        self.send_response(status)
         self.send_header("Location", to)
         self.send_header("Content-Length", "0")
         self.end_headers()
@@ -376,9 +398,18 @@ def backtrace_helper():
     return next((path for path in candidates if os.access(path, os.X_OK)), None)
 
 
+def private_bus():
+    """A session bus of its own (for a second podsd: the first owns the names on the run's bus): the process, its address."""
+    bus = subprocess.Popen(["dbus-daemon", "--config-file=Tests/session-bus.conf", "--nofork", "--print-address=1"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return bus, bus.stdout.readline().decode().strip()
+
+
 class Driver:
-    def __init__(self, args, base, work):
+    def __init__(self, args, base, work, name="podsd", bus=None):
         self.args = args
+        self.name = name
+        self.bus = bus
         self.base = base
         self.work = work
         self.bin = args.bin
@@ -391,6 +422,9 @@ class Driver:
         self.env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"), XDG_DATA_HOME=os.path.join(work, "data"),
                         XDG_CACHE_HOME=os.path.join(work, "cache"), HOME=work, TERM="xterm-256color",
                         SWIFT_BACKTRACE=backtrace)
+        if bus:
+            self.env["DBUS_SESSION_BUS_ADDRESS"] = bus[1]
+        os.makedirs(work, exist_ok=True)
         self.log = open(os.path.join(work, "podsd.log"), "wb")
         self.podsd = None
         self.starts = 0
@@ -410,7 +444,7 @@ class Driver:
     def check_podsd(self, what):
         code = self.podsd.poll()
         if code is not None:
-            self.fail(f"podsd died (exit {code}, signal {-code if code < 0 else 0}) after: {what}")
+            self.fail(f"{self.name} died (exit {code}, signal {-code if code < 0 else 0}) after: {what}")
             self.start_podsd()
             return
         try:
@@ -422,12 +456,13 @@ class Driver:
         except (OSError, AttributeError):
             pass
 
-    def run(self, arguments, quiet=False, limit=None):
+    def run(self, arguments, quiet=False, limit=None, stdin=None):
         self.calls += 1
         limit = limit or self.args.call_limit
-        what = "pods " + " ".join(arguments)
+        what = "pods " + " ".join(arguments) + ("" if self.name == "podsd" else f" (on the {self.name} podsd)")
         try:
-            done = subprocess.run([os.path.join(self.bin, "pods")] + arguments, env=self.env, capture_output=True, timeout=limit)
+            done = subprocess.run([os.path.join(self.bin, "pods")] + arguments, env=self.env, capture_output=True, timeout=limit,
+                                  input=stdin.encode() if stdin else None)
         except subprocess.TimeoutExpired:
             self.fail(f"hung: {what} did not end within {limit} s")
             return None
@@ -487,6 +522,23 @@ class Driver:
             self.fail("hung: gdbus " + " ".join(arguments))
         self.check_podsd("gdbus " + " ".join(arguments))
 
+    def stop(self):
+        """SIGTERM: podsd must be gone within 10 s (then it is killed); its own bus, if any, goes with it."""
+        try:
+            if self.podsd and self.podsd.poll() is None:
+                self.podsd.terminate()
+                try:
+                    self.podsd.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    self.podsd.kill()
+                    self.fail(f"{self.name} did not stop within 10 s of SIGTERM")
+        except Failed:
+            pass
+        finally:
+            if self.bus:
+                self.bus[0].kill()
+                self.bus[0].wait()
+
     def fail(self, message):
         print("hostile world: FAIL: " + message, flush=True)
         self.failures.append(message)
@@ -532,6 +584,7 @@ def main():
     parser.add_argument("--rss-limit", type=int, default=600, help="MiB")
     parser.add_argument("--call-limit", type=int, default=60, help="seconds one command may take")
     parser.add_argument("--keep", help="a folder to keep the run's files in")
+    parser.add_argument("--no-sync", action="store_true", help="without the second, synced library (synced_pair)")
     args = parser.parse_args()
     work = args.keep or tempfile.mkdtemp(prefix="pods-hostile-")
     os.makedirs(work, exist_ok=True)
@@ -542,6 +595,15 @@ def main():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = "http://127.0.0.1:%d" % server.server_address[1]
     driver = Driver(args, base, work)
+    pair = None
+    if not args.no_sync:
+        synced_pair.SyncHandler.state = synced_pair.SyncServer(args.seed, base)
+        sync_server = Server(("127.0.0.1", 0), synced_pair.SyncHandler)
+        threading.Thread(target=sync_server.serve_forever, daemon=True).start()
+        second = Driver(args, base, os.path.join(work, "second"), name="second podsd", bus=private_bus())
+        second.failures = driver.failures  # one verdict for the run
+        pair = synced_pair.SyncedPair(driver, second, world, base, "http://127.0.0.1:%d" % sync_server.server_address[1],
+                                      random.Random(f"pair-{args.seed}"))
     started = time.time()
     deadline = started + args.minutes * 60
     rounds = 0
@@ -550,6 +612,8 @@ def main():
         driver.start_podsd()
         for n in range(args.feeds):
             driver.run(["subscribe", f"{base}/feed/{n}.xml"])
+        if pair:
+            pair.start()
         r = random.Random(args.seed)
         seen = set()
         while time.time() < deadline:
@@ -572,6 +636,8 @@ def main():
                     driver.run(["chapters"])
                     driver.run(["next"])
                     driver.run(["status", "--json"])
+            if pair:
+                pair.step()
             if rounds % 2 == 1:
                 driver.ui_walk(steps=15)
             if rounds % 3 == 0:  # a kill at any moment: podsd starts again, whatever its files hold
@@ -579,6 +645,9 @@ def main():
                 driver.podsd.wait()
                 driver.edit_library(r)
                 driver.start_podsd()
+        if pair:
+            pair.sync_both()
+            pair.count()
         listed = driver.run(["podcasts", "--json"])
         try:
             podcasts = [p["id"] for p in json.loads(listed.stdout)] if listed else []
@@ -589,21 +658,15 @@ def main():
       except Failed:
         pass
     finally:
-        if driver.podsd and driver.podsd.poll() is None:
-            driver.podsd.terminate()
-            try:
-                driver.podsd.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                try:
-                    driver.fail("podsd did not stop within 10 s of SIGTERM")
-                except Failed:
-                    pass
-                driver.podsd.kill()
+        driver.stop()
+        if pair:
+            pair.devices[1].stop()
         server.shutdown()
     minutes = (time.time() - started) / 60
     print(f"hostile world: seed {args.seed}, {minutes:.1f} min, {args.feeds} feeds, {len(seen)} episodes, {rounds} rounds, "
-          f"{driver.calls} calls, {world.requests} requests, {world.bytes_served / 1e6:.1f} MB served, "
-          f"{len(driver.failures)} failures (crashes and hangs), podsd started {driver.starts} times, peak RSS {driver.peak_rss} MiB")
+          f"{driver.calls + (pair.devices[1].calls if pair else 0)} calls, {world.requests} requests, {world.bytes_served / 1e6:.1f} MB served, "
+          f"{len(driver.failures)} failures (crashes, hangs and losses), podsd started {driver.starts} times, peak RSS {driver.peak_rss} MiB"
+          + (f"; {pair.summary()}, {synced_pair.SyncHandler.state.hostile_answers} hostile sync answers" if pair else ""))
     if driver.failures:
         print(f"hostile world: the run's files (podsd.log, library) are in {work}")
     elif not args.keep:

@@ -36,7 +36,8 @@ struct ChapterTimeline: Sendable, Equatable {
     static let startSlack = 0.05
 
     init(_ chapters: [EpisodeChapter] = [], skipping pattern: TitlePattern? = nil) {
-        self.chapters = chapters.sorted { $0.start < $1.start }
+        // Times out of any episode's range (an older Pods' rows, a peer's) never become a Duration.
+        self.chapters = chapters.filter(\.hasTimesInRange).sorted { $0.start < $1.start }
         let jumps = self.chapters.filter(\.toc)
         self.jumps = jumps
         let matches = pattern?.matcher()

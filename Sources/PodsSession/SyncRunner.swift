@@ -245,7 +245,7 @@ package struct SyncRunner: Sendable {
             action.timestamp = action.timestamp.addingTimeInterval(-state.clockOffset)
             let length = (action.total ?? 0) > 0 ? Double(action.total ?? 0) : episode.duration
             if let position = action.position, let length, length > 0, Double(position) > length + 60 {
-                logger.warning("sync: ignored a play at \(position) s of episode \(episode.id), which lasts \(Int(length)) s")
+                logger.warning("sync: ignored a play at \(position) s of episode \(episode.id), which lasts \(length) s")
                 result.skipped += 1
                 continue
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PodsChapters
 import PodsHTTP
 import PodsLibrary
 import PodsSync
@@ -143,7 +144,7 @@ package actor SyncService {
             playingEpisode: { await playback.playingEpisodeID() },
             playedWithin: { podcast in
                 let playback = preferences.playback(for: podcast)
-                return { length in max(30, Int(playback.completionStretch(duration: length.map { .seconds($0) }).components.seconds)) }
+                return { length in max(30, Int(playback.completionStretch(duration: length.map { .mediaSeconds($0) }).components.seconds)) }
             },
             changed: { _, positions in await playback.syncChanged(positions: positions) },
             logger: logger)

@@ -8,7 +8,7 @@ import Testing
 /// What an older Pods stored is outside input: a library written by today's
 /// code, then its rows edited to every boundary value (as an older, laxer
 /// Pods or a hand could leave them), is opened and driven down every path —
-/// play, show, chapters, transcript, find, stats, bookmarks, `pods ui` —
+/// play, show, chapters, transcript, find, stats, bookmarks, sync, `pods ui` —
 /// and podsd lives (REVIEW-4, N3: a transcript cue at 1e300 s killed podsd
 /// at every play of its episode).
 @Suite(.serialized, .timeLimit(.minutes(4))) struct StoredValuesTests {
@@ -59,6 +59,20 @@ import Testing
             #expect(!result.timedOut, "pods \(arguments.joined(separator: " ")): \(result)")
             #expect(again.isRunning, "podsd died at pods \(arguments.joined(separator: " ")): \(again.errorOutput().suffix(2_000))")
         }
+        // A play another device made, without a total: the stored length (1e300) is the episode's. The hostile
+        // world's second library found podsd dying of turning that length into a Duration.
+        let sync = try SyncServerStandIn(api: .nextcloud)
+        defer { sync.stop() }
+        let action = #"{"actions":[{"podcast":"\#(server.url("/feed.xml"))","episode":"\#(server.url("/talk.mp3"))","guid":"t","#
+            + #""action":"PLAY","timestamp":"2026-01-01T00:00:00+00:00","started":0,"position":12}],"timestamp":1700000000}"#
+        sync.intercept { request, _ in
+            request.method == "GET" && request.path.hasSuffix("/episode_action") ? .init(body: Data(action.utf8)) : nil
+        }
+        let setup = await again.run(Fixtures.executable("pods"), ["sync", "setup", sync.url, "--user", "alice", "--api", "nextcloud",
+                                                                  "--password-stdin"], input: "s3cret-app-pw\n")
+        #expect(setup.status == 0, "\(setup)")
+        let synced = await again.run(Fixtures.executable("pods"), ["sync"], timeout: .seconds(60))
+        #expect(!synced.timedOut && again.isRunning, "pods sync: \(synced)\n\(again.errorOutput().suffix(2_000))")
         // The transcript read back keeps its times in range; a time out of range is no time (the line stays, untimed).
         let transcript = await again.pods("transcript")
         #expect(transcript.stdout.split(separator: "\n").map(String.init) == ["[0:00] first", "second", "third", "fourth"], "\(transcript)")
