@@ -333,4 +333,4 @@ class SyncedPair:
 
     def summary(self):
         return (f"synced pair: {self.plays} plays, {sum(self.bookmarks)} bookmarks, {len(self.moved)} of {SHOWS} shows moved, "
-                f"{self.syncs} syncs, {self.kills} kills mid-sync")
+                f"{self.syncs} syncs, {self.kills} kills mid-sync, shows whole on each device {len(self.had[0])} and {len(self.had[1])}")

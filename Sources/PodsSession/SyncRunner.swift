@@ -226,6 +226,9 @@ package struct SyncRunner: Sendable {
         if result.skipped > 0 { logger.info("sync: \(result.skipped) remote actions were for podcasts or episodes not here, or unusable") }
     }
 
+    /// How far past now a remote action's date may be (a clock a little fast) before it is refused.
+    static let futureSlack: TimeInterval = 3600
+
     /// Decides each action (oldest first) against the episode's last change,
     /// then writes what applies in one transaction.
     private func apply(_ actions: [EpisodeAction], to podcastID: Int64, playing: Int64?, state: SyncAccount,
@@ -243,6 +246,15 @@ package struct SyncRunner: Sendable {
             }
             // The server's clock, read as this machine's.
             action.timestamp = action.timestamp.addingTimeInterval(-state.clockOffset)
+            // A date past now would win over every later pause here until then (a device whose clock is
+            // years ahead, a forged action): more than an hour ahead is refused, less is now.
+            let now = Date()
+            if action.timestamp > now.addingTimeInterval(Self.futureSlack) {
+                logger.warning("sync: ignored a play of episode \(episode.id) dated \(SyncTimestamp.string(action.timestamp)), after now")
+                result.skipped += 1
+                continue
+            }
+            action.timestamp = min(action.timestamp, now)
             let length = (action.total ?? 0) > 0 ? Double(action.total ?? 0) : episode.duration
             if let position = action.position, let length, length > 0, Double(position) > length + 60 {
                 logger.warning("sync: ignored a play at \(position) s of episode \(episode.id), which lasts \(length) s")

@@ -88,7 +88,11 @@ public enum SyncTimestamp {
     /// (`+01:00`, `+0100`), with or without a fraction of a second (dropped),
     /// or Unix seconds.
     public static func date(_ value: Any?) -> Date? {
-        if let number = value as? NSNumber, !(value is Bool) { return Date(timeIntervalSince1970: number.doubleValue) }
+        if let number = value as? NSNumber, !(value is Bool) {
+            // Unix seconds from 1970 to the year 5138: 1e20 would become a Date no later arithmetic survives.
+            let seconds = number.doubleValue
+            return seconds.isFinite && seconds >= 0 && seconds < 1e11 ? Date(timeIntervalSince1970: seconds) : nil
+        }
         guard let text = value as? String, text.count >= 19 else { return nil }
         return JSONDate.date(text)
     }

@@ -57,9 +57,9 @@ import Testing
 
     /// Actions as other clients upload them: matched by guid though the
     /// enclosure URL changed (or the feed's), by a normalised URL without a guid; actions
-    /// for unknown podcasts, absurd positions and -1 fields change nothing.
+    /// for unknown podcasts, absurd positions, -1 fields and dates years ahead change nothing.
     @Test func otherClientsActionsMatchedAndHostileOnesIgnored() async throws {
-        let world = try SyncWorld(api: .nextcloud)
+        let world = try SyncWorld(api: .nextcloud, episodesOfA: 4)
         defer { world.stop() }
         let desktop = try await joined(world, [world.showA, world.showB], device: "desktop")
         let before = try await episodesByGuid(desktop)
@@ -89,15 +89,18 @@ import Testing
             // AntennaPod's -1 fields.
             ["podcast": world.showA, "episode": world.feeds.url("/a3.mp3"), "guid": "a3-guid",
              "action": "play", "timestamp": stamp(-1), "started": -1, "position": -1, "total": -1],
+            // Dated a century ahead (Nextcloud hands it out): it would win over every pause here until then.
+            ["podcast": world.showA, "episode": world.feeds.url("/a4.mp3"), "guid": "a4-guid",
+             "action": "play", "timestamp": stamp(100 * 365 * 86400), "started": 0, "position": 20, "total": 90],
         ])
         await world.settle()
         let result = try await syncJSON(desktop)
-        #expect(result["error"] is NSNull && result["applied"] as? Int == 3 && result["skipped"] as? Int == 3, "\(result)")
+        #expect(result["error"] is NSNull && result["applied"] as? Int == 3 && result["skipped"] as? Int == 4, "\(result)")
         let after = try await episodesByGuid(desktop)
         #expect(Int(after["a1-guid"]?["position"] as? Double ?? 0) == 33)
         #expect(Int(after["b1-guid"]?["position"] as? Double ?? 0) == 12)
         #expect(Int(after["b2-guid"]?["position"] as? Double ?? 0) == 15)
-        for guid in ["a2-guid", "a3-guid"] {
+        for guid in ["a2-guid", "a3-guid", "a4-guid"] {
             #expect(after[guid]?["position"] as? Double == before[guid]?["position"] as? Double
                     && after[guid]?["completed"] as? Bool == before[guid]?["completed"] as? Bool, "\(guid) unchanged")
         }

@@ -69,5 +69,8 @@ extension SyncAPITests {
             #expect(SyncTimestamp.date(formatter.string(from: date)) == date)
         }
         #expect(SyncTimestamp.date("yesterday at noon") == nil && SyncTimestamp.date(true) == nil)
+        // Unix seconds no later arithmetic survives are no date (a hostile server's 1e20).
+        #expect(SyncTimestamp.date(NSNumber(value: 1_700_000_000)) == Date(timeIntervalSince1970: 1_700_000_000))
+        for seconds in [1e20, 1e300, -5, 1e11] { #expect(SyncTimestamp.date(NSNumber(value: seconds)) == nil, "\(seconds)") }
     }
 }
