@@ -34,6 +34,39 @@ import Testing
         }
     }
 
+    /// SIGTERM while another process holds the library's write lock, so that
+    /// the stop's last writes wait on SQLite's busy timeout (10 s; ADVERSARIAL-5,
+    /// 5: a long library job held SIGTERM until the session's 90 s kill):
+    /// podsd is gone within 5 s with exit 0, and comes back at the place it
+    /// saved a moment before.
+    @Test func sigtermEndsPodsdWithinFiveSecondsWhileTheLibraryIsHeld() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let podsd = try await PodsdProcess.start(directory: directory)
+        #expect(await podsd.pods("subscribe", Fixtures.data("sample-podcast.xml").absoluteString).status == 0)
+        let episode = try #require(try await LibraryClient(podsd.client).episodesJSON().first?["id"] as? Int)
+        #expect(await podsd.pods("play", String(episode)).status == 0)
+        try await ListeningScenario.waitForPosition(podsd.client, timeout: .seconds(20)) { $0 > 0 }
+        try await podsd.client.setPosition(.seconds(40))
+        try await Task.sleep(for: .seconds(2.5))  // the place is saved every second
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = ["-c", "import sqlite3, sys, time\ndb = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                            + "db.execute('BEGIN EXCLUSIVE')\nprint('held', flush=True)\ntime.sleep(60)",
+                            directory.appendingPathComponent("data/library.sqlite").path]
+        #expect(try await Subprocess.firstLine(startingThe: holder, threadName: "pods.test.lock") == "held")
+        let exit = await podsd.signal(SIGTERM)
+        kill(holder.processIdentifier, SIGKILL)  // (a child of the test process may have SIGTERM blocked)
+        while holder.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(exit?.status == 0 && (exit?.after ?? .seconds(99)) < .seconds(5), "\(String(describing: exit))")
+        // The bound ended it (the stop's writes waited on the lock), not a stop that wrote nothing.
+        #expect(podsd.errorOutput().contains("a library job did not end within"), "\(podsd.errorOutput().suffix(1_000))")
+        let again = try await PodsdProcess.start(directory: directory)
+        let position = try await LibraryClient(again.client).episodesJSON().first { $0["id"] as? Int == episode }?["position"] as? Double
+        #expect((position ?? 0) >= 40, "came back at \(position ?? -1) s")
+        #expect(await again.signal(SIGTERM)?.status == 0)
+    }
+
     @Test func aCleanStopLeavesTheLibraryOneFileWithAnEmptyLog() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
