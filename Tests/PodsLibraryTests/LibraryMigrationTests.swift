@@ -148,6 +148,37 @@ import Testing
         #expect(try library.applyRefresh(1, feed: changed, etag: nil, lastModified: nil).updated == 1)
     }
 
+    /// A library from before rules (REVIEW-4, N8): every download it holds
+    /// (the cache's `pinned`, whole or still coming) was the listener's, so
+    /// v15 pins each apart from auto-downloads and no retention rule may take
+    /// it; what was only streamed into the cache stays unpinned.
+    @Test func v15PinsTheDownloadsMadeBeforeRules() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let old = try Library(directory: directory, migratingUpTo: "v14: the listening log")
+            try old.database.write { db in
+                try db.execute(sql: "INSERT INTO podcast (feedURL, title, subscribedAt) VALUES ('https://example.org/feed', 'Show', 0)")
+                for number in 1...3 {
+                    try db.execute(sql: """
+                        INSERT INTO episode (podcastId, guid, title, enclosures, feedOrder)
+                        VALUES (1, ?, ?, '[{"url":"https://example.org/a.mp3"}]', ?)
+                        """, arguments: ["g\(number)", "E\(number)", number])
+                }
+                // Episode 1 downloaded whole, 2 still downloading, 3 only streamed.
+                for (episode, complete, pinned) in [(1, 1, 1), (2, 0, 1), (3, 1, 0)] {
+                    try db.execute(sql: """
+                        INSERT INTO cachedMedia (episodeId, url, fileName, length, validatedAt, lastAccess, complete, pinned)
+                        VALUES (?, ?, ?, 1000, 0, 0, ?, ?)
+                        """, arguments: [episode, "https://example.org/\(episode).mp3", "\(episode).mp3", complete, pinned])
+                }
+            }
+        }
+        let library = try Library(directory: directory)
+        #expect(try library.isDownloadPinned(1) && library.isDownloadPinned(2))
+        #expect(try library.isDownloadPinned(3) == false)
+    }
+
     /// A library from before sync: what was listened to counts as changed
     /// when it was last played, so an older remote action does not win over it;
     /// nothing is queued until the first sync asks for the history.
