@@ -110,7 +110,7 @@ import Testing
     }
 
     /// The episode's saved resume position, as `pods episode` reads it from the library.
-    private static func savedPosition(_ podsd: PodsdProcess, _ episode: Int) async -> Double? {
+    static func savedPosition(_ podsd: PodsdProcess, _ episode: Int) async -> Double? {
         let result = await podsd.pods("episode", String(episode), "--json")
         let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any]
         return ((object?["episode"] as? [String: Any]) ?? object)?["position"] as? Double
