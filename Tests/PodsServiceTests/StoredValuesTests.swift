@@ -19,7 +19,7 @@ import Testing
         "UPDATE episode SET duration = 1e300, position = -1",
         "INSERT INTO bookmark (episodeId, position, note, createdAt) SELECT id, 1e300, 'huge', 0 FROM episode",
         "INSERT INTO bookmark (episodeId, position, note, createdAt) SELECT id, -1e300, 'negative', 0 FROM episode",
-        "INSERT INTO playSession (episodeId, podcastId, episodeTitle, podcastTitle, startedAt, seconds, fromPosition, toPosition, rate) SELECT id, podcastId, 'x', 'y', 1, 1e300, -1, 9.3e18, 0 FROM episode",
+        "INSERT INTO playSession (episodeId, podcastId, episodeTitle, podcastTitle, startedAt, seconds, fromPosition, toPosition, rate) SELECT id, podcastId, 'x', 'y', 1 + id, 1e300, -1, 9.3e18, 0 FROM episode",
         "UPDATE episode SET title = title || '" + String(repeating: "long title ", count: 100) + "'",
         "UPDATE podcast SET link = 'file:///etc/passwd', artworkURL = 'file:///etc/passwd'",
         "UPDATE episode SET link = 'file:///etc/passwd', artworkURL = 'file:///etc/shadow'",
