@@ -89,7 +89,7 @@ extension Library {
             if let episode { _ = try Self.episode(episode, db) }
             return try Row.fetchAll(db, sql: Self.bookmarkSelect + """
                  WHERE (? IS NULL OR bookmark.episodeId = ?) ORDER BY bookmark.id LIMIT ? OFFSET ?
-                """, arguments: [episode, episode, max(0, limit), max(0, offset)]).map(Self.bookmark(from:))
+                """, arguments: [episode, episode, max(0, limit), max(0, offset)]).map { try Self.bookmark(from: $0) }
         }
     }
 
@@ -109,12 +109,12 @@ extension Library {
         guard let row = try Row.fetchOne(db, sql: bookmarkSelect + " WHERE bookmark.id = ?", arguments: [id]) else {
             throw LibraryError(.notFound, "no bookmark \(id)")
         }
-        return bookmark(from: row)
+        return try bookmark(from: row)
     }
 
-    private static func bookmark(from row: Row) -> Bookmark {
-        Bookmark(id: row["id"], episodeId: row["episodeId"], position: row["position"], note: row["note"], cue: row["cue"],
-                 createdAt: Date(timeIntervalSince1970: row["createdAt"]), episodeTitle: row["episodeTitle"] ?? "",
+    private static func bookmark(from row: Row) throws -> Bookmark {
+        Bookmark(id: row["id"], episodeId: row["episodeId"], position: try row.storedSeconds("position") ?? 0, note: row["note"], cue: row["cue"],
+                 createdAt: try row.storedDate("createdAt") ?? Date(timeIntervalSince1970: 0), episodeTitle: row["episodeTitle"] ?? "",
                  podcastTitle: row["podcastTitle"] ?? "")
     }
 }

@@ -59,8 +59,8 @@ extension Library {
         let plain: String? = try row.decode(forColumn: "description")
         // Empty: derived from the HTML when read (or none at all).
         episode.plainDescription = plain?.isEmpty == false || episode.descriptionHTML == nil ? plain ?? "" : nil
-        episode.published = (try row.decode(forColumn: "published") as Double?).map(Date.init(timeIntervalSince1970:))
-        episode.duration = try row.decode(forColumn: "duration")
+        episode.published = try row.storedDate("published")
+        episode.duration = try row.storedSeconds("duration")
         episode.enclosures = try decoded("enclosures", as: [Enclosure].self)
         episode.artworkURL = try row.decode(forColumn: "artworkURL")
         episode.season = try row.decode(forColumn: "season")
@@ -75,8 +75,8 @@ extension Library {
         episode.persons = try decoded("persons", as: [Person].self)
         episode.soundbites = try decoded("soundbites", as: [Soundbite].self)
         return try LibraryEpisode(
-            id: row.decode(forColumn: "id"), podcastId: row.decode(forColumn: "podcastId"), episode: episode, position: row.decode(forColumn: "position"),
-            completed: row.decode(forColumn: "completed"), lastPlayedAt: (row.decode(forColumn: "lastPlayedAt") as Double?).map(Date.init(timeIntervalSince1970:)),
+            id: row.decode(forColumn: "id"), podcastId: row.decode(forColumn: "podcastId"), episode: episode, position: try row.storedSeconds("position") ?? 0,
+            completed: row.decode(forColumn: "completed"), lastPlayedAt: try row.storedDate("lastPlayedAt"),
             currentlyPlaying: row.decode(forColumn: "currentlyPlaying"), inFeed: row.decode(forColumn: "inFeed"),
             podcastTitle: row.decode(forColumn: "podcastTitle") ?? "", podcastAuthor: row.decode(forColumn: "podcastAuthor"), podcastArtworkURL: row.decode(forColumn: "podcastArtworkURL"),
             podcastFeedURL: row.decode(forColumn: "podcastFeedURL") ?? "")

@@ -90,9 +90,10 @@ extension Library {
             try Row.fetchAll(db, sql: """
                 SELECT * FROM playSession WHERE startedAt >= ? ORDER BY startedAt LIMIT ? OFFSET ?
                 """, arguments: [Self.start(since), max(0, limit), max(0, offset)]).map { row in
-                PlaySession(episodeId: row["episodeId"], podcastId: row["podcastId"], episodeTitle: row["episodeTitle"],
-                            podcastTitle: row["podcastTitle"], startedAt: Date(timeIntervalSince1970: row["startedAt"]),
-                            seconds: row["seconds"], from: row["fromPosition"], to: row["toPosition"], rate: row["rate"])
+                try PlaySession(episodeId: row["episodeId"], podcastId: row["podcastId"], episodeTitle: row["episodeTitle"],
+                                podcastTitle: row["podcastTitle"], startedAt: row.storedDate("startedAt") ?? Date(timeIntervalSince1970: 0),
+                                seconds: row.storedSeconds("seconds") ?? 0, from: row.storedSeconds("fromPosition") ?? 0,
+                                to: row.storedSeconds("toPosition") ?? 0, rate: row["rate"])
             }
         }
     }

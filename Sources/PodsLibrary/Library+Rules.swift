@@ -48,8 +48,8 @@ extension Library {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, podcastId, title, duration, episodeType FROM episode WHERE id > ? AND id <= ? AND \(untouched)
                 """, arguments: [mark, last])
-            return (mark, last, rows.map { row in
-                ArrivedEpisode(id: row["id"], podcastId: row["podcastId"], title: row["title"] ?? "", duration: row["duration"],
+            return (mark, last, try rows.map { row in
+                ArrivedEpisode(id: row["id"], podcastId: row["podcastId"], title: row["title"] ?? "", duration: try row.storedSeconds("duration"),
                                episodeType: row["episodeType"])
             })
         }

@@ -107,11 +107,10 @@ extension Library {
     static func recordListening(_ episodeID: Int64, started: Int?, total: Int?, at now: Date, _ db: Database) throws {
         guard let row = try Row.fetchOne(db, sql: "SELECT position, completed, duration FROM episode WHERE id = ?", arguments: [episodeID])
         else { return }
-        let duration: Double? = try row.decode(forColumn: "duration")
         // Stored times are checked again before they become Ints: a library written before the
         // parser range-checked them may hold an itunes:duration of 1e23 (a trap at every start).
-        let length = total ?? MediaSeconds.whole(duration)
-        let position = MediaSeconds.whole((try row.decode(forColumn: "position")) as Double?, rounding: .down) ?? 0
+        let length = try total ?? MediaSeconds.whole(row.storedSeconds("duration"))
+        let position = MediaSeconds.whole(try row.storedSeconds("position"), rounding: .down) ?? 0
         if (try row.decode(forColumn: "completed")) as Bool? == true {
             let end = max(length ?? position, 1)
             try queue(episodeID, "play", started: started ?? 0, position: end, total: end, at: now, db)
@@ -162,7 +161,7 @@ extension Library {
                 ORDER BY syncAction.id LIMIT ?
                 """, arguments: [limit]).map { row in
                 QueuedAction(id: (try row.decode(forColumn: "id")), episodeId: (try row.decode(forColumn: "episodeId")), podcastId: (try row.decode(forColumn: "podcastId")), action: (try row.decode(forColumn: "action")),
-                             at: Date(timeIntervalSince1970: (try row.decode(forColumn: "at"))), started: (try row.decode(forColumn: "started")), position: (try row.decode(forColumn: "position")),
+                             at: try row.storedDate("at") ?? Date(timeIntervalSince1970: 0), started: (try row.decode(forColumn: "started")), position: (try row.decode(forColumn: "position")),
                              total: (try row.decode(forColumn: "total")), podcastURL: (try row.decode(forColumn: "feedURL")), episodeURL: (try row.decode(forColumn: "episodeURL")) ?? "", guid: (try row.decode(forColumn: "guid")))
             }
         }
@@ -258,8 +257,7 @@ extension Library {
                 """, arguments: [podcastID]).map { row in
                 let urls = ((try row.decode(forColumn: "urls")) as String?).flatMap { try? JSONDecoder().decode([String?].self, from: Data($0.utf8)) } ?? []
                 return SyncEpisode(id: (try row.decode(forColumn: "id")), guid: (try row.decode(forColumn: "guid")), enclosureURLs: urls.compactMap { $0 },
-                                   changedAt: ((try row.decode(forColumn: "changedAt")) as Double?).map(Date.init(timeIntervalSince1970:)),
-                                   duration: (try row.decode(forColumn: "duration")))
+                                   changedAt: try row.storedDate("changedAt"), duration: try row.storedSeconds("duration"))
             }
         }
     }
@@ -329,7 +327,7 @@ extension Library {
         try writing { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM syncDeferred WHERE episodeId = ?", arguments: [episodeID]) else { return nil }
             try db.execute(sql: "DELETE FROM syncDeferred WHERE episodeId = ?", arguments: [episodeID])
-            return ((try row.decode(forColumn: "position")), (try row.decode(forColumn: "completed")), Date(timeIntervalSince1970: (try row.decode(forColumn: "at"))))
+            return (try row.storedSeconds("position"), (try row.decode(forColumn: "completed")), try row.storedDate("at") ?? Date(timeIntervalSince1970: 0))
         }
     }
 

@@ -31,6 +31,32 @@ import Testing
         #expect(try library.integrityCheck() == "ok")
     }
 
+    /// A number no episode has (1e300, −1, Int64.max seconds) reads back as
+    /// none, wherever it is read: the hostile world's synced libraries found
+    /// a duration of 1e300 read raw by the sync, and podsd trapped turning
+    /// it into a Duration (`Row+StoredValues`).
+    @Test func numbersOutOfRangeReadBackAsNone() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let episode: Int64
+        do {
+            let library = try Library(directory: directory)
+            _ = try GeneratedLibrary.populate(library, podcasts: 1, episodesEach: 1)
+            episode = try #require(try library.episodes().first?.id)
+            try library.startPlaying(episode)
+        }
+        try DatabaseQueue(path: directory.appendingPathComponent(Library.fileName).path).write { db in
+            try db.execute(sql: "UPDATE episode SET duration = 1e300, position = 9.3e18, published = -1e300, lastPlayedAt = 1e300")
+            try db.execute(sql: "INSERT INTO bookmark (episodeId, position, note, createdAt) VALUES (?, -1, 'below', 1e300)", arguments: [episode])
+        }
+        let library = try Library(directory: directory)
+        let read = try #require(try library.currentEpisode())
+        #expect(read.episode.duration == nil && read.position == 0 && read.episode.published == nil && read.lastPlayedAt == nil)
+        #expect(try library.syncEpisodes(podcastID: 1).map(\.duration) == [nil])
+        let bookmark = try #require(try library.bookmarks(episode: episode, limit: 10).first)
+        #expect(bookmark.position == 0 && bookmark.createdAt == Date(timeIntervalSince1970: 0))
+    }
+
     /// The sync tables too: a bad value there trapped podsd at every start
     /// (the account is read as podsd starts).
     @Test func aWrongValueInTheSyncTablesIsAnErrorNotACrash() throws {
