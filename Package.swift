@@ -216,7 +216,7 @@ let package = Package(
         .testTarget(name: "PodsInterfacesTests", dependencies: ["PodsDBus", "PodsInterfaces", "PodsProtocol"]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
         .testTarget(name: "PodsUITests", dependencies: ["PodsClient", "PodsTerminal", "PodsUI"]),
-        .testTarget(name: "PodsPlayerTests", dependencies: ["PodsPlayback", "PodsPlayer", "PodsTestSupport"]),
+        .testTarget(name: "PodsPlayerTests", dependencies: ["PodsChapters", "PodsPlayback", "PodsPlayer", "PodsSettings", "PodsTestSupport"]),
         .testTarget(
             name: "PodsSessionTests",
             dependencies: [

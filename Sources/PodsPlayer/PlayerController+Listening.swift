@@ -13,7 +13,29 @@ extension PlayerController {
     /// longer loaded).
     public func setChapters(_ chapters: [EpisodeChapter], for trackID: TrackID) {
         guard state.track?.trackID == trackID else { return }
-        timeline = ChapterTimeline(chapters, skipping: preferences.skipChapters)
+        timeline = ChapterTimeline(chapters)
+        publish()
+        matchSkippedChapters()
+    }
+
+    /// Matches the skip-chapters pattern against the timeline's titles on a
+    /// task of its own, never on this actor (REVIEW-4, N11: up to 5,000
+    /// chapters a file, while every MPRIS call waited), then takes the
+    /// result if the timeline and the pattern are still the ones it was made from.
+    func matchSkippedChapters() {
+        skipMatching?.cancel()
+        guard let pattern = preferences.skipChapters, !timeline.chapters.isEmpty else { return }
+        let (chapters, generation) = (timeline.chapters, timelineGeneration)
+        skipMatching = Task.detached { [weak self] in
+            let matched = ChapterTimeline(chapters, skipping: pattern)
+            guard !Task.isCancelled else { return }
+            await self?.adoptMatched(matched, generation: generation, pattern: pattern)
+        }
+    }
+
+    private func adoptMatched(_ matched: ChapterTimeline, generation: Int, pattern: TitlePattern) {
+        guard generation == timelineGeneration, preferences.skipChapters == pattern else { return }
+        timeline = matched
         publish()
         checkSkippedChapters(at: position())
     }
@@ -61,11 +83,13 @@ extension PlayerController {
     /// Takes `preferences` without publishing; false when they are the ones in use.
     func adopt(_ preferences: TrackPreferences) -> Bool {
         guard preferences != self.preferences else { return false }
-        if preferences.skipChapters != self.preferences.skipChapters {
-            timeline = ChapterTimeline(timeline.chapters, skipping: preferences.skipChapters)
+        let rematch = preferences.skipChapters != self.preferences.skipChapters
+        if rematch {
+            timeline = ChapterTimeline(timeline.chapters)
             cancelSkipTimer()
         }
         self.preferences = preferences
+        if rematch { matchSkippedChapters() }
         engine?.setSilenceDetection(preferences.trimSilence)
         if !preferences.trimSilence { endSilenceBoost() }
         engine?.setLoudness(target: preferences.loudnessTarget, measurement: loudnessMeasurement)

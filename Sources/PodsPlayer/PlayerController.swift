@@ -75,7 +75,14 @@ public actor PlayerController {
     /// The last polled position and when it was read, to spot jumps.
     private var lastPoll: (position: Duration, at: ContinuousClock.Instant)?
     /// The loaded track's chapters.
-    var timeline = ChapterTimeline()
+    var timeline = ChapterTimeline() {
+        didSet { timelineGeneration &+= 1 }
+    }
+    /// Counts the timelines set, so that a skip-chapters match made off this
+    /// actor is taken only for the timeline it was made from.
+    var timelineGeneration = 0
+    /// Matches the skip-chapters pattern against the chapters' titles, off this actor.
+    var skipMatching: Task<Void, Never>?
     /// Whether an episode comes before and after the loaded one.
     var neighbours = (next: false, previous: false)
     var preferences = TrackPreferences()

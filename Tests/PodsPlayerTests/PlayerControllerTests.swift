@@ -1,6 +1,8 @@
 import Foundation
+import PodsChapters
 import PodsPlayback
-import PodsPlayer
+@testable import PodsPlayer
+import PodsSettings
 import PodsTestSupport
 import Testing
 
@@ -47,6 +49,33 @@ import Testing
         #expect(newerIsLatest && !olderIsLatest)
         try await controller.open(MediaSource(uri: Fixtures.sampleMP3.absoluteString), announced: newer)
         #expect(await controller.currentState().track?.load == newer)
+        await controller.shutdown()
+    }
+
+    /// Skip-chapters' pattern meets the chapters' titles on a task of its
+    /// own, never on the controller's actor (REVIEW-4, N11): 1,000 chapters
+    /// of 300-character titles (a chapters file may hold 5,000) reach the
+    /// controller in less than half the time matching them takes (seconds,
+    /// in a debug build), and the matches follow.
+    @Test func skipChaptersAreMatchedOffTheActor() async throws {
+        let (controller, events) = try await Self.controller()
+        defer { events.cancel() }
+        let pattern = try TitlePattern(#"(\w+\s?)+sponsor"#)
+        try await controller.open(MediaSource(uri: Fixtures.sampleMP3.absoluteString), paused: true,
+                                  preferences: PlayerController.TrackPreferences(skipChapters: pattern))
+        let trackID = try #require(await controller.currentState().track?.trackID)
+        let words = String(repeating: "word ", count: 60)
+        let chapters = (0..<1000).map { EpisodeChapter(start: Double($0) * 0.015, title: $0 == 600 ? "our sponsor" : words, source: .json) }
+        let matching = ContinuousClock.now
+        let alone = ChapterTimeline(chapters, skipping: pattern)
+        let matchingTook = ContinuousClock.now - matching
+        #expect(alone.skipped.count == 1)
+        let handing = ContinuousClock.now
+        await controller.setChapters(chapters, for: trackID)
+        let handingTook = ContinuousClock.now - handing
+        #expect(handingTook < matchingTook / 2, "setChapters took \(handingTook); matching alone \(matchingTook)")
+        try await waitFor(timeout: .seconds(20)) { await controller.timeline.skipped.count == 1 }
+        #expect(await controller.timeline.skipped.first?.start == 9)
         await controller.shutdown()
     }
 
