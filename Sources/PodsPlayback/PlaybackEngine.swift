@@ -21,7 +21,7 @@ public final class PlaybackEngine {
     public private(set) var rateBoost: Double = 1
 
     /// The pipeline; replaced when one stalls (`PipelineWorker`).
-    private var pipeline: PlaybackPipeline
+    private(set) var pipeline: PlaybackPipeline
     /// How many pipelines stalled and were replaced.
     public private(set) var replacedPipelines = 0
     /// The pipeline's position for other threads (see `PositionReader`).
@@ -107,8 +107,9 @@ public final class PlaybackEngine {
     /// Leaves a stalled pipeline to its stuck threads and builds another
     /// with the same sink, volume and source (stopped). When none can be
     /// built the stalled one stays, and every later call is queued behind
-    /// it without holding the caller.
-    private func replacePipeline() throws(PlaybackError) {
+    /// it without holding the caller. (Internal: a test abandons a pipeline
+    /// that still flows, as a stuck one's thread may again.)
+    func replacePipeline() throws(PlaybackError) {
         let fresh = try Self.makePipeline(audioSink: audioSink, number: replacedPipelines + 1, levelling: levelling,
                                           continuation: continuation,
                                           explainNetworkFailure: explainNetworkFailure, stallLimit: stallLimit)
