@@ -588,6 +588,9 @@ def main():
     parser.add_argument("--keep", help="a folder to keep the run's files in")
     parser.add_argument("--no-sync", action="store_true", help="without the second, synced library (synced_pair)")
     args = parser.parse_args()
+    # Stopped from outside (./scripts/test's trap, a timeout): the finally below stops both podsd
+    # and the second one's bus, which nothing else would.
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     work = args.keep or tempfile.mkdtemp(prefix="pods-hostile-")
     os.makedirs(work, exist_ok=True)
     world = World(args.seed, work, args.feeds, args.testdata)

@@ -14,6 +14,10 @@ the untouched episodes it lacks, which is no loss), and while the run goes
 they move: the old address answers 301 to the new one, as a host moving a
 show does (REVIEW-4, N1: the move deleted the show from every other device).
 
+The second library begins as the newest one kept in Tests/Libraries
+(written by an earlier session's code), so its podcast, bookmark and
+playlists travel through the sync too.
+
 Each device plays episodes of its own (the first device the even ones, the
 other the odd ones), so nothing the other device does changes them, and
 bookmarks some of them. After every sync, kill or move, both libraries are
@@ -22,7 +26,7 @@ address) with all its episodes, every position a device paused at is still
 its position, and no bookmark is gone. A difference is a loss and fails the
 run, as a crash does.
 """
-import base64, json, os, random, subprocess, threading, time
+import base64, glob, gzip, json, os, random, shutil, subprocess, threading, time
 import http.server
 
 SHOWS = 4
@@ -220,7 +224,18 @@ class SyncedPair:
 
     def start(self):
         second = self.devices[1]
+        # The second library begins as one today's code wrote (Tests/Libraries, the newest kept).
+        kept = sorted(glob.glob("Tests/Libraries/*.sqlite.gz"))
+        if kept:
+            os.makedirs(os.path.join(second.work, "data"), exist_ok=True)
+            with gzip.open(kept[-1]) as packed, open(os.path.join(second.work, "data", "library.sqlite"), "wb") as library:
+                shutil.copyfileobj(packed, library)
         second.start_podsd()
+        done = second.run(["bookmarks", "--json"], quiet=True)
+        try:
+            self.bookmarks[1] = len(json.loads(done.stdout)) if done else 0  # the kept library's count too
+        except ValueError:
+            pass
         for index, device in enumerate(self.devices):
             device.run(["sync", "setup", self.sync_base, "--user", USER, "--device", f"pods-{index}", "--api", "nextcloud",
                         "--password-stdin"], stdin=PASSWORD + "\n")

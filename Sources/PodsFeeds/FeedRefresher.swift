@@ -74,6 +74,11 @@ public actor FeedRefresher {
     /// Concurrent subscriptions to one URL share one fetch (and one podcast).
     public func subscribe(_ url: String) async throws(LibraryError) -> Podcast {
         let feedURL = Self.normalized(url)
+        // An address with controls, bidi overrides or zero-width characters in it is no one a
+        // listener typed (a sync server, an OPML file or a podroll sent it); printed, it lies.
+        guard !feedURL.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
+            throw LibraryError(.invalid, "a feed's address holds no control or format characters")
+        }
         if let shared = subscribing[feedURL] { return try await shared.value.get() }
         let task = Task(executorPreference: Self.coordinating, priority: Self.priority) { () -> Result<Podcast, LibraryError> in
             do throws(LibraryError) { return .success(try await self.subscribeOnce(feedURL)) } catch { return .failure(error) }
@@ -383,7 +388,12 @@ public actor FeedRefresher {
         return !(old.lowercased().hasPrefix("https://") && new.lowercased().hasPrefix("http://"))
     }
 
+    /// The address a subscription is kept under: podcast schemes read as
+    /// http, and a web address without its fragment (which never reaches the
+    /// server: `feed.xml#x` is `feed.xml`, no second subscription).
     public static func normalized(_ url: String) -> String {
-        PodcastURL.normalizingScheme(url.trimmingCharacters(in: .whitespacesAndNewlines))
+        let address = PodcastURL.normalizingScheme(url.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard HTTPClient.isHTTP(address), let hash = address.firstIndex(of: "#") else { return address }
+        return String(address[..<hash])
     }
 }

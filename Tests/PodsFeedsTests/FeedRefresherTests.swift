@@ -138,6 +138,24 @@ import Testing
             #expect(try library.podcasts().count == 1)
         }
     }
+
+    /// A subscription is its address without the fragment (which no server
+    /// sees), and an address carrying controls or bidi overrides is none:
+    /// the hostile world's sync server added `feed.xml#\u{202E}`, and the
+    /// library kept the same feed twice, the second's address printing backwards.
+    @Test func aFragmentMakesNoSecondSubscriptionAndControlsNoAddress() async throws {
+        try await withRefresher { library, refresher, server in
+            server.setFile("/feed.xml", Self.feed("Show", items: 2))
+            let podcast = try await refresher.subscribe(server.url("/feed.xml") + "#top")
+            #expect(podcast.feedURL == server.url("/feed.xml"))
+            await #expect(throws: LibraryError.self) { try await refresher.subscribe(server.url("/feed.xml")) }
+            for hostile in ["/feed.xml#\u{202E}", "/fe\u{200B}ed.xml", "/fe\u{1B}]52;c;eA==\u{07}ed.xml"] {
+                let refused = await #expect(throws: LibraryError.self) { try await refresher.subscribe(server.url(hostile)) }
+                #expect(refused?.code == .invalid || hostile.hasPrefix("/feed.xml#"), "\(hostile): \(String(describing: refused))")
+            }
+            #expect(try library.podcasts().count == 1)
+        }
+    }
 }
 
 @Suite(.timeLimit(.minutes(10))) struct FeedMoveTests {
