@@ -21,6 +21,9 @@ import Testing
         "INSERT INTO bookmark (episodeId, position, note, createdAt) SELECT id, -1e300, 'negative', 0 FROM episode",
         "INSERT INTO playSession (episodeId, podcastId, episodeTitle, podcastTitle, startedAt, seconds, fromPosition, toPosition, rate) SELECT id, podcastId, 'x', 'y', 1 + id, 1e300, -1, 9.3e18, 0 FROM episode",
         "UPDATE episode SET title = title || '" + String(repeating: "long title ", count: 100) + "'",
+        // 5 MB of notes and a 5 MB author: what no parser today keeps, an older Pods or a hand may have.
+        "UPDATE episode SET author = replace(hex(zeroblob(2500000)), '0', 'a')",
+        "UPDATE episodeDetail SET description = replace(hex(zeroblob(2500000)), '0', 'n '), descriptionHTML = replace(hex(zeroblob(2500000)), '0', '<a ')",
         "UPDATE podcast SET link = 'file:///etc/passwd', artworkURL = 'file:///etc/passwd'",
         "UPDATE episode SET link = 'file:///etc/passwd', artworkURL = 'file:///etc/shadow'",
     ]
