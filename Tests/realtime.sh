@@ -17,8 +17,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 playing='FormatSwitchTests|TranscriptFollowServiceTests|ChapterSkipServiceTests|SmartRewindServiceTests|TrimSilenceTests|TimeStretchRenewalTests|StalledPipelineTests|ChapterServiceTests|PipelineWorkerTests|SlowCallTests|PlayerCancellationTests|PitchTests'
-timers='PlaybackEngineTests|OutputLossTests|SuspendInhibitTests|SleepGuardTests|BackgroundRefreshTests|SleepTimerTests'
-processes='CacheFaultTests|KillNineTests|BookmarkServiceTests|ListeningLogServiceTests|StuckStreamTests|SettingsServiceTests|LifecycleTests|MPRISSignalTests|NotificationTests|TransferSchedulerTests|aLargeOPMLImportIsLinearAndBounded'
+timers='PlaybackEngineTests|OutputLossTests|SuspendInhibitTests|SleepGuardTests|BackgroundRefreshTests|SleepTimerTests|MPRISSignalTests'
+processes='CacheFaultTests|KillNineTests|BookmarkServiceTests|ListeningLogServiceTests|StuckStreamTests|SettingsServiceTests|LifecycleTests|NotificationTests|TransferSchedulerTests|aLargeOPMLImportIsLinearAndBounded'
 alone='LibraryScaleTests'
 if [ "${1:-}" = --list ]; then echo "$playing|$timers|$processes|$alone"; exit 0; fi
 # swift test holds .build's lock for as long as it runs: the lanes run the test binary itself.
