@@ -17,7 +17,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 playing='FormatSwitchTests|TranscriptFollowServiceTests|ChapterSkipServiceTests|SmartRewindServiceTests|TrimSilenceTests|TimeStretchRenewalTests|StalledPipelineTests|ChapterServiceTests|PipelineWorkerTests|SlowCallTests|PlayerCancellationTests|PitchTests'
-timers='PlaybackEngineTests|OutputLossTests|SuspendInhibitTests|SleepGuardTests|BackgroundRefreshTests|SleepTimerTests|MPRISSignalTests'
+timers='PlaybackEngineTests|OutputLossTests|SuspendInhibitTests|SleepGuardTests|BackgroundRefreshTests|SleepTimerTests|MPRISSignalTests|BookmarkReloadTests'
 processes='CacheFaultTests|KillNineTests|BookmarkServiceTests|ListeningLogServiceTests|StuckStreamTests|SettingsServiceTests|LifecycleTests|NotificationTests|TransferSchedulerTests|aLargeOPMLImportIsLinearAndBounded'
 alone='LibraryScaleTests'
 if [ "${1:-}" = --list ]; then echo "$playing|$timers|$processes|$alone"; exit 0; fi
