@@ -64,6 +64,15 @@ def owner(guid):
         return None
 
 
+def listed(device, arguments):
+    """What `pods ARGUMENTS` (a --json list) printed on `device`, parsed; None when it failed or printed no JSON."""
+    done = device.run(arguments, quiet=True)
+    try:
+        return json.loads(done.stdout) if done else None
+    except ValueError:
+        return None
+
+
 class SyncServer:
     """Nextcloud GPodder Sync's state, with a hostile streak from the seed."""
 
@@ -231,11 +240,7 @@ class SyncedPair:
             with gzip.open(kept[-1]) as packed, open(os.path.join(second.work, "data", "library.sqlite"), "wb") as library:
                 shutil.copyfileobj(packed, library)
         second.start_podsd()
-        done = second.run(["bookmarks", "--json"], quiet=True)
-        try:
-            self.bookmarks[1] = len(json.loads(done.stdout)) if done else 0  # the kept library's count too
-        except ValueError:
-            pass
+        self.bookmarks[1] = len(listed(second, ["bookmarks", "--json"]) or [])  # the kept library's count too
         for index, device in enumerate(self.devices):
             device.run(["sync", "setup", self.sync_base, "--user", USER, "--device", f"pods-{index}", "--api", "nextcloud",
                         "--password-stdin"], stdin=PASSWORD + "\n")
@@ -299,19 +304,11 @@ class SyncedPair:
             self.plays += 1
 
     def episodes(self, device):
-        done = device.run(["episodes", "--json", "--limit", "5000"], quiet=True)
-        try:
-            return json.loads(done.stdout) if done else []
-        except ValueError:
-            return []
+        return listed(device, ["episodes", "--json", "--limit", "5000"]) or []
 
     def show_podcasts(self, device):
         """Show n → the ids of the device's podcasts at either of its addresses."""
-        done = device.run(["podcasts", "--json"], quiet=True)
-        try:
-            podcasts = json.loads(done.stdout) if done else []
-        except ValueError:
-            podcasts = []
+        podcasts = listed(device, ["podcasts", "--json"]) or []
         shows = {}
         for n in range(SHOWS):
             addresses = {f"{self.base}/synced/{n}.xml", f"{self.base}/synced-moved/{n}.xml"}
@@ -338,11 +335,8 @@ class SyncedPair:
             for guid, position in self.positions[index].items():
                 if not any(abs(p - position) <= 1.5 for p in by_guid.get(guid, [])):
                     device.fail(f"lost: the {name} device paused {guid} at {position} s; its library now says {by_guid.get(guid)}")
-            done = device.run(["bookmarks", "--json"], quiet=True)
-            try:
-                kept = len(json.loads(done.stdout)) if done else -1
-            except ValueError:
-                kept = -1
+            bookmarks = listed(device, ["bookmarks", "--json"])
+            kept = -1 if bookmarks is None else len(bookmarks)
             if kept < self.bookmarks[index]:
                 device.fail(f"lost: the {name} device made {self.bookmarks[index]} bookmarks and keeps {kept}")
 
