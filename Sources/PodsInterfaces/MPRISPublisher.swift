@@ -34,9 +34,11 @@ package final class MPRISPublisher: Sendable {
         }
     }
 
-    package init(connection: DBusConnection, initial: PlayerState) {
+    /// Publishes `controller`'s changes from its state now on.
+    package init(connection: DBusConnection, controller: PlayerController) async {
         self.connection = connection
-        self.lastSent = Mutex(MPRISProperties.player(initial))
+        self.lastSent = Mutex(MPRISProperties.player(await controller.currentState()))
+        controller.follow { [self] change in publish(change) }
     }
 
     /// `org.mpris.MediaPlayer2.Player`'s properties as last published, with
@@ -59,7 +61,7 @@ package final class MPRISPublisher: Sendable {
 
     package func publish(_ change: PlayerController.Change) {
         switch change {
-        case .state(let state):
+        case .state(let state, _):
             let now = clock.withLock { $0 }.now()  // (the query outside the lock; publishing is serial)
             clock.withLock { clock in
                 clock.position = now

@@ -1,5 +1,6 @@
 import Logging
 import PodsDBus
+import PodsSession
 import Synchronization
 
 /// Whether the network costs by the byte (a phone's hotspot, a metered
@@ -8,7 +9,7 @@ import Synchronization
 /// else NetworkManager's `Metered` on the system bus (yes, or guessed yes).
 /// `changed` hears each new answer; with neither, the network is taken as
 /// not metered, and podsd says so once.
-package final class MeteredNetworkMonitor: Sendable {
+package final class MeteredNetworkMonitor: SessionService {
     private static let portal = "org.freedesktop.portal.Desktop"
     private static let portalPath = DBusObjectPath(validLiteral: "/org/freedesktop/portal/desktop")
     private static let portalInterface = "org.freedesktop.portal.NetworkMonitor"

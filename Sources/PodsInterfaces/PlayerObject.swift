@@ -12,7 +12,7 @@ import PodsSettings
 package enum PlayerObject {
     /// `bookmarks` nil: podsd keeps no library, and `Bookmark` says so.
     package static func make(controller: PlayerController, player: Playback?, library: Library?, bookmarks: Bookmarks?,
-                             preferences: PreferenceStore, settingsChanged: @escaping @Sendable () -> Void) -> DBusExportedObject {
+                             preferences: PreferenceStore, settings: SettingsEdits) -> DBusExportedObject {
         func method(_ description: PlayerMethod,
                     _ body: @escaping @Sendable ([DBusValue]) async throws(DBusError) -> [DBusValue]) -> DBusMethod {
             description.exported { arguments in try await body(arguments) }
@@ -87,34 +87,14 @@ package enum PlayerObject {
                 },
                 method(.setConfig) { arguments throws(DBusError) in
                     let podcast = try await podcastID(arguments[0].stringValue ?? "", library)
-                    let key = try settingKey(arguments[1].stringValue ?? "")
-                    let text = arguments[2].stringValue ?? ""
-                    if key == .audioSink, !text.isEmpty {  // one audio sink, by name, that GStreamer can make; checked before it is written
-                        do throws(PlaybackError) {
-                            try PlaybackEngine.checkBusAudioSink(text)
-                            try PlaybackEngine.checkAudioSink(text)
-                        } catch {
-                            throw DBusError.invalidArgs(error.message)
-                        }
-                    }
-                    let value: SettingValue
-                    do throws(SettingsError) { value = try key.parse(text) } catch { throw DBusError.invalidArgs(error.message) }
-                    // Written (and synced) on the library's lane, never on the thread that answers media keys.
-                    do throws(SettingsError) {
-                        try await LibraryWork.lane.run { () throws(SettingsError) in try preferences.set(key, value, podcast: podcast) }
-                    } catch { throw DBusError.invalidArgs(error.message) }
-                    settingsChanged()
+                    let (name, text) = (arguments[1].stringValue ?? "", arguments[2].stringValue ?? "")
+                    try await onBus { () throws(SessionError) in try await settings.set(name, text, podcast: podcast) }
                     return []
                 },
                 method(.unsetConfig) { arguments throws(DBusError) in
                     let podcast = try await podcastID(arguments[0].stringValue ?? "", library)
-                    let key = try settingKey(arguments[1].stringValue ?? "")
-                    do throws(SettingsError) {
-                        try await LibraryWork.lane.run { () throws(SettingsError) in try preferences.set(key, nil, podcast: podcast) }
-                    } catch {
-                        throw DBusError.failed(error.message)
-                    }
-                    settingsChanged()
+                    let name = arguments[1].stringValue ?? ""
+                    try await onBus { () throws(SessionError) in try await settings.unset(name, podcast: podcast) }
                     return []
                 },
 

@@ -16,7 +16,7 @@ import Synchronization
 /// progress, else plays its next unplayed. The active playlist is the one
 /// played last, else the podcast of the episode loaded. Followed live: a
 /// change of what one holds is a `PlaylistChanged`.
-package final class Playlists: Sendable {
+package final class Playlists: SessionService {
     /// A playlist as MPRIS describes it: `(oss)`.
     package struct Entry: Sendable, Equatable {
         var path: DBusObjectPath
@@ -62,6 +62,14 @@ package final class Playlists: Sendable {
         self.library = library
         self.artwork = artwork
         (pending, requests) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        // The active playlist follows a new track; the entries follow what they show.
+        let tracks = TrackWatch()
+        controller.follow { [self] change in
+            if case .state(let state, _) = change, tracks.note(state.track).newTrack { refresh(kept: false) }
+        }
+        library.changes.follow { [self] changes in
+            if follows(changes) { refresh(kept: keptFollow(changes)) }
+        }
     }
 
     package var count: UInt32 { known.withLock { $0.count } }
@@ -80,7 +88,9 @@ package final class Playlists: Sendable {
         requests.yield()
     }
 
+    /// Reads and announces at once and after each `refresh()`, until `finish()`.
     package func run() async {
+        refresh()
         for await _ in pending { await update() }
     }
 

@@ -1,5 +1,6 @@
 import Logging
 import PodsDBus
+import PodsSession
 import Synchronization
 
 /// Pauses and keeps the listener's place before the machine sleeps.
@@ -13,7 +14,7 @@ import Synchronization
 /// lock. A delay lock never stops a sleep, unlike a `block` lock, which
 /// Pods never takes. Without logind (no system bus, a container) nothing
 /// happens, and podsd says so once.
-package final class SleepGuard: Sendable {
+package final class SleepGuard: SessionService {
     private static let login1 = "org.freedesktop.login1"
     private static let manager = "org.freedesktop.login1.Manager"
     private static let path = DBusObjectPath(validLiteral: "/org/freedesktop/login1")

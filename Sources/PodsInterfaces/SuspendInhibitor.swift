@@ -1,6 +1,7 @@
 import Logging
 import PodsDBus
 import PodsPlayer
+import PodsSession
 import Synchronization
 
 /// Keeps the session from suspending while Pods plays: podsd has no window,
@@ -15,7 +16,7 @@ import Synchronization
 /// state releases it. It is never a logind `block` lock: the lid and the
 /// power button still suspend. Each change is applied in order on a task
 /// of its own, so the player never waits for the desktop.
-package final class SuspendInhibitor: Sendable {
+package final class SuspendInhibitor: SessionService {
     /// The portal's and GNOME's "suspend" flag.
     package static let suspendFlag: UInt32 = 4
 
@@ -40,15 +41,19 @@ package final class SuspendInhibitor: Sendable {
     private let changed: AsyncStream<Void>.Continuation
     private let toldNone = Mutex(false)
 
-    package init(connection: DBusConnection, logger: Logger) {
+    /// Follows `controller`'s states from here on.
+    package init(connection: DBusConnection, controller: PlayerController, logger: Logger) {
         self.connection = connection
         self.logger = logger
         (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        controller.follow { [self] change in
+            if case .state(let state, _) = change { follow(state) }
+        }
     }
 
-    /// Follows the player: call with every published state (on the
+    /// Follows the player: called with every published state (on the
     /// controller's actor; it only records what is wanted).
-    package func follow(_ playerState: PlayerState) {
+    private func follow(_ playerState: PlayerState) {
         let reason: String? = playerState.status == .playing
             ? "Playing \(playerState.track.map { "“\($0.title.prefix(120))”" } ?? "a podcast")" : nil
         let differs = state.withLock { state in

@@ -20,7 +20,7 @@ import Synchronization
 /// track, as `TrackListReplaced`; and `Tracks` invalidated (never sent with
 /// a value, and never on the Player or root interface, which KDE answers
 /// with a full `GetAll`).
-package final class TrackList: Sendable {
+package final class TrackList: SessionService {
     /// The most ids the list shows.
     package static let maximumTracks = 20
 
@@ -46,6 +46,14 @@ package final class TrackList: Sendable {
         self.artwork = artwork
         self.preferences = preferences
         (pending, requests) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        // The list follows a new track, the loaded one's length or artwork arriving, and the queue.
+        let tracks = TrackWatch()
+        controller.follow { [self] change in
+            if case .state(let state, _) = change, tracks.note(state.track).changed { refresh() }
+        }
+        library?.changes.follow { [self] changes in
+            if changes.queue || !changes.episodes.isEmpty || !changes.status.isEmpty { refresh() }
+        }
     }
 
     /// The ids as last announced.
@@ -54,8 +62,9 @@ package final class TrackList: Sendable {
     /// Asks for the list to be read again (the queue or the current track changed).
     package func refresh() { requests.yield() }
 
-    /// Reads and announces the list after each `refresh()`, until `finish()`.
+    /// Reads and announces the list at once and after each `refresh()`, until `finish()`.
     package func run() async {
+        refresh()
         for await _ in pending { await update() }
     }
 

@@ -1,11 +1,12 @@
 import PodsChapters
 import PodsLoudness
 import PodsPlayback
+import Synchronization
 
 /// The one owner of the player's state.
 ///
 /// Every change happens here, and each ends with `publish()`, which hands
-/// the new state to the observer in the same turn (MPRIS turns that into
+/// the new state to its followers in the same turn (MPRIS turns that into
 /// `PropertiesChanged`). While playing, a poll reads the position once a
 /// second of the episode, to report progress and notice jumps; while paused
 /// or stopped nothing runs. The GStreamer pipeline is built when the first
@@ -13,9 +14,10 @@ import PodsPlayback
 public actor PlayerController {
     // State the listening session's extension (PlayerController+Listening)
     // shares is internal; nothing outside the controller's files touches it.
-    /// What the controller tells its observer.
+    /// What the controller tells its followers.
     public enum Change: Sendable {
-        case state(PlayerState)
+        /// The state as published, with the position it was published at.
+        case state(PlayerState, position: Duration)
         /// The position jumped (seek, rewind, discontinuity).
         case seeked(Duration)
         /// A jump asked for (a seek, a chapter step, a bookmark's place), told
@@ -43,7 +45,8 @@ public actor PlayerController {
     private let engineBuilt: AsyncStream<Void>
     private let engineReady: AsyncStream<Void>.Continuation
     var state = PlayerState()
-    private var observer: (@Sendable (Change) -> Void)?
+    /// Who hears of every change, in the order they began to follow.
+    private nonisolated let followers = Mutex<[@Sendable (Change) -> Void]>([])
     private var loadCount = 0
     private var positionPoll: Task<Void, Never>?
     /// A load announced and not yet opened (`announceLoad`).
@@ -149,9 +152,17 @@ public actor PlayerController {
         audioSink = description
     }
 
-    /// Sets the one observer of changes (called on this actor, synchronously).
-    public func observe(_ observer: @escaping @Sendable (Change) -> Void) {
-        self.observer = observer
+    /// Adds a follower of every change, after those that follow already.
+    /// Each is called on this actor, synchronously, in the turn that made
+    /// the change (so MPRIS's `PropertiesChanged` leaves before the reply):
+    /// it hands work on, never waits.
+    public nonisolated func follow(_ follower: @escaping @Sendable (Change) -> Void) {
+        followers.withLock { $0.append(follower) }
+    }
+
+    /// Tells every follower of `change`, in order.
+    private func tell(_ change: Change) {
+        for follower in followers.withLock({ $0 }) { follower(change) }
     }
 
     /// Handles pipeline events until `shutdown()`.
@@ -342,7 +353,7 @@ public actor PlayerController {
         engine?.stop()
         state.isBuffering = false
         setStatus(.stopped)
-        if wasAway { observer?(.seeked(.zero)) }
+        if wasAway { tell(.seeked(.zero)) }
     }
 
     // MARK: - Position
@@ -368,7 +379,7 @@ public actor PlayerController {
 
     /// Moves to `target` (a stopped track pauses there).
     public func jump(to target: Duration) {
-        if state.status == .playing { observer?(.jumped(from: position(), to: target)) }
+        if state.status == .playing { tell(.jumped(from: position(), to: target)) }
         noteJump(to: target)
         if state.status == .stopped {
             engine?.seek(to: target)
@@ -382,13 +393,20 @@ public actor PlayerController {
         outroTimer = nil
         if sleep?.mode == .chapter { sleep?.chapterEnd = chapterEnd(after: target) }  // the chapter jumped to
         endSilenceBoost(seeking: true)
-        if refreshNavigation(at: target) { observer?(.state(state)) }
+        if refreshNavigation(at: target) { tell(.state(state, position: target)) }
         announcePosition(target)
-        observer?(.seeked(target))
+        tell(.seeked(target))
         if let track = state.track, let episode = track.episode {
-            observer?(.progress(episodeID: episode.episodeID, position: target, duration: track.duration, load: track.load))
+            tell(.progress(episodeID: episode.episodeID, position: target, duration: track.duration, load: track.load))
         }
         checkSkippedChapters(at: target)  // one just ahead is timed from here
+    }
+
+    /// Moves `episodeID` to `target` if it is the loaded track and not
+    /// playing; judged in this turn, so a play begun meanwhile is never moved.
+    public func movePaused(_ episodeID: Int64, to target: Duration) {
+        guard state.status != .playing, state.track?.episode?.episodeID == episodeID else { return }
+        jump(to: target)
     }
 
     /// Points the loaded episode's `mpris:artUrl` at `uri` (a local copy).
@@ -460,7 +478,7 @@ public actor PlayerController {
                 engine.clearRateBoost()
                 engine.seek(to: target)
                 lastPoll = (target, .now)
-                if target - here >= .seconds(1) { observer?(.seeked(target)) }  // a jump clients should hear of
+                if target - here >= .seconds(1) { tell(.seeked(target)) }  // a jump clients should hear of
                 announcePosition(target)
             case nil:
                 break
@@ -506,7 +524,7 @@ public actor PlayerController {
         state.isBuffering = false
         setStatus(.stopped)
         if let track = state.track, let episode = track.episode {
-            observer?(.ended(episodeID: episode.episodeID, continues: !sleepsHere, load: track.load))
+            tell(.ended(episodeID: episode.episodeID, continues: !sleepsHere, load: track.load))
         }
     }
 
@@ -526,7 +544,7 @@ public actor PlayerController {
         let now = position()
         refreshNavigation(at: now)
         followTranscript(at: now)
-        observer?(.state(state))
+        tell(.state(state, position: now))
         announcePosition(now)
     }
 
@@ -547,17 +565,17 @@ public actor PlayerController {
         return before != (state.chapter, state.chapterImage, state.canGoNext, state.canGoPrevious)
     }
 
-    /// Tells the observer where playback is now (see `Change.position`);
+    /// Tells the followers where playback is now (see `Change.position`);
     /// `known` spares a query when the caller has just read it.
     private func announcePosition(_ known: Duration? = nil) {
         let live = state.status == .playing && engine?.isSettling == false ? engine?.positionReader : nil
-        observer?(.position(known ?? position(), live: live))
+        tell(.position(known ?? position(), live: live))
     }
 
-    /// Tells the observer where the listener is in the loaded episode.
+    /// Tells the followers where the listener is in the loaded episode.
     private func reportProgress() {
         guard let track = state.track, let episode = track.episode, state.status != .stopped else { return }
-        observer?(.progress(episodeID: episode.episodeID, position: position(), duration: track.duration, load: track.load))
+        tell(.progress(episodeID: episode.episodeID, position: position(), duration: track.duration, load: track.load))
     }
 
     // MARK: - Position poll (only while playing)
@@ -598,10 +616,10 @@ public actor PlayerController {
         if let last = lastPoll {
             let expected = last.position + (readAt - last.at) * (state.rate * (engine.rateBoost))
             let drift = now > expected ? now - expected : expected - now
-            if drift > .milliseconds(1500) { observer?(.seeked(now)) }
+            if drift > .milliseconds(1500) { tell(.seeked(now)) }
         }
         lastPoll = (now, readAt)
-        if refreshNavigation(at: now) { observer?(.state(state)) }
+        if refreshNavigation(at: now) { tell(.state(state, position: now)) }
         announcePosition(now)
         reportProgress()
         checkOutro(at: now)

@@ -57,6 +57,9 @@ public struct PodsService: Sendable {
         self.logger = logger
     }
 
+    /// Connects, makes the controller, the session and its interfaces,
+    /// exports them, claims the names, then runs the services in order
+    /// until a stop is asked for, and finishes them in reverse.
     public func run() async throws {
         let (stopRequests, requestStop) = AsyncStream<String>.makeStream()
         // Taken before anything else: a signal during start-up stops the service once it runs.
@@ -77,148 +80,57 @@ public struct PodsService: Sendable {
         } catch {
             throw StartError(description: "cannot connect to the D-Bus session bus: \(error.message)")
         }
-        let library = openLibrary()
+        let (library, unkept) = try openLibrary()
+        defer { if let unkept { try? FileManager.default.removeItem(at: unkept) } }
         let preferences = PreferenceStore(file: configuration.configFile.map(ConfigFile.init), library: library,
                                           overrides: configuration.settingOverrides, logger: logger)
-        let controller = try makeController(preferences)
-        let saved = savedSettings(in: library)
-        try? await controller.setRate(saved.rate)
-        try? await controller.setVolume(saved.volume)
-        let recorder = SettingsRecorder(initial: saved)
-        let publisher = MPRISPublisher(connection: connection, initial: await controller.currentState())
-        let signals = LibrarySignalEmitter(connection: podsConnection)
-        let cacheDirectory = configuration.cacheDirectory
-        let credentials = if let dataDirectory = configuration.dataDirectory {
-            await CredentialStore.open(finding: { [logger] in await SecretService.find(on: podsConnection, logger: logger) },
-                                       file: dataDirectory.appendingPathComponent("credentials.json"), logger: logger)
-        } else { CredentialStore?.none }
-        let session = library.map { library in
-            Session(library: library, controller: controller, preferences: preferences, credentials: credentials,
-                    cacheDirectory: cacheDirectory, logger: logger) { playback, artwork in
-                EpisodeNotifier(connection: podsConnection, player: playback, library: library, preferences: preferences,
-                                artwork: artwork, logger: logger)
-            }
+        let session = await Session(library: library, controller: try makeController(preferences), preferences: preferences,
+                                    credentials: await openCredentials(on: podsConnection),
+                                    cacheDirectory: configuration.cacheDirectory, logger: logger) { [logger] playback, artwork in
+            EpisodeNotifier(connection: podsConnection, player: playback, library: library, preferences: preferences,
+                            artwork: artwork, logger: logger)
         }
-        let player = session?.playback, sync = session?.sync, scheduler = session?.scheduler
-        let mediaCache = session?.mediaCache
-        // On a metered network downloads wait, unless metered-downloads allows them.
-        let downloadsWait: @Sendable (Bool) async -> Void = { metered in
-            await mediaCache?.setMetered(metered && preferences.value(.meteredDownloads, podcast: nil).textValue != "allow")
-        }
-        let network = MeteredNetworkMonitor(session: podsConnection, logger: logger, changed: downloadsWait)
-        let podcastRules = session?.rules, loudnessSurvey = session?.loudness
-        let settingsChanged: @Sendable () -> Void = {
-            scheduler?.poke()
-            Task { await player?.applyPreferences() }
-            Task { await podcastRules?.tendDownloads() }  // a new keep-downloads applies now; ignoring is for what arrives
-            loudnessSurvey?.poke()  // loudness turned on: the podcast's downloads are measured
-            Task { await downloadsWait(network.isMetered) }
-        }
-        // podsd picks up a changed config.toml without a restart.
-        let watcher = configuration.configFile.map { file in
-            ConfigWatcher(url: file) { [logger] in
-                guard preferences.reload() else { return }
-                logger.info("config.toml changed; the new settings apply now")
-                settingsChanged()
-            }
-        }
-        do throws(SettingsError) { try watcher?.start() } catch {
-            logger.warning("\(error.message); config.toml changes will apply when podsd restarts")
-        }
-        let trackList = TrackList(connection: connection, controller: controller, library: library, artwork: session?.artwork,
-                                  preferences: preferences)
-        let playlists = session.map {
-            Playlists(connection: connection, controller: controller, player: $0.playback, service: $0.playlists, library: $0.library,
-                      artwork: $0.artwork)
-        }
-        if let library {
-            signals.follow(library)
-            library.changes.follow { changes in
-                if changes.queue || !changes.episodes.isEmpty || !changes.status.isEmpty { trackList.refresh() }
-                if let playlists, playlists.follows(changes) { playlists.refresh(kept: playlists.keptFollow(changes)) }
-            }
-        }
-        let rules = ListeningRules(player: player, recorder: recorder, sync: sync, preferences: preferences,
-                                   listening: session?.listening)
-        let inhibitor = SuspendInhibitor(connection: podsConnection, logger: logger)
-        let sleepGuard = SleepGuard(logger: logger) {
-            await controller.pause()
-            await player?.eventsHandled()  // the place the pause reported is saved
-        }
-        await controller.observe { change in
-            publisher.publish(change)
-            if case .state(let state) = change { inhibitor.follow(state) }
-            let track = rules.observe(change)
-            if track.newTrack { playlists?.refresh(kept: false) }
-            // The track list follows a new track, and the loaded one's length or artwork arriving.
-            if track.changed { trackList.refresh() }
-        }
-        connection.export(MPRISObject.make(
-            controller: controller, navigation: Navigation(controller: controller, player: player), publisher: publisher,
-            trackList: trackList, playlists: playlists, session: session,
-            supportedMimeTypes: SupportedFormats.mimeTypes(), quit: { requestStop.yield("Quit called") }))
-        podsConnection.export(PlayerObject.make(controller: controller, player: player, library: library, bookmarks: session?.bookmarks,
-                                                preferences: preferences, settingsChanged: settingsChanged))
         // The library is served on a third connection too, for long listings: a page there never
         // queues ahead of an org.pods.Player1 answer in the socket of the second.
-        let listing = player == nil ? nil : await openListingConnection()
-        if let session {
-            // One object on both: one read-ahead of pages, whichever connection a client pages on.
-            let libraryObject: DBusExportedObject
-            do throws(LibraryObject.IncompleteTable) {
-                libraryObject = try LibraryObject.make(session, listingPeer: listing?.uniqueName ?? podsConnection.uniqueName,
-                                                       progress: signals.refreshProgress, logger: logger)
-            } catch { throw StartError(description: error.description) }
-            podsConnection.export(libraryObject)
-            listing?.export(libraryObject)
-        }
-        for each in [connection, podsConnection] {
-            each.onDisconnect { requestStop.yield("the bus connection closed") }
-            do throws(DBusError) { try await each.cancelCallsWhenCallersLeave() } catch {
-                logger.warning("calls of clients that leave the bus will run to their end: \(error.message)")
-            }
-        }
-
+        let listing = await openListingConnection()
+        let interfaces: BusInterfaces
+        do throws(LibraryObject.IncompleteTable) {
+            interfaces = try await BusInterfaces(session: session, mpris: connection, pods: podsConnection, listing: listing,
+                                                 logger: logger) { requestStop.yield("Quit called") }
+        } catch { throw StartError(description: error.description) }
+        interfaces.export()
+        for each in [connection, podsConnection] { await stopWhenGone(each, requestStop) }
         // Pods' own name first: once MPRIS answers, everything does.
-        await playlists?.prime()
         try await claimName(PodsBus.name, on: podsConnection, requestStop: requestStop)
         try await claimName(MPRIS.busName, on: connection, requestStop: requestStop)
         logger.info("podsd owns \(MPRIS.busName) as \(connection.uniqueName) and \(PodsBus.name) as \(podsConnection.uniqueName)")
 
         await withDiscardingTaskGroup { group in
-            group.addTask { await controller.run() }
-            group.addTask { await inhibitor.run() }
-            group.addTask { await sleepGuard.run() }
-            if mediaCache != nil { group.addTask { await network.run() } }
-            group.addTask { await trackList.run() }
-            if let playlists { group.addTask { await playlists.run() } }
-            if let session {
-                group.addTask { await session.run() }
-                group.addTask { await session.start() }
-            }
-            trackList.refresh()
-            playlists?.refresh()
-            if let library {
-                group.addTask { await recorder.run(library: library, logger: logger) }
-            }
+            for service in interfaces.services { group.addTask { await service.run() } }
             var reasons = stopRequests.makeAsyncIterator()
             let reason = await reasons.next() ?? "stopped"
             logger.info("podsd stopping: \(reason)")
             Self.exitIfStoppingStalls(logger: logger)
-            await controller.shutdown()  // reports the last progress first
-            inhibitor.finish()  // released before podsd exits: the group waits for its run()
-            sleepGuard.finish()
-            network.finish()
-            await session?.stop()
-            recorder.finish()
-            trackList.finish()
-            playlists?.finish()
-            watcher?.stop()
+            for service in interfaces.services.reversed() { await service.finish() }
         }
-        listing?.close()
-        podsConnection.close()
-        connection.close()
-        library?.checkpoint()
+        for each in [listing, podsConnection, connection] { each?.close() }
+        library.checkpoint()
+    }
+
+    /// The service stops when `connection`'s bus goes away; calls of
+    /// clients that leave the bus are cancelled.
+    private func stopWhenGone(_ connection: DBusConnection, _ requestStop: AsyncStream<String>.Continuation) async {
+        connection.onDisconnect { requestStop.yield("the bus connection closed") }
+        do throws(DBusError) { try await connection.cancelCallsWhenCallersLeave() } catch {
+            logger.warning("calls of clients that leave the bus will run to their end: \(error.message)")
+        }
+    }
+
+    /// The passwords' store: the desktop's keyring when there is one, else a private file.
+    private func openCredentials(on connection: DBusConnection) async -> CredentialStore? {
+        guard let dataDirectory = configuration.dataDirectory else { return nil }
+        return await CredentialStore.open(finding: { [logger] in await SecretService.find(on: connection, logger: logger) },
+                                          file: dataDirectory.appendingPathComponent("credentials.json"), logger: logger)
     }
 
     /// The longest a stop may take. A stop waits for the library's current
@@ -275,26 +187,19 @@ public struct PodsService: Sendable {
         }
     }
 
-    /// The library, or nil (logged) when it cannot be opened: podsd still
-    /// plays, it just remembers nothing.
-    private func openLibrary() -> Library? {
-        guard let directory = configuration.dataDirectory else { return nil }
-        do {
-            return try Library(directory: directory)
-        } catch {
-            logger.error("\(error); nothing (podcasts, progress, speed and volume) will be kept")
-            return nil
+    /// The library, and the directory to remove at the end when it is a
+    /// stand-in: with no data directory, or one whose library cannot be
+    /// opened (logged), podsd plays and serves a library in a temporary
+    /// directory that nothing keeps across restarts.
+    private func openLibrary() throws -> (Library, unkept: URL?) {
+        if let directory = configuration.dataDirectory {
+            do { return (try Library(directory: directory), nil) } catch {
+                logger.error("\(error); nothing (podcasts, progress, speed and volume) will be kept")
+            }
         }
-    }
-
-    /// The speed and volume kept from the last run; defaults if there are none.
-    private func savedSettings(in library: Library?) -> PlaybackSettings {
-        guard let library else { return PlaybackSettings() }
-        do {
-            return try library.playbackSettings()
-        } catch {
-            logger.error("could not read settings: \(error)")
-            return PlaybackSettings()
+        let unkept = FileManager.default.temporaryDirectory.appendingPathComponent("pods-unkept-\(getpid())-\(UUID().uuidString)")
+        do { return (try Library(directory: unkept), unkept) } catch {
+            throw StartError(description: "cannot make even a temporary library in \(unkept.path): \(error)")
         }
     }
 

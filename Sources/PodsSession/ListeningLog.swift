@@ -54,7 +54,7 @@ package final class ListeningLog: Sendable {
     package func observe(_ change: PlayerController.Change) {
         let now = ContinuousClock.now
         switch change {
-        case .state(let state):
+        case .state(let state, _):
             let hearing = state.status == .playing && !state.isBuffering ? state.track : nil
             stretch.withLock { open in
                 if let current = open, hearing?.episode?.episodeID != current.episode.episodeID

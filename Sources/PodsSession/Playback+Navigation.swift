@@ -13,21 +13,35 @@ import PodsSettings
 extension Playback {
     // MARK: - Settings
 
-    /// Applies changed settings: the player-wide ones, then the loaded episode's at once.
-    package func applyPreferences() async {
-        let sink = preferences.value(.audioSink, podcast: nil).textValue.flatMap { $0.isEmpty ? nil : $0 }
-        do throws(PlaybackError) { try await controller.setAudioSink(sink) } catch {
-            logger.error("audio-sink: \(error.message); playing through the sink before")
+    /// The settings that change what plays now (`applyPreferences`).
+    package static let followedSettings: Set<SettingKey> = [
+        .speed, .skipForward, .skipBack, .skipOutro, .trimSilence, .loudness, .loudnessTarget, .nextAction, .completeWithin,
+        .skipChapters, .autoNext, .pauseOnOutputLoss, .audioSink, .cacheBudget,
+    ]
+
+    /// Applies changed settings: the player-wide ones, then the loaded
+    /// episode's at once, when the change is for its podcast or for the
+    /// player. The rate moves only for a change of the speed in force for
+    /// that podcast: another podcast's speed, or a skip interval, leaves
+    /// the speed the listener chose alone.
+    package func applyPreferences(_ change: SettingsChange = .everything) async {
+        if change.podcast == nil, change.keys.contains(.audioSink) {
+            let sink = preferences.value(.audioSink, podcast: nil).textValue.flatMap { $0.isEmpty ? nil : $0 }
+            do throws(PlaybackError) { try await controller.setAudioSink(sink) } catch {
+                logger.error("audio-sink: \(error.message); playing through the sink before")
+            }
         }
-        if let mediaCache, preferences.entry(.cacheBudget, podcast: nil).source != "default",
+        if change.podcast == nil, change.keys.contains(.cacheBudget), let mediaCache,
+           preferences.entry(.cacheBudget, podcast: nil).source != "default",
            let budget = preferences.value(.cacheBudget, podcast: nil).numberValue.map(Int64.init),
            (try? library.cacheBudget()) != budget {
             try? library.setCacheBudget(budget)
             await mediaCache.enforceBudget()
         }
-        guard let loaded else { return }
+        guard let loaded, change.podcast == nil || change.podcast == loaded.podcastId else { return }
         playing = preferences.playback(for: loaded.podcastId)
-        if let speed = playing.speed { try? await controller.setRate(speed) }
+        let speedInForce = change.podcast != nil || preferences.entry(.speed, podcast: loaded.podcastId).source != "podcast"
+        if change.keys.contains(.speed), speedInForce, let speed = playing.speed { try? await controller.setRate(speed) }
         await controller.setTrackPreferences(Self.trackPreferences(playing))
     }
 
@@ -137,13 +151,9 @@ extension Playback {
 // MARK: - Smart rewind
 
 extension Playback {
-    /// Keeps where and when `id` stopped playing, for smart rewind (not
-    /// when another track has taken its place: the position is that one's).
-    func notePause(_ id: Int64) async {
-        guard await controller.currentState().track?.episode?.episodeID == id else { return }
-        let stopped = if let last = lastReported, last.episodeID == id { last.position } else { await controller.position() }
-        let position = stopped / .seconds(1)
-        do { try library.notePause(PausePoint(episodeId: id, position: position, at: Date())) } catch {
+    /// Keeps where and when an episode stopped playing, for smart rewind.
+    func notePause(_ stop: Stop) {
+        do { try library.notePause(PausePoint(episodeId: stop.episodeID, position: stop.position / .seconds(1), at: stop.at)) } catch {
             logger.error("could not keep where playback paused: \(error)")
         }
     }

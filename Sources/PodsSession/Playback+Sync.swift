@@ -13,14 +13,16 @@ extension Playback {
         return state.status == .playing ? state.track?.episode?.episodeID : nil
     }
 
-    /// Playback of `id` stopped: a remote change kept while it played
-    /// applies now (and this stretch is not sent over it); else the stretch
-    /// is queued as a play action.
-    package func stoppedPlaying(_ id: Int64) async {
+    /// Playback stopped: a remote change kept while it played applies now
+    /// (and this stretch is not sent over it); else the stretch is queued
+    /// as a play action. Only the stop's own facts are used: the player
+    /// may have moved on since.
+    func stoppedPlaying(_ stop: Stop) async {
+        let id = stop.episodeID
         let started = playStart?.episodeID == id ? playStart?.position : nil
         playStart = nil
         if loaded?.id == id, loadedIsDetour { return }  // a bookmark's play: the sync hears nothing of it
-        await notePause(id)
+        notePause(stop)
         do {
             if let deferred = try library.takeDeferred(id),
                try library.applyRemote(id, position: deferred.position, completed: deferred.completed, at: deferred.at) {
@@ -28,8 +30,7 @@ extension Playback {
                 await moveLoaded(id, to: deferred.position)
                 return
             }
-            let duration = await controller.currentState().track.flatMap { $0.episode?.episodeID == id ? $0.duration : nil }
-            try library.recordListening(id, started: started, total: duration.map { Int(($0 / .seconds(1)).rounded()) })
+            try library.recordListening(id, started: started, total: stop.duration.map { Int(($0 / .seconds(1)).rounded()) })
         } catch {
             logger.error("could not record the listening of episode \(id) for the sync: \(error)")
         }
@@ -44,8 +45,6 @@ extension Playback {
     /// The loaded episode, if it is `episodeID` and paused, moves to `position`.
     private func moveLoaded(_ episodeID: Int64, to position: Double?) async {
         guard let position = MediaSeconds.checked(position), loaded?.id == episodeID else { return }
-        let state = await controller.currentState()
-        guard state.status != .playing, state.track?.episode?.episodeID == episodeID else { return }
-        await controller.jump(to: .mediaSeconds(position))
+        await controller.movePaused(episodeID, to: .mediaSeconds(position))  // judged in the controller's turn
     }
 }

@@ -29,12 +29,23 @@ package actor Playback {
         /// Something that is not a library episode was loaded, by the
         /// controller's load `load` (`TrackInfo.load`).
         case otherTrack(load: Int)
-        /// The episode began playing (from paused, stopped or another track).
-        case startedPlaying(episodeID: Int64)
+        /// The episode began playing (from paused, stopped or another track) at `position`.
+        case startedPlaying(episodeID: Int64, position: Duration)
         /// The episode stopped playing: paused, stopped, ended or replaced.
-        case stoppedPlaying(episodeID: Int64)
+        case stoppedPlaying(Stop)
         /// Resumed once every event sent before it is handled (`eventsHandled()`).
         case handled(CheckedContinuation<Void, Never>)
+    }
+
+    /// An episode that stopped playing, as the controller told it then.
+    package struct Stop: Sendable {
+        package var episodeID: Int64
+        /// Where it stopped (the place a pause reported).
+        package var position: Duration
+        /// Its length as known then.
+        package var duration: Duration?
+        /// When it stopped.
+        package var at: Date
     }
 
     let library: Library
@@ -73,10 +84,6 @@ package actor Playback {
     private var crashedLoad: (episodeID: Int64, attempts: Int)?
     /// Where the episode playing began this stretch, for the sync's play action.
     package var playStart: (episodeID: Int64, position: Int)?
-    /// The position last reported for an episode: a pause reports it before it
-    /// says paused, so it is where playback stopped even when the stop's event
-    /// is handled after the listener has played and moved on.
-    var lastReported: (episodeID: Int64, position: Duration)?
     /// The load that plays from a bookmark (`play(episodeID:detourFrom:)`): what it
     /// plays moves nothing of the episode's (its resume position, its played
     /// mark, the sync's record) until another load takes its place.
@@ -95,7 +102,7 @@ package actor Playback {
         (events, eventSink) = AsyncStream.makeStream()
     }
 
-    /// Called synchronously from the controller's observer.
+    /// Called synchronously from the controller's followers (`ListeningRules`).
     package nonisolated func send(_ event: Event) { eventSink.yield(event) }
 
     /// Returns once every event sent before this call is handled: the
@@ -368,7 +375,6 @@ package actor Playback {
         case .handled(let continuation):
             continuation.resume()
         case .progress(let id, let position, let duration, let load):
-            lastReported = (id, position)
             // A newer load of the same episode (a replay from the start) owns its place.
             if loaded?.id == id, !controller.loads.isLatest(load) { return }
             if isDetour(load) { return }  // a bookmark's play leaves the resume position where it was
@@ -395,10 +401,10 @@ package actor Playback {
             } catch {
                 logger.error("after episode \(id) ended: \(error)")
             }
-        case .startedPlaying(let id):
-            playStart = (id, Int((await controller.position() / .seconds(1)).rounded(.down)))
-        case .stoppedPlaying(let id):
-            await stoppedPlaying(id)
+        case .startedPlaying(let id, let position):
+            playStart = (id, Int((position / .seconds(1)).rounded(.down)))
+        case .stoppedPlaying(let stop):
+            await stoppedPlaying(stop)
         case .otherTrack(let load):
             // A load taken after it (a play begun meanwhile, too) owns the player; an episode
             // load still under way has an older number, and gives way.

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PodsChapters
 import PodsFeedParser
@@ -62,6 +63,16 @@ package struct SettingEntry: Sendable, Equatable {
     package var source: String
 }
 
+/// Settings that changed: `keys`, for `podcast`'s episodes (nil: the
+/// player's own, config.toml's).
+package struct SettingsChange: Sendable, Equatable {
+    package var keys: Set<SettingKey>
+    package var podcast: Int64?
+
+    /// Every key, for the player: what a start applies.
+    package static let everything = SettingsChange(keys: Set(SettingKey.all), podcast: nil)
+}
+
 /// The settings in force: `config.toml` (read at start; `pods config`
 /// writes it through here), podsd's flags over it, and each podcast's own
 /// values (in the library) over those.
@@ -72,6 +83,11 @@ package final class PreferenceStore: Sendable {
     private let overrides: [SettingKey: SettingValue]
     private let settings: Mutex<Settings>
     private let logger: Logger
+    private struct Follower {
+        var keys: Set<SettingKey>
+        var follow: @Sendable (SettingsChange) -> Void
+    }
+    private let followers = Mutex<[Follower]>([])
 
     package init(file: ConfigFile?, library: Library?, overrides: [SettingKey: SettingValue], logger: Logger) {
         self.file = file
@@ -87,24 +103,45 @@ package final class PreferenceStore: Sendable {
         settings = Mutex(loaded)
     }
 
-    /// Reads the file again (it changed on disk); true when the settings
-    /// changed. A broken file is one log line naming the line and key, and
+    /// Reads the file again (it changed on disk) and announces the keys
+    /// whose values it changed (not those podsd's flags hold); true when
+    /// any did. A broken file is one log line naming the line and key, and
     /// the last good settings stay.
+    @discardableResult
     package func reload() -> Bool {
         guard let file else { return false }
-        do {
-            let loaded = try file.load()
-            return settings.withLock { settings in
-                defer { settings = loaded }
-                return settings != loaded
-            }
-        } catch {
+        let loaded: Settings
+        do { loaded = try file.load() } catch {
             logger.error("\(error.message); keeping the settings read before")
             return false
+        }
+        let changed = settings.withLock { settings in
+            defer { settings = loaded }
+            return Set(settings.values.keys).union(loaded.values.keys).filter { settings.values[$0] != loaded.values[$0] }
+        }.subtracting(overrides.keys)
+        guard !changed.isEmpty else { return false }
+        announce(SettingsChange(keys: changed, podcast: nil))
+        return true
+    }
+
+    // MARK: - Following
+
+    /// Calls `follow` after each change of any of `keys` (on the thread
+    /// that made it: it hands work on, never waits), in the order followers came.
+    package func follow(_ keys: Set<SettingKey>, _ follow: @escaping @Sendable (SettingsChange) -> Void) {
+        followers.withLock { $0.append(Follower(keys: keys, follow: follow)) }
+    }
+
+    private func announce(_ change: SettingsChange) {
+        for follower in followers.withLock({ $0 }) where !follower.keys.isDisjoint(with: change.keys) {
+            follower.follow(SettingsChange(keys: change.keys.intersection(follower.keys), podcast: change.podcast))
         }
     }
 
     // MARK: - Reading
+
+    /// `config.toml`'s place, when podsd has one.
+    package var fileURL: URL? { file?.url }
 
     /// The value of `key` for `podcast`'s episodes (nil: the global value).
     package func value(_ key: SettingKey, podcast: Int64?) -> SettingValue { entry(key, podcast: podcast).value }
@@ -166,7 +203,9 @@ package final class PreferenceStore: Sendable {
 
     // MARK: - Writing
 
-    /// Sets `key` (nil: back to the default) in the file, or for `podcast`.
+    /// Sets `key` (nil: back to the default) in the file, or for
+    /// `podcast`, and announces it. Writes: call it off the threads that
+    /// answer the bus (`SettingsEdits` does).
     package func set(_ key: SettingKey, _ value: SettingValue?, podcast: Int64?) throws(SettingsError) {
         if let podcast {
             guard key.perPodcast else { throw SettingsError("\(key.name) is set for the whole player, not per podcast") }
@@ -174,10 +213,11 @@ package final class PreferenceStore: Sendable {
             do { try library.setPodcastSetting(podcast, key.name, value?.text) } catch {
                 throw SettingsError(error.message)
             }
-            return
+        } else {
+            guard let file else { throw SettingsError("podsd has no config file") }
+            try file.set(key, value)
+            settings.withLock { settings in settings.values[key] = value }
         }
-        guard let file else { throw SettingsError("podsd has no config file") }
-        try file.set(key, value)
-        settings.withLock { settings in settings.values[key] = value }
+        announce(SettingsChange(keys: [key], podcast: podcast))
     }
 }

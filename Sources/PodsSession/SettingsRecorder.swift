@@ -15,8 +15,9 @@ package final class SettingsRecorder: Sendable {
         (writes, pending) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Called with every published state (synchronously, from the controller).
-    package func observe(_ state: PlayerState) {
+    /// Follows the controller (called synchronously, in its turn).
+    package func observe(_ change: PlayerController.Change) {
+        guard case .state(let state, _) = change else { return }
         let current = PlaybackSettings(rate: state.rate, volume: state.volume)
         let changed = lastSeen.withLock { last in
             defer { last = current }

@@ -5,6 +5,7 @@ import PodsFeeds
 import PodsLibrary
 import PodsPlayer
 import PodsSession
+import PodsSettings
 import PodsTestSupport
 import Synchronization
 import Testing
@@ -81,25 +82,6 @@ import Testing
         try await waitFor(timeout: .seconds(10)) { (try? session.library.episode(first).position) == 2.345 }
     }
 
-    /// A pause is kept (for smart rewind) where it paused, even when its
-    /// event is handled after the player has moved on: a loaded machine's
-    /// Playback handled a pause once after the next play's seek, and kept
-    /// that seek's target, so the next play went back nothing. The pause
-    /// reports its place before it says paused; that place is the one kept.
-    @Test func aPauseHandledLateIsKeptWhereItPaused() async throws {
-        let session = try await ListeningSession(seconds: 20)
-        defer { session.stop() }
-        let first = session.episodes[0]
-        try await session.player.play(episodeID: first, paused: true)
-        let load = session.controller.latestLoad
-        await session.controller.jump(to: .seconds(12))  // where the player is by the time the pause is handled
-        session.player.send(.progress(episodeID: first, position: .milliseconds(5500), duration: nil, load: load))
-        session.player.send(.stoppedPlaying(episodeID: first))
-        await session.player.eventsHandled()
-        #expect(try session.library.lastPause()?.position == 5.5)
-        #expect(await session.controller.position() == .seconds(12))
-    }
-
     /// A play that fails (the server has no such file) is an error, and the
     /// library stays on the episode that played before.
     @Test func aFailedPlayLeavesTheLibraryOnTheEpisodeBefore() async throws {
@@ -134,8 +116,8 @@ import Testing
         }
     }
 
-    /// Progress reaches the library while an episode plays, and `resume`
-    /// (as podsd starts) loads the last episode where it was, paused.
+    /// Progress reaches the library while an episode plays, and a session
+    /// started again (as podsd starts) loads the last episode where it was, paused.
     @Test func progressIsKeptAndResumeLoadsTheEpisodePaused() async throws {
         let session = try await ListeningSession(seconds: 20)
         defer { session.stop() }
@@ -144,11 +126,11 @@ import Testing
         await session.controller.setPosition(trackID: .episode(episode), .seconds(8))
         try await waitFor(timeout: .seconds(10)) { ((try? session.library.episode(episode).position) ?? 0) >= 8 }
         await session.controller.stop()
-        let again = try await ListeningSession(reopening: session)
+        let again = try await ListeningSession(reopening: session)  // starts as podsd starts: resumes
         defer { again.stop() }
-        await again.player.resume()
+        try await waitFor(timeout: .seconds(10)) { await again.controller.currentState().track?.episode?.episodeID == episode }
         let state = await again.controller.currentState()
-        #expect(state.status == .paused && state.track?.episode?.episodeID == episode)
+        #expect(state.status == .paused)
         #expect(await again.controller.position() >= .seconds(7))
     }
 }
@@ -188,8 +170,9 @@ struct ListeningSession: Sendable {
     private let tasks: [Task<Void, Never>]
 
     /// Three episodes of `seconds` each (newest first in `episodes`); the
-    /// server lacks the file of the one at index `missing`.
-    init(seconds: Int, missing: Int? = nil) async throws {
+    /// server lacks the file of the one at index `missing`. `config`: the
+    /// text of a config.toml the settings are read from and written to.
+    init(seconds: Int, missing: Int? = nil, config: String? = nil) async throws {
         let directory = try Fixtures.temporaryDirectory()
         let audio = try await AudioFixtures.make(.mp3, seconds: seconds, in: directory)
         var files: [String: URL] = [:]
@@ -208,47 +191,44 @@ struct ListeningSession: Sendable {
         }
         let podcast = try library.subscribe(feedURL: server.url("/feed.xml"), feed: feed, etag: nil, lastModified: nil)
         let ids = try library.episodes(podcastId: podcast.id).sorted { $0.episode.guid < $1.episode.guid }.map(\.id)
-        try self.init(directory: directory, server: server, library: library, episodes: ids)
+        let configFile = config.map { _ in directory.appendingPathComponent("config.toml") }
+        if let config, let configFile { try config.write(to: configFile, atomically: true, encoding: .utf8) }
+        try await self.init(directory: directory, server: server, library: library, episodes: ids, configFile: configFile)
     }
 
     /// A new session on the same library, as a restarted podsd.
     init(reopening other: ListeningSession) async throws {
-        try self.init(directory: other.directory, server: other.server, library: try Library(directory: other.library.directory),
-                      episodes: other.episodes, ownsServer: false)
+        try await self.init(directory: other.directory, server: other.server, library: try Library(directory: other.library.directory),
+                            episodes: other.episodes, ownsServer: false)
     }
 
-    private init(directory: URL, server: LoopbackHTTPServer, library: Library, episodes: [Int64], ownsServer: Bool = true) throws {
+    private init(directory: URL, server: LoopbackHTTPServer, library: Library, episodes: [Int64], ownsServer: Bool = true,
+                 configFile: URL? = nil) async throws {
         self.directory = directory
         self.server = server
         self.library = library
         self.episodes = episodes
         let logger = Logger(label: "test")
         let controller = try PlayerController(audioSink: "fakesink sync=true")
-        let preferences = PreferenceStore(file: nil, library: library, overrides: [:], logger: logger)
-        let session = Session(library: library, controller: controller, preferences: preferences, credentials: nil,
-                              cacheDirectory: nil, logger: logger)
+        let preferences = PreferenceStore(file: configFile.map(ConfigFile.init), library: library, overrides: [:], logger: logger)
+        // podsd's own session, run as podsd runs it (no bus: no interfaces).
+        let session = await Session(library: library, controller: controller, preferences: preferences, credentials: nil,
+                                    cacheDirectory: nil, logger: logger)
         events.follow(library)
-        let rules = ListeningRules(player: session.playback, recorder: SettingsRecorder(initial: PlaybackSettings()), sync: nil,
-                                   preferences: preferences, listening: session.listening)
         self.controller = controller
         self.session = session
-        tasks = [
-            Task {
-                await controller.observe { change in rules.observe(change) }
-                await controller.run()
-            },
-            Task { await session.run() },
-        ]
+        tasks = [Task { await controller.run() }, Task { await session.run() }]
         self.ownsServer = ownsServer
+        await session.started()
     }
 
     private let ownsServer: Bool
 
     func stop() {
         for task in tasks { task.cancel() }
-        Task {
-            await session.stop()
-            await controller.shutdown()
+        Task {  // as podsd stops: the controller first, then the session
+            await controller.finish()
+            await session.finish()
         }
         if ownsServer {
             server.stop()
