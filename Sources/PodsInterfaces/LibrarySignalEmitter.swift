@@ -16,7 +16,8 @@ package struct LibrarySignalEmitter: Sendable {
     }
 
     /// `PodcastsChanged`, `EpisodesChanged` (per podcast), `EpisodeStatusChanged`
-    /// (per episode), `QueueChanged`, `DownloadsChanged` (per episode). A kind
+    /// (per episode), `QueueChanged`, `PlaylistsChanged`, `DownloadsChanged` (per
+    /// episode), `BookmarksChanged`, `PodcastSettingsChanged`. A kind
     /// with too many ids to name (`everything`) is `PodcastsChanged`: read the lists again.
     func emit(_ changes: LibraryChanges) {
         let unnamed = [changes.episodes, changes.status, changes.downloads].contains(.everything)
@@ -25,6 +26,8 @@ package struct LibrarySignalEmitter: Sendable {
         for id in changes.status.ids ?? [] { emit(LibrarySignal.episodeStatusChanged, [.int64(id)]) }
         if changes.queue { emit(LibrarySignal.queueChanged) }
         if changes.playlists { emit(LibrarySignal.playlistsChanged) }
+        if changes.bookmarks { emit(LibrarySignal.bookmarksChanged) }
+        if changes.podcastSettings { emit(LibrarySignal.podcastSettingsChanged) }
         for id in changes.downloads.ids ?? [] { emit(LibrarySignal.downloadsChanged, [.int64(id)]) }
     }
 

@@ -4,7 +4,8 @@ import Synchronization
 /// Watches the library's writer and posts what each commit changed to the
 /// library's `LibraryChangeFeed`, so no writer of these has to say it and
 /// none can forget: a row of `podcast`; the queue; an episode's played mark,
-/// currently-playing flag or sync change.
+/// currently-playing flag or sync change; the playlists; the bookmarks; a
+/// podcast's own settings.
 ///
 /// A progress save (position, last played) is no change: it comes every
 /// second while playing, and the player announces its position itself.
@@ -22,6 +23,8 @@ final class LibraryChangeObserver: TransactionObserver, Sendable {
         var podcasts = false
         var queue = false
         var playlists = false
+        var bookmarks = false
+        var podcastSettings = false
         var downloads = false
         var status = Set<Int64>()
     }
@@ -40,7 +43,7 @@ final class LibraryChangeObserver: TransactionObserver, Sendable {
         switch eventKind {
         case .update("episode", let columns): !columns.isDisjoint(with: Self.statusColumns)
         case .update("cachedMedia", let columns): columns.contains("complete")
-        default: ["podcast", "queueItem", "playlist", "playlistItem", "playlistActive", "cachedMedia"].contains(eventKind.tableName)
+        default: ["podcast", "queueItem", "playlist", "playlistItem", "playlistActive", "cachedMedia", "bookmark", "podcastSetting"].contains(eventKind.tableName)
         }
     }
 
@@ -50,6 +53,8 @@ final class LibraryChangeObserver: TransactionObserver, Sendable {
             case "podcast": pending.podcasts = true
             case "queueItem": pending.queue = true
             case "playlist", "playlistItem", "playlistActive": pending.playlists = true
+            case "bookmark": pending.bookmarks = true
+            case "podcastSetting": pending.podcastSettings = true
             case "cachedMedia": pending.downloads = true  // for playlists of downloads' counts (the session announces downloads)
             default: pending.status.insert(event.rowID)  // only status updates of episodes are observed
             }
@@ -64,7 +69,8 @@ final class LibraryChangeObserver: TransactionObserver, Sendable {
             return pending
         }
         if taken.downloads { feed.downloadsWritten() }
-        var changes = LibraryChanges(podcasts: taken.podcasts, queue: taken.queue, playlists: taken.playlists)
+        var changes = LibraryChanges(podcasts: taken.podcasts, queue: taken.queue, playlists: taken.playlists,
+                                     bookmarks: taken.bookmarks, podcastSettings: taken.podcastSettings)
         if taken.status.count > LibraryChanges.idLimit {
             changes.episodes = Self.podcasts(of: taken.status, db)
         } else {

@@ -20,10 +20,17 @@ public struct LibraryChanges: Sendable, Equatable {
     public var artwork = false
     /// A playlist was made, changed or deleted, or another became the active one.
     public var playlists = false
+    /// A bookmark was taken, edited or deleted.
+    public var bookmarks = false
+    /// A podcast's own settings (`pods config --podcast`) changed.
+    public var podcastSettings = false
 
     public init(podcasts: Bool = false, episodes: IDSet = IDSet(), status: IDSet = IDSet(), queue: Bool = false,
-                downloads: IDSet = IDSet(), artwork: Bool = false, playlists: Bool = false) {
+                downloads: IDSet = IDSet(), artwork: Bool = false, playlists: Bool = false, bookmarks: Bool = false,
+                podcastSettings: Bool = false) {
         self.playlists = playlists
+        self.bookmarks = bookmarks
+        self.podcastSettings = podcastSettings
         self.podcasts = podcasts
         self.episodes = episodes
         self.status = status
@@ -50,6 +57,8 @@ public struct LibraryChanges: Sendable, Equatable {
         downloads.merge(other.downloads)
         artwork = artwork || other.artwork
         playlists = playlists || other.playlists
+        bookmarks = bookmarks || other.bookmarks
+        podcastSettings = podcastSettings || other.podcastSettings
     }
 
     /// Ids of one kind of change: a few named, or every one.

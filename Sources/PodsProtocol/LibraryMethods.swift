@@ -239,8 +239,13 @@ public enum LibrarySignal {
         "RefreshProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)])
     public static let downloadsChanged = DBusSignalDescription("DownloadsChanged", arguments: [DBusArgument("episode", .int64)])
 
+    /// A bookmark was taken, edited or deleted (by any client, or a key anywhere).
+    public static let bookmarksChanged = DBusSignalDescription("BookmarksChanged")
+    /// A podcast's own settings changed (`pods config --podcast`): read its settings again.
+    public static let podcastSettingsChanged = DBusSignalDescription("PodcastSettingsChanged")
+
     public static let all = [podcastsChanged, episodesChanged, episodeStatusChanged, queueChanged, playlistsChanged, refreshProgress,
-                             downloadsChanged]
+                             downloadsChanged, bookmarksChanged, podcastSettingsChanged]
 }
 
 extension ItemSchema {

@@ -130,11 +130,12 @@ public final class UIApp {
         case .newest:
             if reload || model.newest.rows.isEmpty { model.newest.loading = true; backend.loadEpisodes(.newest, podcast: nil, after: LibraryPaging.start) }
         case .bookmarks:
-            // No signal tells of bookmarks (one is taken by a key anywhere): read each time the layout opens.
+            // Read as the layout opens, and again at each BookmarksChanged while it is open.
             model.bookmarks.loading = true
             backend.loadBookmarks()
         case .playlists:
-            // What each holds changes with every episode played: read each time the layout opens.
+            // Read as the layout opens, and again at each PlaylistsChanged while it is open
+            // (what each holds changes with every episode played, read as it opens).
             model.playlists.loading = true
             backend.loadPlaylists()
         case .listening:
@@ -321,6 +322,8 @@ public final class UIApp {
             case .podcasts: backend.loadPodcasts()
             case .queue: backend.loadQueue()
             case .downloads: backend.loadDownloads()
+            case .bookmarks: backend.loadBookmarks()
+            case .playlists: backend.loadPlaylists()
             case .newest: backend.loadEpisodes(.newest, podcast: nil, after: LibraryPaging.start)
             case .episodes(let podcast): backend.loadEpisodes(.episodes, podcast: podcast, after: LibraryPaging.start)
             case .page(let id): backend.loadPage(id)

@@ -208,6 +208,8 @@ struct UIBackend: Sendable {
                     case LibrarySignal.episodeStatusChanged.name: if let id { post(.changed(.episode(id))) }
                     case LibrarySignal.queueChanged.name: post(.changed(.queue))
                     case LibrarySignal.downloadsChanged.name: post(.changed(.downloads))
+                    case LibrarySignal.bookmarksChanged.name: post(.changed(.bookmarks))
+                    case LibrarySignal.playlistsChanged.name: post(.changed(.playlists))
                     case LibrarySignal.refreshProgress.name:
                         let done = Int(signal.arguments.first?.int64Value ?? 0), total = Int(signal.arguments.last?.int64Value ?? 0)
                         post(.refreshProgress(done: done, total: total))

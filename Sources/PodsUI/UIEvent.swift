@@ -35,7 +35,7 @@ enum UIEvent: Sendable {
 
 /// What podsd's signals say changed, that the lists may show.
 package enum UIChange: Sendable {
-    case podcasts, queue, downloads, player
+    case podcasts, queue, downloads, player, bookmarks, playlists
     case episodes(podcast: Int64)
     case episode(Int64)
 }

@@ -5,7 +5,7 @@
 package struct UIReloads: Equatable, Sendable {
     /// One read of what the screen shows.
     package enum Read: Hashable, Sendable {
-        case status, podcasts, queue, downloads, newest
+        case status, podcasts, queue, downloads, newest, bookmarks, playlists
         case episodes(podcast: Int64)
         case page(Int64)
     }
@@ -31,6 +31,10 @@ package struct UIReloads: Equatable, Sendable {
         case .downloads:
             if model.layout == .downloads || !model.downloads.rows.isEmpty { ask(.downloads) }
             ask(.status)
+        case .bookmarks:
+            if model.layout == .bookmarks { ask(.bookmarks) }
+        case .playlists:
+            if model.layout == .playlists { ask(.playlists) }
         case .episodes(let podcast):
             if model.episodesOf == podcast { ask(.episodes(podcast: podcast)) }
             if !model.newest.rows.isEmpty { ask(.newest) }

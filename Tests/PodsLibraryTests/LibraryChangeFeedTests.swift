@@ -58,6 +58,17 @@ import Testing
         #expect(try await Self.announced(library, heard) { try library.enqueue([episodes[0], episodes[1]]) } == LibraryChanges(queue: true))
         #expect(try await Self.announced(library, heard) { try library.moveInQueue(episodes[1], to: 0) } == LibraryChanges(queue: true))
 
+        // A bookmark taken or deleted, and a podcast's own setting: what `pods ui` and the window follow.
+        var bookmark: Int64?
+        #expect(try await Self.announced(library, heard) {
+            bookmark = try library.addBookmark(episode: episodes[0], position: 5, note: "here").id
+        } == LibraryChanges(bookmarks: true))
+        let taken = try #require(bookmark)
+        #expect(try await Self.announced(library, heard) { try library.deleteBookmark(taken) } == LibraryChanges(bookmarks: true))
+        #expect(try await Self.announced(library, heard) {
+            try library.setPodcastSetting(id, "speed", "1.5")
+        } == LibraryChanges(podcastSettings: true))
+
         // A refresh that drops an unplayed episode and adds one: its podcast's episodes (and the podcast's row).
         try library.dequeue(episodes[0])
         try library.dequeue(episodes[1])

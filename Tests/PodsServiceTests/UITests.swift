@@ -105,7 +105,8 @@ import Testing
         }
     }
 
-    /// Layout 6 lists the bookmarks (read each time it opens); Enter plays from 5 s before one.
+    /// Layout 6 lists the bookmarks, and follows them while open (`BookmarksChanged`);
+    /// Enter plays from 5 s before one.
     @Test func theBookmarksLayoutListsThemAndEnterPlaysFromOne() async throws {
         try await Self.withUI { ui in
             let terminal = ui.terminal
@@ -120,9 +121,10 @@ import Testing
             #expect(await ui.podsd.playerctl("pause").status == 0)
             #expect(await ui.podsd.playerctl("position", "40").status == 0)
             try await waitFor(timeout: .seconds(5)) { (try? await ui.podsd.client.status().position).map { abs($0 - 40) < 0.5 } ?? false }
-            #expect(await ui.podsd.pods("bookmark", "ui note").status == 0)
-            await terminal.send("1")
+            // The layout stays open: the bookmark another client takes appears by its signal.
             await terminal.send("6")
+            try await terminal.waitFor("Bookmarks (0)")
+            #expect(await ui.podsd.pods("bookmark", "ui note").status == 0)
             let screen = try await terminal.waitFor("Bookmarks (1)")
             #expect(screen.contains("0:40  Third plain: ui note — Wide Show 播客"), "\(screen)")
             await terminal.send("Enter")

@@ -38,4 +38,21 @@ import Testing
         reloads.add(.episode(9), model: model)
         #expect(reloads.reads == [.queue])
     }
+
+    /// Bookmarks and playlists are read again at their signals only while their layout is open (it reads them as it opens).
+    @Test func bookmarksAndPlaylistsFollowTheirSignalsWhileOpen() {
+        var model = UIModel()
+        var closed = UIReloads()
+        closed.add(.bookmarks, model: model)
+        closed.add(.playlists, model: model)
+        #expect(closed.reads.isEmpty)
+        model.layout = .bookmarks
+        var open = UIReloads()
+        for _ in 0..<3 { open.add(.bookmarks, model: model) }
+        open.add(.playlists, model: model)
+        #expect(open.reads == [.bookmarks])
+        model.layout = .playlists
+        open.add(.playlists, model: model)
+        #expect(open.reads == [.bookmarks, .playlists])
+    }
 }
