@@ -38,11 +38,14 @@ public actor FeedRefresher {
     private var subscribing: [String: Task<Result<Podcast, LibraryError>, Never>] = [:]
 
     private let pipeline: AsyncGate
+    /// What each podcast ignores of what arrives, judged as its feed is prepared.
+    private nonisolated let arrivalRule: ArrivalRule?
 
     /// `feedsInHand`: feeds fetched or holding a body at once (1: one after another).
     public init(library: Library, http: HTTPClient = FeedRefresher.spillingClient(), feedsInHand: Int = 16,
-                pipelineLimit: Int = ProcessInfo.processInfo.activeProcessorCount + 2) {
+                pipelineLimit: Int = ProcessInfo.processInfo.activeProcessorCount + 2, arrivalRule: ArrivalRule? = nil) {
         self.library = library
+        self.arrivalRule = arrivalRule
         self.http = http
         self.feedsInHand = max(1, feedsInHand)
         self.pipeline = AsyncGate(width: max(1, pipelineLimit))
@@ -160,7 +163,7 @@ public actor FeedRefresher {
     /// for a new subscription) on the parsing lane.
     private nonisolated func prepare(_ body: Body, baseURL: String,
                                      for podcastId: Int64?) async -> Result<(PreparedFeed, newFeedURL: String?), PrepareFailure> {
-        let library = library
+        let (library, arrivalRule) = (library, arrivalRule)
         return await Self.parsing.run { () -> Result<(PreparedFeed, newFeedURL: String?), PrepareFailure> in
             // The items stored from the last parse are left out of this one: only what changed is parsed.
             let stored: Library.StoredItems
@@ -173,7 +176,8 @@ public actor FeedRefresher {
             } catch {
                 return .failure(.parse(error))
             }
-            do throws(LibraryError) { return .success((try library.prepare(feed, stored: stored), feed.newFeedURL)) } catch {
+            let ignores = arrivalRule?(podcastId)
+            do throws(LibraryError) { return .success((try library.prepare(feed, stored: stored, ignores: ignores), feed.newFeedURL)) } catch {
                 return .failure(.library(error))
             }
         }

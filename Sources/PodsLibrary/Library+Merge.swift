@@ -23,6 +23,8 @@ struct PreparedEpisode: Sendable {
     /// nil when the library held this content for this guid when the feed
     /// was prepared.
     let row: EpisodeRow?
+    /// New to the podcast, and its rule ignores it: stored played and ignored.
+    var ignored = false
 }
 
 /// An episode's column values: the list's (`episode`) and the detail's
@@ -103,8 +105,10 @@ extension Library {
     }
 
     /// `feed`, parsed with `stored.fingerprints` known, made ready to store:
-    /// the items left out unparsed are the episodes `stored` names.
-    public func prepare(_ feed: Feed, stored: StoredItems) throws(LibraryError) -> PreparedFeed {
+    /// the items left out unparsed are the episodes `stored` names. An item
+    /// new to the podcast that `ignores` picks is stored ignored.
+    public func prepare(_ feed: Feed, stored: StoredItems,
+                        ignores: ((ArrivedEpisode) -> Bool)? = nil) throws(LibraryError) -> PreparedFeed {
         var channel = feed
         channel.episodes = []
         channel.skippedItems = []
@@ -114,7 +118,12 @@ extension Library {
             let hash = EpisodeContentHash.of(episode)
             let row = stored.byGuid[episode.guid]?.hash == hash ? nil : EpisodeRow(episode, hash: hash)
             let itemHash = episode.fingerprint.map { Int64(bitPattern: $0.value) }
-            items.append((episode.fingerprint?.ordinal ?? index, PreparedEpisode(guid: episode.guid, hash: hash, itemHash: itemHash, row: row)))
+            var prepared = PreparedEpisode(guid: episode.guid, hash: hash, itemHash: itemHash, row: row)
+            if let ignores, stored.byGuid[episode.guid] == nil {
+                prepared.ignored = ignores(ArrivedEpisode(id: 0, podcastId: 0, title: episode.title, duration: episode.duration,
+                                                          episodeType: episode.episodeType))
+            }
+            items.append((episode.fingerprint?.ordinal ?? index, prepared))
         }
         for skipped in feed.skippedItems {
             // The parser left out only what `stored` knows.
@@ -153,8 +162,8 @@ extension Library {
         let update = try db.cachedStatement(
             sql: "UPDATE episode SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?")
         let insert = try db.cachedStatement(
-            sql: "INSERT INTO episode (podcastId, guid, " + columns.joined(separator: ", ") + ") VALUES (?, ?, "
-                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+            sql: "INSERT INTO episode (podcastId, guid, " + (columns + ["completed", "ignored"]).joined(separator: ", ") + ") VALUES (?, ?, "
+                + Array(repeating: "?", count: columns.count + 2).joined(separator: ", ") + ")")
         let detail = try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO episodeDetail (episodeId, " + EpisodeRow.detailColumns.joined(separator: ", ")
                 + ") VALUES (?, " + Array(repeating: "?", count: EpisodeRow.detailColumns.count).joined(separator: ", ") + ")")
@@ -181,10 +190,11 @@ extension Library {
                 id = stored.id
                 summary.updated += 1
             } else {
-                insert.setUncheckedArguments([podcastId, episode.guid] + row.values + [order, true])
+                insert.setUncheckedArguments([podcastId, episode.guid] + row.values + [order, true, episode.ignored, episode.ignored])
                 try insert.execute()
                 id = db.lastInsertedRowID
                 summary.added += 1
+                if episode.ignored { summary.ignored += 1 }
             }
             detail.setUncheckedArguments([id] + row.detail)
             try detail.execute()

@@ -3,6 +3,7 @@ import GRDB
 
 /// What a podcast's rules read of an episode that just arrived.
 public struct ArrivedEpisode: Sendable {
+    /// 0 while it is judged before it is stored (`ArrivalRule`).
     public var id: Int64
     public var podcastId: Int64
     public var title: String
@@ -10,6 +11,13 @@ public struct ArrivedEpisode: Sendable {
     /// `itunes:episodeType`; nil when the feed gave none.
     public var episodeType: String?
 }
+
+/// A podcast's rule for what arrives (nil for a new subscription), judged
+/// as a feed is prepared, so that an episode it ignores is stored ignored
+/// in the same transaction that adds it and no follower of the library
+/// ever sees it new: the predicate says which new items to ignore, nil
+/// when the podcast ignores nothing.
+public typealias ArrivalRule = @Sendable (_ podcastId: Int64?) -> ((ArrivedEpisode) -> Bool)?
 
 /// What retention reads of a downloaded episode.
 public struct DownloadedEpisode: Sendable, Equatable {

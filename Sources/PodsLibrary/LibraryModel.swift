@@ -65,6 +65,8 @@ public struct RefreshSummary: Sendable, Equatable {
     public var added = 0
     public var updated = 0
     public var removed = 0
+    /// Of `added`, those the podcast's rules ignored as they arrived (`ArrivalRule`).
+    public var ignored = 0
     /// True when the server said 304 (nothing parsed).
     public var notModified = false
     public var error: String?

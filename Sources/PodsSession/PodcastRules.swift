@@ -48,10 +48,24 @@ package struct PodcastRules: Sendable {
 
     // MARK: - Ignoring what arrives
 
-    /// Judges the episodes that arrived since the last run; returns how many were ignored, by podcast.
+    /// The keys that decide what a podcast ignores.
+    private static let ignoreKeys: [SettingKey] = [.ignoreEpisodes, .minDuration, .episodeTypes]
+
+    /// Each podcast's rule, for the refresher to judge new items by as it
+    /// stores them: an ignored episode is never announced as new.
+    package static func arrivalRule(_ preferences: PreferenceStore) -> ArrivalRule {
+        { podcastId in
+            let rule = IgnoreRule(preferences.everyPodcast(ignoreKeys), podcast: podcastId ?? -1)
+            return rule.ignoresAny ? rule.ignores : nil
+        }
+    }
+
+    /// Judges the episodes that arrived since the last run and were not
+    /// judged as they were stored (a rule set since, an older Pods' rows);
+    /// returns how many were ignored, by podcast.
     @discardableResult
     package func judgeArrivals() async -> [Int64: Int] {
-        let values = preferences.everyPodcast([.ignoreEpisodes, .minDuration, .episodeTypes])
+        let values = preferences.everyPodcast(Self.ignoreKeys)
         let library = library
         // No podcast ignores anything (the usual library): the mark moves on, no episode is read.
         let anyRule = !values.own.isEmpty || IgnoreRule(values, podcast: -1).ignoresAny

@@ -78,7 +78,7 @@ package struct Session: SessionService {
         recorder = SettingsRecorder(initial: saved)
         var feeds = FeedRefresher.spillingClient()
         feeds.options.credentials = credentials?.provider
-        let refresher = FeedRefresher(library: library, http: feeds)
+        let refresher = FeedRefresher(library: library, http: feeds, arrivalRule: PodcastRules.arrivalRule(preferences))
         var media = HTTPClient()
         media.options.credentials = credentials?.provider
         mediaCache = cacheDirectory.map { MediaCache(directory: $0, library: library, http: media, logger: logger) }

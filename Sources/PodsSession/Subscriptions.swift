@@ -179,7 +179,7 @@ package struct Subscriptions: Sendable {
         await prefetchArtwork()
         await announcer?.announce(summaries.map { summary in
             var kept = summary
-            kept.added = max(0, summary.added - (ignored[summary.podcastId] ?? 0))
+            kept.added = max(0, summary.added - summary.ignored - (ignored[summary.podcastId] ?? 0))
             return kept
         })
         sync?.schedule(after: .zero)

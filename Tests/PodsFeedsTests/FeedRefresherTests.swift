@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PodsFeeds
 import PodsHTTP
 @testable import PodsLibrary
@@ -14,7 +15,7 @@ import Testing
         return Data((xml + "</channel></rss>").utf8)
     }
 
-    private func withRefresher(maximumBytes: Int = 1 << 20, deadline: Duration? = nil,
+    private func withRefresher(maximumBytes: Int = 1 << 20, deadline: Duration? = nil, arrivalRule: ArrivalRule? = nil,
                                _ body: (Library, FeedRefresher, LoopbackHTTPServer) async throws -> Void) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -26,7 +27,47 @@ import Testing
         options.lowSpeedBytes = 1
         options.deadline = deadline
         let library = try Library(directory: directory)
-        try await body(library, FeedRefresher(library: library, http: HTTPClient(options: options)), server)
+        try await body(library, FeedRefresher(library: library, http: HTTPClient(options: options), arrivalRule: arrivalRule), server)
+    }
+
+    /// An episode the podcast's rule ignores is stored ignored by the
+    /// transaction that adds it: a follower of the library's changes never
+    /// reads it as new and unplayed, and the summary counts it apart.
+    /// What was stored before the rule, or is changed later, is left alone.
+    @Test func whatTheRuleIgnoresIsNeverSeenNew() async throws {
+        let asked = Mutex<[Int64?]>([])
+        let rule: ArrivalRule = { podcastId in
+            asked.withLock { $0.append(podcastId) }
+            return { $0.title.hasSuffix("1") || $0.title == "Trailer" }
+        }
+        try await withRefresher(arrivalRule: rule) { library, refresher, server in
+            let seenUnplayed = Mutex<Set<String>>([])
+            library.changes.follow { changes in
+                guard !changes.episodes.isEmpty, let episodes = try? library.episodes() else { return }
+                let titles = episodes.filter { !$0.completed }.map(\.episode.title)
+                seenUnplayed.withLock { $0.formUnion(titles) }
+            }
+            server.setFile("/show.xml", Self.feed("Show", items: 12))
+            let id = try await refresher.subscribe(server.url("/show.xml")).id
+            var xml = String(decoding: Self.feed("Show", items: 12), as: UTF8.self)
+            xml = xml.replacingOccurrences(of: "<item>", with: "<item><title>Trailer</title><guid>t</guid></item><item><title>New</title><guid>n</guid></item><item>",
+                                           options: [], range: xml.range(of: "<item>"))
+            // E0 is renamed E01: a changed episode, not a new one, so the rule leaves it.
+            xml = xml.replacingOccurrences(of: "<title>E0</title>", with: "<title>E01</title>")
+            server.setFile("/show.xml", Data(xml.utf8))
+            let summary = try #require(try await refresher.refresh([id]).first)
+            #expect((summary.added, summary.updated, summary.ignored) == (2, 1, 1), "\(summary)")
+            await library.changes.delivered()
+            let episodes = Dictionary(uniqueKeysWithValues: try library.episodes(podcastId: id).map { ($0.episode.title, $0) })
+            for title in ["E1", "E11", "Trailer"] {
+                let episode = try #require(episodes[title])
+                #expect(try episode.completed && library.isIgnored(episode.id), "\(title)")
+            }
+            for title in ["E01", "E2", "New"] { #expect(episodes[title]?.completed == false, "\(title)") }
+            #expect(seenUnplayed.withLock { $0.isDisjoint(with: ["E1", "E11", "Trailer"]) }, "\(seenUnplayed.withLock { $0 })")
+            #expect(seenUnplayed.withLock { $0.contains("New") })
+            #expect(asked.withLock { $0 } == [nil, id])
+        }
     }
 
     @Test func serverFaultsAreStoredPerFeedAndLoseNothing() async throws {

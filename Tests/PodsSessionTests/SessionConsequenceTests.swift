@@ -15,7 +15,8 @@ import Testing
     /// an hour with refreshing off) and leaves the episode playing alone:
     /// the same load, the speed the listener chose, the place going on.
     @Test func aNewRefreshIntervalWakesTheSchedulerAndLeavesTheTrackAlone() async throws {
-        let session = try await ListeningSession(seconds: 20, config: "refresh-interval = \"0\"\nspeed = 1.5\n")
+        // Long enough to play on at 1.75× while a loaded machine takes its time to refresh.
+        let session = try await ListeningSession(seconds: 90, config: "refresh-interval = \"0\"\nspeed = 1.5\n")
         defer { session.stop() }
         let episode = session.episodes[0]
         try await session.player.play(episodeID: episode)
