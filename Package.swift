@@ -213,7 +213,10 @@ let package = Package(
         .testTarget(
             name: "PodsLibraryTests",
             dependencies: ["PodsLibrary", "PodsSettings", "PodsTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "PodsInterfacesTests", dependencies: ["PodsDBus", "PodsInterfaces", "PodsPlayback", "PodsPlayer", "PodsProtocol"]),
+        .testTarget(name: "PodsInterfacesTests", dependencies: [
+            "PodsChapters", "PodsDBus", "PodsDirectory", "PodsFeedParser", "PodsInterfaces", "PodsLibrary", "PodsPlayback", "PodsPlayer",
+            "PodsProtocol", "PodsSession", "PodsSettings", "PodsTranscripts",
+        ]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
         .testTarget(name: "PodsUITests", dependencies: ["PodsClient", "PodsTerminal", "PodsUI"]),
         .testTarget(name: "PodsPlayerTests", dependencies: ["PodsChapters", "PodsPlayback", "PodsPlayer", "PodsSettings", "PodsTestSupport"]),

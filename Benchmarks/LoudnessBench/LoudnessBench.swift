@@ -52,7 +52,7 @@ struct LoudnessBench {
         let podsd = try await PodsdProcess.start(extraArguments: ["--no-auto-next"], directory: run, audioSink: "fakesink sync=\(realtime)")
         let before = cpu(podsd.processIdentifier)
         try await podsd.client.open(uri: file.absoluteString)
-        try await waitFor(timeout: .seconds(7200)) { (try? await podsd.client.status().state) == "Stopped" }
+        try await waitFor(timeout: .seconds(7200)) { (try? await podsd.client.status().state) == .stopped }
         let after = cpu(podsd.processIdentifier)
         _ = await podsd.signal(SIGTERM)
         return after - before

@@ -50,7 +50,7 @@ struct SoakBench {
         while audio < audioGoal {
             // What the last stretch played: the rate times the time it was playing.
             let now = ContinuousClock.now
-            if try await player.status().state == "Playing" { audio += rate * ((now - lastTick) / .seconds(1)) }
+            if try await player.status().state == .playing { audio += rate * ((now - lastTick) / .seconds(1)) }
             lastTick = now
             if now >= nextSample {
                 samples.append(Sample.take(pid, at: seconds(now), audio: audio))
@@ -116,7 +116,7 @@ struct SoakBench {
                 try await player.setRate(rate)
             }
             try await Task.sleep(for: .milliseconds(300 + random.below(2200)))
-            if try await player.status().state != "Playing" { try await player.play() }
+            if try await player.status().state != .playing { try await player.play() }
         }
         samples.append(Sample.take(pid, at: seconds(.now), audio: audio))
         _ = await podsd.signal(SIGTERM)

@@ -76,7 +76,7 @@ public struct PlayerClient: Sendable {
         let properties = all.first?.stringKeyedDictionary ?? [:]
         let metadata = properties[MPRIS.PlayerProperty.metadata.name]?.stringKeyedDictionary ?? [:]
         var status = PlayerStatus(
-            state: properties[MPRIS.PlayerProperty.playbackStatus.name]?.stringValue ?? "Stopped",
+            state: properties[MPRIS.PlayerProperty.playbackStatus.name]?.stringValue.flatMap(MPRIS.PlaybackStatus.init(rawValue:)) ?? .stopped,
             // While a chapter plays `xesam:title` is the chapter's; the episode's title stays in `pods:episodeTitle`.
             title: (metadata[MPRIS.Metadata.episodeTitle] ?? metadata[MPRIS.Metadata.title])?.stringValue,
             url: metadata[MPRIS.Metadata.url]?.stringValue,
@@ -107,7 +107,7 @@ public struct PlayerClient: Sendable {
     /// title, or nil when it is the queue or none is active.
     public func activePlaylistOtherThanTheQueue() async throws(Failure) -> String? {
         let reply = try await call(interface: "org.freedesktop.DBus.Properties", member: "Get",
-                                   [.string(MPRIS.playlistsInterface), .string("ActivePlaylist")])
+                                   [.string(MPRIS.playlistsInterface), .string(MPRIS.PlaylistsProperty.activePlaylist.name)])
         guard case .structure(let fields) = reply.first?.unwrapped, fields.count == 2, fields[0].boolValue == true,
               case .structure(let playlist) = fields[1], playlist.count == 3,
               let path = playlist[0].objectPathValue, path != MPRIS.queuePath, let title = playlist[1].stringValue else { return nil }

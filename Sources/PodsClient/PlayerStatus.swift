@@ -1,9 +1,10 @@
 import PodsDBus
+import PodsProtocol
 
 /// The player's state as `pods status` shows it (and `--json` prints it).
 public struct PlayerStatus: Sendable, Equatable, Codable {
     /// `Playing`, `Paused` or `Stopped`.
-    public var state: String
+    public var state: MPRIS.PlaybackStatus
     public var title: String?
     public var url: String?
     /// Seconds.
@@ -81,7 +82,7 @@ public struct PlayerStatus: Sendable, Equatable, Codable {
         }
     }
 
-    public init(state: String, title: String?, url: String?, position: Double, duration: Double?, rate: Double, volume: Double) {
+    public init(state: MPRIS.PlaybackStatus, title: String?, url: String?, position: Double, duration: Double?, rate: Double, volume: Double) {
         self.state = state
         self.title = title
         self.url = url

@@ -9,7 +9,7 @@ enum BookmarkMethods {
             LibraryMethod.listBookmarks.handler { arguments throws(DBusError) in
                 let episode = arguments[0].int64Value.flatMap { $0 == 0 ? nil : $0 }
                 return try await LibraryReplies.offsetPaged(Array(arguments.dropFirst()), of: .listBookmarks,
-                                                            item: LibraryItemEncoding.bookmark) { offset, limit throws(DBusError) in
+                                                            item: { LibraryItemEncoding.bookmark($0).value }) { offset, limit throws(DBusError) in
                     try await onBus { () throws(SessionError) in try await bookmarks.list(episode: episode, offset: offset, limit: limit) }
                 }
             },

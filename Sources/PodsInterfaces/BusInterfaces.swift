@@ -16,7 +16,7 @@ package struct BusInterfaces: Sendable {
 
     /// `quit`: MPRIS `Quit` was called.
     package init(session: Session, mpris: DBusConnection, pods: DBusConnection, listing: DBusConnection?, logger: Logger,
-                 quit: @escaping @Sendable () -> Void) async throws(LibraryObject.IncompleteTable) {
+                 quit: @escaping @Sendable () -> Void) async throws(MethodTable.Incomplete) {
         let (controller, playback) = (session.controller, session.playback)
         let publisher = await MPRISPublisher(connection: mpris, controller: controller)
         let signals = LibrarySignalEmitter(connection: pods)
@@ -34,11 +34,11 @@ package struct BusInterfaces: Sendable {
         let playlists = Playlists(connection: mpris, controller: controller, player: playback, service: session.playlists,
                                   library: session.library, artwork: session.artwork)
         await playlists.prime()  // what a client reads first is no change
-        let player = MPRISObject.make(
+        let player = try MPRISObject.make(
             controller: controller, navigation: Navigation(controller: controller, player: playback), publisher: publisher,
             trackList: trackList, playlists: playlists, session: session, supportedMimeTypes: SupportedFormats.mimeTypes(),
             quit: quit)
-        let pods1 = PlayerObject.make(controller: controller, player: playback, library: session.library, bookmarks: session.bookmarks,
+        let pods1 = try PlayerObject.make(controller: controller, player: playback, library: session.library, bookmarks: session.bookmarks,
                                       preferences: session.preferences, settings: session.settings)
         // One object on both: one read-ahead of pages, whichever connection a client pages on.
         let library = try LibraryObject.make(session, listingPeer: (listing ?? pods).uniqueName,

@@ -16,12 +16,12 @@ enum DownloadMethods {
                 return []
             },
             LibraryMethod.listDownloads.handler { arguments throws(DBusError) in
-                try await LibraryReplies.offsetPaged(arguments, of: .listDownloads, item: LibraryItemEncoding.download) { offset, limit throws(DBusError) in
+                try await LibraryReplies.offsetPaged(arguments, of: .listDownloads, item: { LibraryItemEncoding.download($0).value }) { offset, limit throws(DBusError) in
                     Array(try await onBus { () throws(SessionError) in try await downloads.downloads() }.dropFirst(offset).prefix(limit))
                 }
             },
             LibraryMethod.storage.handler { _ throws(DBusError) in
-                [LibraryItemEncoding.storage(try await onBus { () throws(SessionError) in try await downloads.storage() })]
+                [LibraryItemEncoding.storage(try await onBus { () throws(SessionError) in try await downloads.storage() }).value]
             },
             LibraryMethod.setCacheBudget.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in try await downloads.setCacheBudget(arguments[0].int64Value ?? -1) }
@@ -29,7 +29,7 @@ enum DownloadMethods {
             },
             LibraryMethod.cacheStatus.handler { _ throws(DBusError) in
                 let status = await playback.cacheStatus()
-                return [LibraryItemEncoding.cacheStatus(episodeID: status.episodeID, buffering: status.buffering, cached: status.cached)]
+                return [LibraryItemEncoding.cacheStatus(episodeID: status.episodeID, buffering: status.buffering, cached: status.cached).value]
             },
         ]
     }

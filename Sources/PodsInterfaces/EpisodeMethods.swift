@@ -44,11 +44,11 @@ enum EpisodeMethods {
             LibraryMethod.episode.handler { arguments throws(DBusError) in
                 let id = arguments[0].int64Value ?? -1
                 let episode = try await LibraryCall.run { () throws(LibraryError) in try library.episode(id) }
-                return [LibraryItemEncoding.episode(episode, audioURL: session.preferences.audioURL(of: episode))]
+                return [LibraryItemEncoding.episode(episode, audioURL: session.preferences.audioURL(of: episode)).value]
             },
             LibraryMethod.currentEpisode.handler { _ throws(DBusError) in
                 let current = try await LibraryCall.run { () throws(LibraryError) in try library.currentEpisode() }
-                return [current.map { LibraryItemEncoding.episode($0, audioURL: session.preferences.audioURL(of: $0)) } ?? ItemBuilder().value]
+                return [current.map { LibraryItemEncoding.episode($0, audioURL: session.preferences.audioURL(of: $0)).value } ?? ItemBuilder(LibraryItems.episode).value]
             },
             LibraryMethod.playEpisode.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in try await playback.play(episodeID: arguments[0].int64Value ?? -1) }
@@ -57,7 +57,7 @@ enum EpisodeMethods {
             LibraryMethod.find.handler { arguments throws(DBusError) in
                 let text = arguments[0].stringValue ?? "", limit = Int(arguments[1].int64Value ?? 20)
                 let hits = try await LibraryCall.run { () throws(LibraryError) in try library.search(text, limit: limit) }
-                return [LibraryReplies.boundedList(hits, item: LibraryItemEncoding.searchHit)]
+                return [LibraryReplies.boundedList(hits, item: { LibraryItemEncoding.searchHit($0).value })]
             },
             LibraryMethod.playEpisodeAt.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in
@@ -73,7 +73,7 @@ enum EpisodeMethods {
             },
             LibraryMethod.listTranscript.handler { arguments throws(DBusError) in
                 let cues = try await onBus { () throws(SessionError) in try await TranscriptLoader(library: library).cues(of: arguments[0].int64Value ?? -1) }
-                return try await LibraryReplies.offsetPaged(Array(arguments.dropFirst()), of: .listTranscript, item: LibraryItemEncoding.cue) {
+                return try await LibraryReplies.offsetPaged(Array(arguments.dropFirst()), of: .listTranscript, item: { LibraryItemEncoding.cue($0).value }) {
                     offset, limit throws(DBusError) in Array(cues.dropFirst(offset).prefix(limit))
                 }
             },

@@ -29,31 +29,87 @@ extension ItemFields {
     }
 }
 
-/// Builds one `a{sv}` item of the library interface as a `DBusValue`.
+/// Builds one `a{sv}` item as a `DBusValue`, written through its schema:
+/// it notes every key written (with its type, and whether it was left
+/// out), so `mismatches` can say where an encoder and its `ItemSchema`
+/// part: a key not in the schema, of another type, a required one left
+/// out, one never written (`ItemSchemaTests` holds every encoder to it).
 package struct ItemBuilder: ItemFields {
+    /// What the item is.
+    package let schema: ItemSchema
     private var entries: [DBusDictionaryEntry] = []
+    private var written: [(key: String, type: DBusType, present: Bool)] = []
+    /// The first of each nested key's items, checked against its own schema.
+    private var nested: [String: ItemBuilder] = [:]
 
-    package init() { entries.reserveCapacity(24) }
+    package init(_ schema: ItemSchema) {
+        self.schema = schema
+        entries.reserveCapacity(schema.fields.count)
+        written.reserveCapacity(schema.fields.count)
+    }
 
-    package mutating func set(_ key: String, _ value: DBusValue?) {
+    private mutating func put(_ key: String, _ type: DBusType, _ value: DBusValue?) {
+        written.append((key, type, value != nil))
         guard let value else { return }
         entries.append(DBusDictionaryEntry(.string(key), .variant(value)))
     }
 
-    package mutating func set(_ key: String, _ text: String?) {
-        set(key, text.map { DBusValue.string(Self.bounded($0)) })
+    package mutating func set(_ key: String, _ text: String?) { put(key, .string, text.map { DBusValue.string(Self.bounded($0)) }) }
+    package mutating func set(_ key: String, _ number: Int64?) { put(key, .int64, number.map(DBusValue.int64)) }
+    package mutating func set(_ key: String, _ number: Int?) { put(key, .int32, number.map { DBusValue.int32(Int32(clamping: $0)) }) }
+    package mutating func set(_ key: String, _ number: Double?) { put(key, .double, number.flatMap { $0.isFinite ? DBusValue.double($0) : nil }) }
+    package mutating func set(_ key: String, _ flag: Bool?) { put(key, .bool, flag.map(DBusValue.bool)) }
+    package mutating func set(_ key: String, _ ids: [Int64]) { put(key, .array(.int64), .array(.int64, ids.map(DBusValue.int64))) }
+
+    /// A nested item (nil: left out).
+    package mutating func set(_ key: String, object: ItemBuilder?) {
+        put(key, Self.variantDictionary, object?.value)
+        if let object { nested[key] = object }
     }
 
-    package mutating func set(_ key: String, _ number: Int64?) { set(key, number.map(DBusValue.int64)) }
-    package mutating func set(_ key: String, _ number: Int?) { set(key, number.map { DBusValue.int32(Int32(clamping: $0)) }) }
-    package mutating func set(_ key: String, _ number: Double?) { set(key, number.flatMap { $0.isFinite ? DBusValue.double($0) : nil }) }
-    package mutating func set(_ key: String, _ flag: Bool?) { set(key, flag.map(DBusValue.bool)) }
-
-    package mutating func set(_ key: String, items: [DBusValue]) {
-        set(key, DBusValue.array(.dictionary(key: .string, value: .variant), items))
+    /// Nested items, as many as one page would hold (an episode with
+    /// thousands of chapters stays one bounded reply).
+    package mutating func set<T>(_ key: String, _ values: [T], as schema: ItemSchema, _ fill: (T, inout ItemBuilder) -> Void) {
+        var first: ItemBuilder?
+        let page = ReplyPage.bounded(values) { value in
+            var sub = ItemBuilder(schema)
+            fill(value, &sub)
+            if first == nil { first = sub }
+            return sub.value
+        }
+        put(key, .array(Self.variantDictionary), .array(Self.variantDictionary, page.items))
+        if let first { nested[key] = first }
     }
 
     package var value: DBusValue { .dictionary(key: .string, value: .variant, entries) }
+
+    /// Where what was written and the schema part (empty: nowhere); nested
+    /// items are checked by their first, against their own schema.
+    package var mismatches: [String] {
+        var problems: [String] = []
+        let fields = Dictionary(schema.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<String>()
+        for (key, type, present) in written {
+            let at = "\(schema.name).\(key)"
+            guard let field = fields[key] else {
+                problems.append("\(at) is not in the schema")
+                continue
+            }
+            if !seen.insert(key).inserted { problems.append("\(at) is written twice") }
+            if field.type != type { problems.append("\(at) is written as \(type.signature), declared \(field.type.signature)") }
+            if !present, !field.optional { problems.append("\(at) is required but was left out") }
+        }
+        for field in schema.fields where !seen.contains(field.name) { problems.append("\(schema.name).\(field.name) is never written") }
+        for (key, item) in nested.sorted(by: { $0.key < $1.key }) {
+            if fields[key]?.form.nestedSchema?.name != item.schema.name {
+                problems.append("\(schema.name).\(key) holds \(item.schema.name) items, declared otherwise")
+            }
+            problems += item.mismatches
+        }
+        return problems
+    }
+
+    private static let variantDictionary = DBusType.dictionary(key: .string, value: .variant)
 
     /// Cut at a character boundary to at most `maxStringBytes` UTF-8 bytes.
     package static func bounded(_ text: String) -> String {
@@ -135,8 +191,8 @@ package enum LibraryItemEncoding {
     /// `subscribed`: every subscription's feed URL and guid, to tell which of
     /// the podroll's shows the listener already has.
     package static func podcast(_ podcast: Podcast, nextRefresh: Date? = nil,
-                                subscribed: Library.Subscribed = Library.Subscribed()) -> DBusValue {
-        var item = ItemBuilder()
+                                subscribed: Library.Subscribed = Library.Subscribed()) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.podcast)
         item.set("id", podcast.id)
         item.set("title", podcast.title)
         item.set("author", podcast.author)
@@ -157,28 +213,28 @@ package enum LibraryItemEncoding {
         item.set("updateFrequency", details.updateFrequency?.text)
         item.set("updateRule", details.updateFrequency?.rule)
         item.set("complete", details.updateFrequency?.complete ?? false)
-        item.set("funding", items: nested(details.funding) { funding, sub in
+        item.set("funding", details.funding, as: LibraryItems.funding) { funding, sub in
             sub.set("url", funding.url)
             sub.set("text", funding.text)
-        })
-        item.set("persons", items: nested(details.persons, person))
-        item.set("trailers", items: nested(details.trailers) { trailer, sub in
+        }
+        item.set("persons", details.persons, as: LibraryItems.person, person)
+        item.set("trailers", details.trailers, as: LibraryItems.trailer) { trailer, sub in
             sub.set("url", trailer.url)
             sub.set("title", trailer.title)
             sub.set("type", trailer.type)
             sub.set("length", trailer.length.map(Int64.init))
             sub.set("published", date: trailer.published)
             sub.set("season", trailer.season)
-        })
-        item.set("podroll", items: nested(details.podroll) { remote, sub in
+        }
+        item.set("podroll", details.podroll, as: LibraryItems.remoteItem) { remote, sub in
             sub.set("feedGuid", remote.feedGuid)
             sub.set("feedURL", remote.feedURL)
             sub.set("itemGuid", remote.itemGuid)
             sub.set("medium", remote.medium)
             sub.set("title", remote.title)
             sub.set("subscribed", subscribed.contains(feedURL: remote.feedURL, guid: remote.feedGuid))
-        })
-        return item.value
+        }
+        return item
     }
 
     private static func person(_ person: Person, _ sub: inout ItemBuilder) {
@@ -189,15 +245,15 @@ package enum LibraryItemEncoding {
         sub.set("image", person.image)
     }
 
-    package static func summary(_ episode: EpisodeSummary) -> DBusValue {
-        var item = ItemBuilder()
+    package static func summary(_ episode: EpisodeSummary) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.episodeSummary)
         summaryFields(&item, episode)
-        return item.value
+        return item
     }
 
     /// `audioURL`: the enclosure it plays (`PreferenceStore.audioURL`), when known.
-    package static func episode(_ stored: LibraryEpisode, audioURL: String? = nil) -> DBusValue {
-        var item = ItemBuilder()
+    package static func episode(_ stored: LibraryEpisode, audioURL: String? = nil) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.episode)
         summaryFields(&item, stored.summary)
         let episode = stored.episode
         item.set("link", episode.link)
@@ -206,54 +262,54 @@ package enum LibraryItemEncoding {
         item.set("descriptionHTML", episode.descriptionHTML)
         item.set("artworkURL", episode.artworkURL)
         item.set("explicit", episode.explicit)
-        item.set("enclosures", items: nested(episode.enclosures) { enclosure, sub in
+        item.set("enclosures", episode.enclosures, as: LibraryItems.enclosure) { enclosure, sub in
             sub.set("url", enclosure.url)
             sub.set("type", enclosure.type)
             sub.set("length", enclosure.length.map(Int64.init))
             sub.set("bitrate", enclosure.bitrate)
             sub.set("title", enclosure.title)
-        })
-        item.set("chapters", items: nested(episode.chapters) { chapter, sub in
+        }
+        item.set("chapters", episode.chapters, as: LibraryItems.chapter) { chapter, sub in
             sub.set("start", chapter.start)
             sub.set("title", chapter.title)
             sub.set("url", chapter.url)
             sub.set("image", chapter.image)
-        })
+        }
         item.set("chaptersURL", episode.chaptersURL)
         item.set("transcriptURL", episode.transcriptURL)
-        item.set("persons", items: nested(episode.persons, person))
+        item.set("persons", episode.persons, as: LibraryItems.person, person)
         item.set("seasonName", episode.seasonName)
-        item.set("soundbites", items: nested(episode.soundbites) { soundbite, sub in
+        item.set("soundbites", episode.soundbites, as: LibraryItems.soundbite) { soundbite, sub in
             sub.set("start", soundbite.start)
             sub.set("duration", soundbite.duration)
             sub.set("title", soundbite.title)
-        })
+        }
         item.set("audioURL", audioURL)
-        return item.value
+        return item
     }
 
-    package static func directoryResult(_ result: DirectoryResult) -> DBusValue {
-        var item = ItemBuilder()
+    package static func directoryResult(_ result: DirectoryResult) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.directoryResult)
         item.set("title", result.title)
         item.set("author", result.author)
         item.set("feedURL", result.feedURL)
         item.set("artworkURL", result.artworkURL)
         item.set("episodeCount", result.episodeCount)
         item.set("source", result.source)
-        return item.value
+        return item
     }
 
-    package static func cue(_ cue: TranscriptCue) -> DBusValue {
-        var item = ItemBuilder()
+    package static func cue(_ cue: TranscriptCue) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.cue)
         item.set("start", cue.start)
         item.set("end", cue.end)
         item.set("speaker", cue.speaker)
         item.set("text", cue.text)
-        return item.value
+        return item
     }
 
-    package static func refreshResult(_ summary: RefreshSummary) -> DBusValue {
-        var item = ItemBuilder()
+    package static func refreshResult(_ summary: RefreshSummary) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.refreshResult)
         item.set("podcastId", summary.podcastId)
         item.set("title", summary.title)
         item.set("added", summary.added)
@@ -261,19 +317,19 @@ package enum LibraryItemEncoding {
         item.set("removed", summary.removed)
         item.set("notModified", summary.notModified)
         item.set("error", summary.error)
-        return item.value
+        return item
     }
 
-    package static func importResult(url: String, podcastId: Int64?, error: String?) -> DBusValue {
-        var item = ItemBuilder()
+    package static func importResult(url: String, podcastId: Int64?, error: String?) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.importResult)
         item.set("url", url)
         item.set("podcastId", podcastId)
         item.set("error", error)
-        return item.value
+        return item
     }
 
-    package static func download(_ info: DownloadInfo) -> DBusValue {
-        var item = ItemBuilder()
+    package static func download(_ info: DownloadInfo) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.download)
         item.set("episodeId", info.episodeId)
         item.set("podcastId", info.podcastId)
         item.set("title", info.title)
@@ -287,22 +343,22 @@ package enum LibraryItemEncoding {
         item.set("error", info.error)
         item.set("loudness", info.loudness?.integrated)
         item.set("truePeak", info.loudness?.truePeak)
-        return item.value
+        return item
     }
 
-    package static func searchHit(_ hit: SearchHit) -> DBusValue {
-        var item = ItemBuilder()
+    package static func searchHit(_ hit: SearchHit) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.searchHit)
         item.set("episodeId", hit.episodeId)
         item.set("episodeTitle", hit.episodeTitle)
         item.set("podcastTitle", hit.podcastTitle)
         item.set("kind", hit.kind)
         item.set("at", hit.at)
         item.set("snippet", hit.snippet)
-        return item.value
+        return item
     }
 
-    package static func bookmark(_ bookmark: Bookmark) -> DBusValue {
-        var item = ItemBuilder()
+    package static func bookmark(_ bookmark: Bookmark) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.bookmark)
         item.set("id", bookmark.id)
         item.set("episodeId", bookmark.episodeId)
         item.set("episodeTitle", bookmark.episodeTitle)
@@ -311,19 +367,19 @@ package enum LibraryItemEncoding {
         item.set("note", bookmark.note)
         item.set("cue", bookmark.cue)
         item.set("createdAt", date: bookmark.createdAt)
-        return item.value
+        return item
     }
 
-    package static func playlist(_ playlist: EpisodePlaylist, active: Bool) -> DBusValue {
-        var item = ItemBuilder()
+    package static func playlist(_ playlist: EpisodePlaylist, active: Bool) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.playlist)
         item.set("id", playlist.id)
         item.set("name", playlist.name)
         item.set("kind", playlist.rules == nil ? "list" : "rules")
         item.set("count", Int64(playlist.count))
         item.set("active", active)
-        if let rules = playlist.rules {
-            var sub = ItemBuilder()
-            sub.set("podcasts", DBusValue.array(.int64, rules.podcasts.map(DBusValue.int64)))
+        item.set("rules", object: playlist.rules.map { rules in
+            var sub = ItemBuilder(LibraryItems.playlistRules)
+            sub.set("podcasts", rules.podcasts)
             sub.set("unplayed", rules.unplayed)
             sub.set("downloaded", rules.downloaded)
             sub.set("minDuration", rules.minDuration)
@@ -331,14 +387,14 @@ package enum LibraryItemEncoding {
             sub.set("maxAge", rules.maxAge)
             sub.set("title", rules.title)
             sub.set("order", rules.order.rawValue)
-            item.set("rules", sub.value)
-        }
+            return sub
+        })
         item.set("createdAt", date: playlist.createdAt)
-        return item.value
+        return item
     }
 
-    package static func playSession(_ session: PlaySession) -> DBusValue {
-        var item = ItemBuilder()
+    package static func playSession(_ session: PlaySession) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.playSession)
         item.set("episodeId", session.episodeId)
         item.set("podcastId", session.podcastId)
         item.set("episodeTitle", session.episodeTitle)
@@ -348,43 +404,41 @@ package enum LibraryItemEncoding {
         item.set("from", session.from)
         item.set("to", session.to)
         item.set("rate", session.rate)
-        return item.value
+        return item
     }
 
-    package static func listeningStats(_ stats: ListeningStats) -> DBusValue {
-        let shares = { (shares: [ListeningStats.Share]) in
-            nested(shares) { share, sub in
-                sub.set("name", share.name)
-                sub.set("podcastId", share.podcastId)
-                sub.set("seconds", share.seconds)
-                sub.set("saved", share.saved)
-            }
+    package static func listeningStats(_ stats: ListeningStats) -> ItemBuilder {
+        func share(_ share: ListeningStats.Share, _ sub: inout ItemBuilder) {
+            sub.set("name", share.name)
+            sub.set("podcastId", share.podcastId)
+            sub.set("seconds", share.seconds)
+            sub.set("saved", share.saved)
         }
-        var item = ItemBuilder()
+        var item = ItemBuilder(LibraryItems.listeningStats)
         item.set("seconds", stats.seconds)
         item.set("savedBySpeed", stats.savedBySpeed)
         item.set("savedByTrimming", stats.savedByTrimming)
         item.set("sessions", Int64(stats.sessions))
-        item.set("podcasts", items: shares(stats.podcasts))
-        item.set("weeks", items: shares(stats.weeks))
-        return item.value
+        item.set("podcasts", stats.podcasts, as: LibraryItems.listeningShare, share)
+        item.set("weeks", stats.weeks, as: LibraryItems.listeningShare, share)
+        return item
     }
 
-    package static func storage(_ info: StorageInfo) -> DBusValue {
-        var item = ItemBuilder()
+    package static func storage(_ info: StorageInfo) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.storage)
         item.set("bytes", info.bytes)
         item.set("downloadedBytes", info.downloadedBytes)
         item.set("budget", info.budget)
         item.set("episodes", Int64(info.episodes))
-        return item.value
+        return item
     }
 
-    package static func cacheStatus(episodeID: Int64?, buffering: Bool, cached: Double?) -> DBusValue {
-        var item = ItemBuilder()
+    package static func cacheStatus(episodeID: Int64?, buffering: Bool, cached: Double?) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.cacheStatus)
         item.set("episodeId", episodeID)
         item.set("buffering", buffering)
         item.set("cached", cached)
-        return item.value
+        return item
     }
 
     // MARK: Helpers
@@ -408,20 +462,10 @@ package enum LibraryItemEncoding {
         item.set("url", episode.url)
     }
 
-    /// Nested items, as many as one page would hold (an episode with
-    /// thousands of chapters stays one bounded reply).
-    private static func nested<T>(_ values: [T], _ fill: (T, inout ItemBuilder) -> Void) -> [DBusValue] {
-        ReplyPage.bounded(values) { value in
-            var sub = ItemBuilder()
-            fill(value, &sub)
-            return sub.value
-        }.items
-    }
-
     // MARK: - Sync
 
-    package static func syncResult(_ result: SyncResult) -> DBusValue {
-        var item = ItemBuilder()
+    package static func syncResult(_ result: SyncResult) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.syncResult)
         item.set("uploaded", result.uploaded)
         item.set("applied", result.applied)
         item.set("subscribed", result.subscribed)
@@ -429,11 +473,11 @@ package enum LibraryItemEncoding {
         item.set("skipped", result.skipped)
         item.set("queued", result.queued)
         item.set("error", result.error)
-        return item.value
+        return item
     }
 
-    package static func syncStatus(_ account: SyncAccount?, queued: Int) -> DBusValue {
-        var item = ItemBuilder()
+    package static func syncStatus(_ account: SyncAccount?, queued: Int) -> ItemBuilder {
+        var item = ItemBuilder(LibraryItems.syncStatus)
         item.set("enabled", account != nil)
         item.set("server", account?.server)
         item.set("api", account?.api)
@@ -443,9 +487,8 @@ package enum LibraryItemEncoding {
         item.set("lastError", account?.lastError)
         item.set("queued", queued)
         item.set("clockOffset", account.map(\.clockOffset))
-        if let text = account?.lastResult, let last = try? JSONDecoder().decode(SyncResult.self, from: Data(text.utf8)) {
-            item.set("last", syncResult(last))
-        }
-        return item.value
+        let last = account?.lastResult.flatMap { text in try? JSONDecoder().decode(SyncResult.self, from: Data(text.utf8)) }
+        item.set("last", object: last.map(syncResult))
+        return item
     }
 }

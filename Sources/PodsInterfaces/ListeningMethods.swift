@@ -9,12 +9,12 @@ enum ListeningMethods {
         [
             LibraryMethod.listeningStats.handler { arguments throws(DBusError) in
                 let since = date(arguments[0])
-                return [LibraryItemEncoding.listeningStats(try await onBus { () throws(SessionError) in try await log.stats(since: since) })]
+                return [LibraryItemEncoding.listeningStats(try await onBus { () throws(SessionError) in try await log.stats(since: since) }).value]
             },
             LibraryMethod.listPlaySessions.handler { arguments throws(DBusError) in
                 let since = date(arguments[0])
                 return try await LibraryReplies.offsetPaged(Array(arguments.dropFirst()), of: .listPlaySessions,
-                                                            item: LibraryItemEncoding.playSession) { offset, limit throws(DBusError) in
+                                                            item: { LibraryItemEncoding.playSession($0).value }) { offset, limit throws(DBusError) in
                     try await onBus { () throws(SessionError) in try await log.sessions(since: since, offset: offset, limit: limit) }
                 }
             },

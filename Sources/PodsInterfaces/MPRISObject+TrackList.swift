@@ -8,61 +8,53 @@ import PodsSession
 // MARK: - org.mpris.MediaPlayer2.TrackList
 
 extension MPRISObject {
-    /// `session` nil: podsd keeps no library, and the list is the playing track alone.
-    package static func trackList(_ list: TrackList, controller: PlayerController, session: Session?) -> DBusInterface {
-        let player = session?.playback
-        let trackIDs = DBusType.array(.objectPath)
+    package static func trackList(_ list: TrackList, controller: PlayerController, session: Session) throws(MethodTable.Incomplete) -> DBusInterface {
+        let player = session.playback
+        typealias Property = MPRIS.TrackListProperty
+        let handlers = [
+            MPRISTrackListMethod.getTracksMetadata.exported { arguments in
+                let ids = arguments[0].arrayValue?.compactMap(\.objectPathValue) ?? []
+                return [.array(MPRIS.metadataType, await list.metadata(for: ids))]
+            },
+            MPRISTrackListMethod.addTrack.exported { arguments in
+                try await addTrack(uri: arguments[0].stringValue ?? "", after: arguments[1].objectPathValue ?? MPRIS.noTrack,
+                                   setAsCurrent: arguments[2].boolValue ?? false, list: list, controller: controller,
+                                   session: session)
+                return []
+            },
+            MPRISTrackListMethod.removeTrack.exported { arguments in
+                guard let path = arguments[0].objectPathValue, path != MPRIS.noTrack else {
+                    throw DBusError.invalidArgs("RemoveTrack takes a track id, not NoTrack")
+                }
+                // The playing track stays (Stop or Next move on from it); an unknown id changes nothing.
+                let playing = await controller.currentState().track?.trackID.objectPath
+                guard path != playing, list.snapshot.contains(path),
+                      let id = MPRIS.id(in: path, under: MPRIS.episodePathPrefix) else { return [] }
+                try await onBus { () throws(SessionError) in try await session.edits.dequeue(id) }
+                return []
+            },
+            MPRISTrackListMethod.goTo.exported { arguments in
+                guard let path = arguments[0].objectPathValue, list.snapshot.contains(path) else {
+                    throw DBusError.invalidArgs("\(arguments[0].objectPathValue?.rawValue ?? "that") is not in the track list")
+                }
+                if path == (await controller.currentState()).track?.trackID.objectPath { return [] }
+                guard let id = MPRIS.id(in: path, under: MPRIS.episodePathPrefix) else { return [] }
+                try await player.play(episodeID: id)
+                return []
+            },
+        ]
+        let snapshot: @Sendable () -> [String: DBusValue] = {
+            [Property.tracks.name: .array(.objectPath, list.snapshot.map(DBusValue.objectPath)), Property.canEditTracks.name: .bool(true)]
+        }
         return DBusInterface(
             name: MPRIS.trackListInterface,
-            methods: [
-                DBusMethod("GetTracksMetadata", inputs: [DBusArgument("TrackIds", trackIDs)],
-                           outputs: [DBusArgument("Metadata", .array(.dictionary(key: .string, value: .variant)))]) { arguments in
-                    let ids = arguments[0].arrayValue?.compactMap(\.objectPathValue) ?? []
-                    return [.array(.dictionary(key: .string, value: .variant), await list.metadata(for: ids))]
-                },
-                DBusMethod("AddTrack", inputs: [DBusArgument("Uri", .string), DBusArgument("AfterTrack", .objectPath),
-                                                DBusArgument("SetAsCurrent", .bool)]) { arguments in
-                    try await addTrack(uri: arguments[0].stringValue ?? "", after: arguments[1].objectPathValue ?? MPRIS.noTrack,
-                                       setAsCurrent: arguments[2].boolValue ?? false, list: list, controller: controller,
-                                       session: session)
-                    return []
-                },
-                DBusMethod("RemoveTrack", inputs: [DBusArgument("TrackId", .objectPath)]) { arguments in
-                    guard let path = arguments[0].objectPathValue, path != MPRIS.noTrack else {
-                        throw DBusError.invalidArgs("RemoveTrack takes a track id, not NoTrack")
-                    }
-                    // The playing track stays (Stop or Next move on from it); an unknown id changes nothing.
-                    let playing = await controller.currentState().track?.trackID.objectPath
-                    guard let session, path != playing, list.snapshot.contains(path),
-                          let id = MPRIS.id(in: path, under: MPRIS.episodePathPrefix) else { return [] }
-                    try await onBus { () throws(SessionError) in try await session.edits.dequeue(id) }
-                    return []
-                },
-                DBusMethod("GoTo", inputs: [DBusArgument("TrackId", .objectPath)]) { arguments in
-                    guard let path = arguments[0].objectPathValue, list.snapshot.contains(path) else {
-                        throw DBusError.invalidArgs("\(arguments[0].objectPathValue?.rawValue ?? "that") is not in the track list")
-                    }
-                    if path == (await controller.currentState()).track?.trackID.objectPath { return [] }
-                    guard let player, let id = MPRIS.id(in: path, under: MPRIS.episodePathPrefix) else { return [] }
-                    try await player.play(episodeID: id)
-                    return []
-                },
-            ],
-            properties: [
-                DBusProperty("Tracks", trackIDs, changeSignal: .invalidates, get: { .array(.objectPath, list.snapshot.map(DBusValue.objectPath)) }),
-                DBusProperty("CanEditTracks", .bool, get: { .bool(player != nil) }),
-            ],
-            signals: [
-                DBusSignalDescription("TrackListReplaced", arguments: [DBusArgument("Tracks", trackIDs), DBusArgument("CurrentTrack", .objectPath)]),
-                DBusSignalDescription("TrackAdded", arguments: [
-                    DBusArgument("Metadata", .dictionary(key: .string, value: .variant)), DBusArgument("AfterTrack", .objectPath),
-                ]),
-                DBusSignalDescription("TrackRemoved", arguments: [DBusArgument("TrackId", .objectPath)]),
-                DBusSignalDescription("TrackMetadataChanged", arguments: [
-                    DBusArgument("TrackId", .objectPath), DBusArgument("Metadata", .dictionary(key: .string, value: .variant)),
-                ]),
-            ],
-            snapshot: { ["Tracks": .array(.objectPath, list.snapshot.map(DBusValue.objectPath)), "CanEditTracks": .bool(player != nil)] })
+            methods: try MethodTable.build(handlers, declared: MPRISTrackListMethod.all, interface: MPRIS.trackListInterface),
+            properties: Property.all.map { property in
+                DBusProperty(property.name, property.type, changeSignal: property.name == Property.tracks.name ? .invalidates : .emitsValue,
+                             get: { snapshot()[property.name] ?? .bool(false) })
+            },
+            signals: MPRIS.TrackListSignal.all,
+            snapshot: snapshot)
     }
 
     /// `AddTrack`: a library episode (`pods:episode/<id>`, or its audio's
@@ -70,18 +62,17 @@ extension MPRISObject {
     /// playing track); with `setAsCurrent` it plays now. Any other playable
     /// URI plays now; the queue holds library episodes only.
     private static func addTrack(uri: String, after: DBusObjectPath, setAsCurrent: Bool, list: TrackList,
-                                 controller: PlayerController, session: Session?) async throws {
-        var episodeID: Int64?
-        if let library = session?.library {
-            if uri.hasPrefix(MPRIS.episodeScheme + ":episode/") {
-                guard let id = MPRIS.episodeID(inURI: uri) else { throw DBusError.invalidArgs("'\(uri.prefix(80))' names no episode") }
-                _ = try await LibraryCall.run { () throws(LibraryError) in try library.episode(id) }
-                episodeID = id
-            } else {
-                episodeID = try await LibraryCall.run { () throws(LibraryError) in try library.episodeID(enclosureURL: uri) }
-            }
+                                 controller: PlayerController, session: Session) async throws {
+        let library = session.library
+        let episodeID: Int64?
+        if uri.hasPrefix(MPRIS.episodeScheme + ":episode/") {
+            guard let id = MPRIS.episodeID(inURI: uri) else { throw DBusError.invalidArgs("'\(uri.prefix(80))' names no episode") }
+            _ = try await LibraryCall.run { () throws(LibraryError) in try library.episode(id) }
+            episodeID = id
+        } else {
+            episodeID = try await LibraryCall.run { () throws(LibraryError) in try library.episodeID(enclosureURL: uri) }
         }
-        guard let episodeID, let session else {
+        guard let episodeID else {
             let source: MediaSource
             do throws(PlaybackError) { source = try MediaSource(uri: uri) } catch { throw DBusError.invalidArgs(error.message) }
             guard setAsCurrent else {

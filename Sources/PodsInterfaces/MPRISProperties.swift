@@ -14,7 +14,7 @@ package enum MPRISProperties {
         let hasTrack = state.track != nil
         typealias Property = MPRIS.PlayerProperty
         return [
-            Property.playbackStatus.name: .string(state.status.rawValue),
+            Property.playbackStatus.name: .string(playbackStatus(state.status).rawValue),
             Property.rate.name: .double(state.rate),
             Property.volume.name: .double(state.volume),
             Property.metadata.name: metadata(state.track, chapter: state.chapter, chapterImage: state.chapterImage, cue: state.cue),
@@ -26,6 +26,15 @@ package enum MPRISProperties {
             Property.canPause.name: .bool(hasTrack),
             Property.canSeek.name: .bool(hasTrack && state.canSeek),
         ]
+    }
+
+    /// The player's status as MPRIS spells it.
+    package static func playbackStatus(_ status: PlaybackStatus) -> MPRIS.PlaybackStatus {
+        switch status {
+        case .playing: .playing
+        case .paused: .paused
+        case .stopped: .stopped
+        }
     }
 
     /// `Metadata`: empty when nothing is loaded; otherwise it always has an

@@ -11,13 +11,13 @@ enum PlaylistMethods {
                 let active = try await onBus { () throws(SessionError) in try await playlists.active() }
                 let all = try await onBus { () throws(SessionError) in try await playlists.list() }
                 return try await LibraryReplies.offsetPaged(arguments, of: .listPlaylists, item: { playlist in
-                    LibraryItemEncoding.playlist(playlist, active: playlist.id == active)
+                    LibraryItemEncoding.playlist(playlist, active: playlist.id == active).value
                 }) { offset, limit throws(DBusError) in Array(all.dropFirst(offset).prefix(limit)) }
             },
             LibraryMethod.createPlaylist.handler { arguments throws(DBusError) in
                 let rules = try Self.rules(arguments[1])
                 let made = try await onBus { () throws(SessionError) in try await playlists.create(arguments[0].stringValue ?? "", rules: rules) }
-                return [LibraryItemEncoding.playlist(made, active: false)]
+                return [LibraryItemEncoding.playlist(made, active: false).value]
             },
             LibraryMethod.deletePlaylist.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in try await playlists.delete(arguments[0].stringValue ?? "") }
@@ -26,7 +26,7 @@ enum PlaylistMethods {
             LibraryMethod.listPlaylistEpisodes.handler { arguments throws(DBusError) in
                 let name = arguments[0].stringValue ?? ""
                 return try await LibraryReplies.offsetPaged(Array(arguments.dropFirst()), of: .listPlaylistEpisodes,
-                                                            item: LibraryItemEncoding.summary) { offset, limit throws(DBusError) in
+                                                            item: { LibraryItemEncoding.summary($0).value }) { offset, limit throws(DBusError) in
                     try await onBus { () throws(SessionError) in try await playlists.episodes(name, offset: offset, limit: limit) }
                 }
             },

@@ -271,10 +271,10 @@ package final class Playlists: SessionService {
             return (known.count != count, known.active != active)
         }
         var properties: [String: DBusValue] = [:]
-        if countChanged { properties["PlaylistCount"] = .uint32(count) }
-        if activeChanged { properties["ActivePlaylist"] = self.active }
+        if countChanged { properties[MPRIS.PlaylistsProperty.playlistCount.name] = .uint32(count) }
+        if activeChanged { properties[MPRIS.PlaylistsProperty.activePlaylist.name] = self.active }
         for entry in changedEntries {
-            try? connection.emitSignal(path: MPRIS.objectPath, interface: MPRIS.playlistsInterface, member: "PlaylistChanged",
+            try? connection.emitSignal(path: MPRIS.objectPath, interface: MPRIS.playlistsInterface, member: MPRIS.playlistChanged.name,
                                        arguments: [entry.value])
         }
         if !properties.isEmpty {

@@ -14,7 +14,7 @@ enum PodcastMethods {
         @Sendable func podcastItem(_ podcast: Podcast, subscribed: Library.Subscribed? = nil) -> DBusValue {
             let schedule = RefreshSchedule(interval: preferences.value(.refreshInterval, podcast: nil).numberValue ?? 0)
             let subscribed = subscribed ?? (podcast.details.podroll.isEmpty ? nil : try? library.subscribed()) ?? Library.Subscribed()
-            return LibraryItemEncoding.podcast(podcast, nextRefresh: schedule.next(for: podcast), subscribed: subscribed)
+            return LibraryItemEncoding.podcast(podcast, nextRefresh: schedule.next(for: podcast), subscribed: subscribed).value
         }
         return [
             LibraryMethod.subscribe.handler { arguments throws(DBusError) in
@@ -53,14 +53,14 @@ enum PodcastMethods {
                 // reply's bound, only "not modified" lines are left out.
                 let ranked = summaries.filter { $0.error != nil } + summaries.filter { $0.error == nil && $0.changed }
                     + summaries.filter { $0.error == nil && !$0.changed }
-                return [LibraryReplies.boundedList(ranked, item: LibraryItemEncoding.refreshResult)]
+                return [LibraryReplies.boundedList(ranked, item: { LibraryItemEncoding.refreshResult($0).value })]
             },
             LibraryMethod.importOPML.handler { arguments throws(DBusError) in
                 let results = try await onBus { () throws(SessionError) in
                     try await subscriptions.importOPML(arguments[0].stringValue ?? "", progress: progress)
                 }
                 return [LibraryReplies.boundedList(results) {
-                    LibraryItemEncoding.importResult(url: $0.url, podcastId: $0.podcastId, error: $0.error)
+                    LibraryItemEncoding.importResult(url: $0.url, podcastId: $0.podcastId, error: $0.error).value
                 }]
             },
             LibraryMethod.search.handler { arguments throws(DBusError) in
@@ -68,7 +68,7 @@ enum PodcastMethods {
                 let results = try await onBus { () throws(SessionError) in
                     try await directories.search(arguments[0].stringValue ?? "", limit: min(limit, 200))
                 }
-                return [LibraryReplies.boundedList(results, item: LibraryItemEncoding.directoryResult)]
+                return [LibraryReplies.boundedList(results, item: { LibraryItemEncoding.directoryResult($0).value })]
             },
             LibraryMethod.setAutoDownload.handler { arguments throws(DBusError) in
                 try await onBus { () throws(SessionError) in

@@ -8,7 +8,7 @@ enum QueueMethods {
     static func make(_ edits: LibraryEdits, library: Library) -> [DBusMethod] {
         [
             LibraryMethod.listQueue.handler { arguments throws(DBusError) in
-                try await LibraryReplies.offsetPaged(arguments, of: .listQueue, item: LibraryItemEncoding.summary) { offset, limit throws(DBusError) in
+                try await LibraryReplies.offsetPaged(arguments, of: .listQueue, item: { LibraryItemEncoding.summary($0).value }) { offset, limit throws(DBusError) in
                     try await LibraryCall.run { () throws(LibraryError) in try library.queue(offset: offset, limit: limit) }
                 }
             },

@@ -8,7 +8,7 @@ import PodsSession
 package enum SyncMethods {
     package static func make(_ sync: SyncService) -> [DBusMethod] {
         @Sendable func status() async throws(DBusError) -> [DBusValue] {
-            try await onBus { () throws(SessionError) in [LibraryItemEncoding.syncStatus(try await sync.account(), queued: try await sync.queuedCount())] }
+            try await onBus { () throws(SessionError) in [LibraryItemEncoding.syncStatus(try await sync.account(), queued: try await sync.queuedCount()).value] }
         }
         return [
             LibraryMethod.setupSync.handler { arguments throws(DBusError) in
@@ -20,7 +20,7 @@ package enum SyncMethods {
                 return try await status()
             },
             LibraryMethod.sync.handler { arguments throws(DBusError) in
-                [LibraryItemEncoding.syncResult(await sync.sync(full: arguments[0].boolValue ?? false))]
+                [LibraryItemEncoding.syncResult(await sync.sync(full: arguments[0].boolValue ?? false)).value]
             },
             LibraryMethod.syncStatus.handler { _ throws(DBusError) in try await status() },
             LibraryMethod.stopSync.handler { _ throws(DBusError) in

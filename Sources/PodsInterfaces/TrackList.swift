@@ -33,12 +33,12 @@ package final class TrackList: SessionService {
     private let requests: AsyncStream<Void>.Continuation
     private let pending: AsyncStream<Void>
 
-    private let library: Library?
+    private let library: Library
     private let artwork: ArtworkCache?
     /// Which of an episode's files plays (`preferred-format`), for `xesam:url`.
     private let preferences: PreferenceStore
 
-    package init(connection: DBusConnection, controller: PlayerController, library: Library?,
+    package init(connection: DBusConnection, controller: PlayerController, library: Library,
                  artwork: ArtworkCache?, preferences: PreferenceStore) {
         self.connection = connection
         self.controller = controller
@@ -51,7 +51,7 @@ package final class TrackList: SessionService {
         controller.follow { [self] change in
             if case .state(let state, _) = change, tracks.note(state.track).changed { refresh() }
         }
-        library?.changes.follow { [self] changes in
+        library.changes.follow { [self] changes in
             if changes.queue || !changes.episodes.isEmpty || !changes.status.isEmpty { refresh() }
         }
     }
@@ -74,12 +74,11 @@ package final class TrackList: SessionService {
         let state = await controller.currentState()
         let currentID = state.track?.trackID.objectPath
         var ids = currentID.map { [$0] } ?? []
-        if let library {
-            let queued = (try? await LibraryWork.lane.run { () throws(LibraryError) in
-                try library.queue(offset: 0, limit: Self.maximumTracks)
-            }) ?? []
-            ids += queued.map { TrackID.episode($0.id).objectPath }.filter { $0 != currentID }
-        }
+        let library = library
+        let queued = (try? await LibraryWork.lane.run { () throws(LibraryError) in
+            try library.queue(offset: 0, limit: Self.maximumTracks)
+        }) ?? []
+        ids += queued.map { TrackID.episode($0.id).objectPath }.filter { $0 != currentID }
         ids = Array(ids.prefix(Self.maximumTracks))
         let old = tracks.withLock { tracks in
             defer { tracks = ids }
@@ -92,14 +91,14 @@ package final class TrackList: SessionService {
         guard old != ids || previousCurrent != currentID else { return await announceMetadataChanges(ids, state: state) }
         if previousCurrent == currentID, let index = Self.insertion(into: old, giving: ids) {
             let metadata = await metadata(for: [ids[index]], state: state).first ?? .variantDictionary([:])
-            emit("TrackAdded", [metadata, .objectPath(index == 0 ? MPRIS.noTrack : ids[index - 1])])
+            emit(MPRIS.TrackListSignal.trackAdded, [metadata, .objectPath(index == 0 ? MPRIS.noTrack : ids[index - 1])])
         } else if previousCurrent == currentID, let index = Self.insertion(into: ids, giving: old) {
-            emit("TrackRemoved", [.objectPath(old[index])])
+            emit(MPRIS.TrackListSignal.trackRemoved, [.objectPath(old[index])])
         } else {
-            emit("TrackListReplaced", [.array(.objectPath, ids.map(DBusValue.objectPath)), .objectPath(currentID ?? MPRIS.noTrack)])
+            emit(MPRIS.TrackListSignal.trackListReplaced, [.array(.objectPath, ids.map(DBusValue.objectPath)), .objectPath(currentID ?? MPRIS.noTrack)])
         }
         try? connection.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, changed: [:],
-                                              invalidated: ["Tracks"])
+                                              invalidated: [MPRIS.TrackListProperty.tracks.name])
         await announceMetadataChanges(ids, state: state, announce: false)
     }
 
@@ -119,7 +118,7 @@ package final class TrackList: SessionService {
         guard announce else { return }
         for id in ids {
             guard let value = changed[id] else { continue }
-            emit("TrackMetadataChanged", [.objectPath(id), value])
+            emit(MPRIS.TrackListSignal.trackMetadataChanged, [.objectPath(id), value])
         }
     }
 
@@ -133,8 +132,8 @@ package final class TrackList: SessionService {
         }
     }
 
-    private func emit(_ member: String, _ arguments: [DBusValue]) {
-        try? connection.emitSignal(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, member: member, arguments: arguments)
+    private func emit(_ signal: DBusSignalDescription, _ arguments: [DBusValue]) {
+        try? connection.emitSignal(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, member: signal.name, arguments: arguments)
     }
 
     // MARK: - Metadata
@@ -157,8 +156,8 @@ package final class TrackList: SessionService {
     }
 
     private func episodeMetadata(_ episodeID: Int64) async -> DBusValue? {
-        guard let library,
-              let episode = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.episode(episodeID) }) else { return nil }
+        let library = library
+        guard let episode = try? await LibraryWork.lane.run({ () throws(LibraryError) in try library.episode(episodeID) }) else { return nil }
         let remoteArt = episode.episode.artworkURL ?? episode.podcastArtworkURL
         let art = if let remoteArt, let artwork = artwork { await artwork.cachedURI(for: remoteArt, policy: episode.urlPolicy) } else { String?.none }
         var entries: [String: DBusValue] = [

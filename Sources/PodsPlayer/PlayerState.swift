@@ -1,11 +1,11 @@
 import PodsChapters
 import PodsPlayback
 
-/// MPRIS's `Playback_Status`.
-public enum PlaybackStatus: String, Sendable {
-    case playing = "Playing"
-    case paused = "Paused"
-    case stopped = "Stopped"
+/// Whether the player plays (MPRIS spells it `MPRIS.PlaybackStatus`).
+public enum PlaybackStatus: Sendable {
+    case playing
+    case paused
+    case stopped
 }
 
 /// The loaded track, as the player describes it.

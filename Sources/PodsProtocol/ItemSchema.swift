@@ -63,7 +63,7 @@ public indirect enum JSONForm: Sendable {
     /// One nested item, an `a{sv}`.
     case object(ItemSchema)
 
-    var nestedSchema: ItemSchema? {
+    public var nestedSchema: ItemSchema? {
         switch self {
         case .items(let schema), .object(let schema): schema
         case .plain, .date: nil

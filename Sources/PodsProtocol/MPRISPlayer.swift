@@ -43,7 +43,7 @@ extension MPRIS {
     public enum PlayerProperty {
         public static let playbackStatus = MPRISProperty("PlaybackStatus", .string)
         public static let rate = MPRISProperty("Rate", .double, writable: true)
-        public static let metadata = MPRISProperty("Metadata", .dictionary(key: .string, value: .variant))
+        public static let metadata = MPRISProperty("Metadata", MPRIS.metadataType)
         public static let volume = MPRISProperty("Volume", .double, writable: true)
         /// Read when asked (no `PropertiesChanged`; `Seeked` says when it jumps).
         public static let position = MPRISProperty("Position", .int64)
@@ -61,6 +61,13 @@ extension MPRIS {
                                  canGoNext, canGoPrevious, canPlay, canPause, canSeek, canControl]
         /// Those `PropertiesChanged` announces: all but `Position` (read when asked) and `CanControl` (constant).
         public static let signalled = all.filter { $0.name != position.name && $0.name != canControl.name }
+    }
+
+    /// `PlaybackStatus`'s values, spelled once for podsd and its clients.
+    public enum PlaybackStatus: String, Sendable, Codable, CaseIterable {
+        case playing = "Playing"
+        case paused = "Paused"
+        case stopped = "Stopped"
     }
 
     /// `org.mpris.MediaPlayer2.Player`'s one signal: the position jumped (`x` microseconds).

@@ -94,7 +94,7 @@ public struct PodsService: Sendable {
         // queues ahead of an org.pods.Player1 answer in the socket of the second.
         let listing = await openListingConnection()
         let interfaces: BusInterfaces
-        do throws(LibraryObject.IncompleteTable) {
+        do throws(MethodTable.Incomplete) {
             interfaces = try await BusInterfaces(session: session, mpris: connection, pods: podsConnection, listing: listing,
                                                  logger: logger) { requestStop.yield("Quit called") }
         } catch { throw StartError(description: error.description) }

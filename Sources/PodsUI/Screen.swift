@@ -133,7 +133,7 @@ public enum Screen {
     }
 
     static func marker(_ episode: EpisodeRow, _ model: UIModel) -> String {
-        if isPlaying(episode, model) { return model.status?.state == "Playing" ? "▶" : "‖" }
+        if isPlaying(episode, model) { return model.status?.state == .playing ? "▶" : "‖" }
         if episode.cueIndex != nil { return "·" }
         if episode.completed { return "✓" }
         if episode.position > 0 { return "◐" }
@@ -238,11 +238,11 @@ public enum Screen {
     private static func playerBar(_ model: UIModel, _ canvas: inout Canvas, row: Int, now: ContinuousClock.Instant) {
         canvas.fill(row: row, style: Style(.bar))
         canvas.fill(row: row + 1, style: Style(.bar))
-        guard let status = model.status, status.state != "Stopped" || status.title != nil else {
+        guard let status = model.status, status.state != .stopped || status.title != nil else {
             canvas.put(" ■ Stopped — Enter on an episode plays it", row: row, column: 0, style: Style(.bar))
             return
         }
-        let symbol = status.buffering ? "…" : status.state == "Playing" ? "▶" : status.state == "Paused" ? "‖" : "■"
+        let symbol = status.buffering ? "…" : status.state == .playing ? "▶" : status.state == .paused ? "‖" : "■"
         var title = " \(symbol) "
         if let podcast = model.podcastTitle, !podcast.isEmpty { title += podcast + " — " }
         title += status.title ?? status.url ?? ""

@@ -64,10 +64,10 @@ public final class UIApp {
         loadAll()
         while running {
             let now = ContinuousClock.now
-            if dirty || (model.status?.state == "Playing" && now - lastDraw >= .milliseconds(250)) { draw() }
+            if dirty || (model.status?.state == .playing && now - lastDraw >= .milliseconds(250)) { draw() }
             // Woken by a key, by an event from the bus (the inbox's pipe), or to move the position on.
             // (Without the pipe, a tenth of a second at most.)
-            var wait: Int32 = model.status?.state == "Playing" ? 250 : -1
+            var wait: Int32 = model.status?.state == .playing ? 250 : -1
             if wantedPage != nil { wait = 70 }  // the details follow a selection that rests
             if inbox.wakeFD < 0 { wait = 100 }
             let key = terminal.readKey(milliseconds: wait, wake: inbox.wakeFD)

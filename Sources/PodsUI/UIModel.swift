@@ -199,7 +199,7 @@ public struct UIModel: Sendable {
     /// The position now: the last status read, moved on by the time since at the rate, while playing.
     public func position(at now: ContinuousClock.Instant = .now) -> Double {
         guard let status else { return 0 }
-        guard status.state == "Playing", !status.buffering else { return status.position }
+        guard status.state == .playing, !status.buffering else { return status.position }
         let elapsed = now - statusAt
         let moved = status.position + (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * status.rate
         return status.duration.map { min(moved, $0) } ?? moved

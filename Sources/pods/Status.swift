@@ -31,12 +31,12 @@ struct Status: AsyncParsableCommand {
     static func text(_ status: PlayerStatus) -> String {
         let failed = (status.lastError.map { "\n  stopped by an error: \($0)" } ?? "")
             + (status.pausedBecause.map { "\n  paused: \($0)" } ?? "")
-        guard let title = status.title else { return "\(status.state): nothing loaded\(failed)" }
+        guard let title = status.title else { return "\(status.state.rawValue): nothing loaded\(failed)" }
         let length = status.duration.map { " / " + clock($0) } ?? ""
         let speed = status.rate == 1 ? "" : String(format: "  ×%.2g", status.rate)
         let levelled = status.loudnessGain.map { String(format: "  levelled %+.1f dB", $0) } ?? ""
         let cached = status.cached.map { String(format: "  %d%% cached", Int(($0 * 100).rounded(.down))) } ?? ""
-        let state = status.buffering && status.state == "Playing" ? "Playing (buffering…)" : status.state
+        let state = status.buffering && status.state == .playing ? "Playing (buffering…)" : status.state.rawValue
         let chapter = status.chapter.map { "\n  chapter \($0.index): \($0.title) (from \(clock($0.start)))" } ?? ""
         let sleep = status.sleep.map { timer in
             "\n  sleep: " + (timer.remaining.map { "pauses in \(clock($0))" } ?? "pauses at the end of the \(timer.mode)")

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func statusJSONHasEveryKey() throws {
-        let status = PlayerStatus(state: "Stopped", title: nil, url: nil, position: 0, duration: nil, rate: 1, volume: 1)
+        let status = PlayerStatus(state: .stopped, title: nil, url: nil, position: 0, duration: nil, rate: 1, volume: 1)
         let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(status)) as? [String: Any]
         #expect(Set(object?.keys ?? [:].keys) == ["state", "title", "url", "position", "duration", "rate", "volume", "episodeId", "podcastId",
                                                   "buffering", "cached", "chapter", "cue", "sleep", "silenceSkipped", "loudnessGain", "lastError",

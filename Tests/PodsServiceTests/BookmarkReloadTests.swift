@@ -22,7 +22,7 @@ import Testing
         #expect(await podsd.pods("subscribe", server.url("/feed.xml")).status == 0)
         let episode = try #require(try await LibraryClient(podsd.client).episodesJSON().first?["id"] as? Int)
         #expect(await podsd.pods("play", String(episode)).status == 0)
-        try await waitFor(timeout: .seconds(30)) { (try? await podsd.client.status().state) == "Playing" }
+        try await waitFor(timeout: .seconds(30)) { (try? await podsd.client.status().state) == .playing }
         try await podsd.client.pause()
         try await podsd.client.setPosition(.seconds(70))
         try await waitFor(timeout: .seconds(30)) { await BookmarkServiceTests.savedPosition(podsd, episode).map { abs($0 - 70) < 0.3 } ?? false }
@@ -40,7 +40,7 @@ import Testing
         // The void one and the new file's; the verdict is the log's and the resume point's, below.
         try? await waitFor(timeout: .seconds(30)) { server.requests(for: "/a.mp3") > requests + 1 }
         server.setRate("/a.mp3", bytesPerSecond: nil)
-        try await waitFor(timeout: .seconds(60)) { (try? await podsd.client.status().state) == "Playing" }
+        try await waitFor(timeout: .seconds(60)) { (try? await podsd.client.status().state) == .playing }
         try await Task.sleep(for: .milliseconds(2500))  // progress comes every second while playing
         let position = Double(try await podsd.client.property("Position").int64Value ?? 0) / 1_000_000
         #expect(position > 60, "the reload kept the detour's place: at \(position) s")

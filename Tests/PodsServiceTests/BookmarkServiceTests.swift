@@ -40,7 +40,7 @@ import Testing
         // The transcript is kept (a bookmark never fetches it), the episode paused at 1:05.5.
         #expect(await podsd.pods("show", String(episode), "--transcript").status == 0)
         #expect(await podsd.pods("play", String(episode)).status == 0)
-        try await waitFor(timeout: .seconds(10)) { (try? await podsd.client.status().state) == "Playing" }
+        try await waitFor(timeout: .seconds(10)) { (try? await podsd.client.status().state) == .playing }
         try await podsd.client.pause()
         try await podsd.client.setPosition(.milliseconds(65_500))
         try await waitFor(timeout: .seconds(10)) { await Self.savedPosition(podsd, episode).map { abs($0 - 65.5) < 0.3 } ?? false }
@@ -88,7 +88,7 @@ import Testing
 
         // Played from 5 s before it; the resume position stays where it was, played past or not.
         #expect(await podsd.pods("play", "--bookmark", String(id)).status == 0)
-        try await waitFor(timeout: .seconds(10)) { (try? await podsd.client.status().state) == "Playing" }
+        try await waitFor(timeout: .seconds(10)) { (try? await podsd.client.status().state) == .playing }
         let position = try await podsd.client.property("Position").int64Value ?? 0
         #expect(abs(Double(position) / 1_000_000 - 60.5) < 1.5, "playing from \(Double(position) / 1_000_000)")
         try await Task.sleep(for: .milliseconds(2500))  // progress comes every second while playing

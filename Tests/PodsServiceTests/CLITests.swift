@@ -33,7 +33,7 @@ import Testing
         #expect(await podsd.pods("volume", "0.8").status == 0)
         let json = await podsd.pods("status", "--json")
         let status = try JSONDecoder().decode(PlayerStatus.self, from: Data(json.stdout.utf8))
-        #expect(status.state == "Paused")
+        #expect(status.state == .paused)
         #expect(status.title == "Episode 1: Welcome to Pods")
         #expect(status.url == Fixtures.sampleMP3.absoluteString)
         #expect(abs(status.position - 50) < 0.2)
@@ -42,7 +42,7 @@ import Testing
         #expect(await podsd.pods("toggle").status == 0)
         #expect(await podsd.pods("status").stdout.hasPrefix("Playing: Episode 1: Welcome to Pods"))
         #expect(await podsd.pods("stop").status == 0)
-        #expect(try await podsd.client.status().state == "Stopped")
+        #expect(try await podsd.client.status().state == .stopped)
         #expect(await podsd.pods("seek", "soon").status != 0)
         #expect(await podsd.pods("speed", "-1").status != 0)
     }
@@ -66,10 +66,10 @@ import Testing
             #expect(result.stderr.lowercased().contains(words), "\(uri): \(result.stderr)")
             #expect(!result.stderr.contains("did not answer"), "\(uri): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1)
-            #expect(try await podsd.client.status().state == "Stopped")
+            #expect(try await podsd.client.status().state == .stopped)
         }
         #expect(await podsd.pods("play", server.url("/ok.ogg")).status == 0)
-        #expect(try await podsd.client.status().state == "Playing")
+        #expect(try await podsd.client.status().state == .playing)
     }
 }
 

@@ -78,7 +78,7 @@ import Testing
         try await waitFor(timeout: .seconds(20)) { (try? await podsd.client.status().episodeId) == next }
         try await waitFor(timeout: .seconds(5)) { (try? await podsd.client.property("Volume")) == .double(0.2) }
         try await Task.sleep(for: .milliseconds(500))
-        #expect(try await podsd.client.status().state == "Paused")
+        #expect(try await podsd.client.status().state == .paused)
         #expect(podsd.isRunning)
     }
 
@@ -102,7 +102,7 @@ import Testing
         fixture.server.release(EpisodeServer.path(.ogg))
         try await waitFor(timeout: .seconds(20)) { (try? await podsd.client.status().episodeId) == next }
         try await Task.sleep(for: .milliseconds(500))
-        #expect(try await podsd.client.status().state == "Paused", "OpenUri then Pause left the episode playing")
+        #expect(try await podsd.client.status().state == .paused, "OpenUri then Pause left the episode playing")
         let current = try await LibraryClient(podsd.client).currentEpisode()?.stringKeyedDictionary?["id"]?.int64Value
         #expect(current == next)
         await #expect(throws: DBusError.self) {
@@ -173,7 +173,7 @@ import Testing
         fixture.server.release(EpisodeServer.path(.ogg))
         try await waitFor(timeout: .seconds(20)) { (try? await podsd.client.status().episodeId) == next }
         try await Task.sleep(for: .milliseconds(500))
-        #expect(try await podsd.client.status().state == "Paused", "Next then Pause left the next episode playing")
+        #expect(try await podsd.client.status().state == .paused, "Next then Pause left the next episode playing")
     }
 
 }

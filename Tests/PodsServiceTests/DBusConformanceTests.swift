@@ -126,7 +126,7 @@ import Testing
                                "variant:double:-3").status == 0)
         #expect(try await podsd.client.property("Volume") == .double(0))
         #expect(podsd.isRunning)
-        #expect(try await podsd.client.status().state == "Playing")
+        #expect(try await podsd.client.status().state == .playing)
     }
 
     @Test func seekAndSetPositionFollowTheSpec() async throws {
@@ -146,10 +146,10 @@ import Testing
         try await podsd.client.play()
         try await podsd.client.setRate(0)
         let status = try await podsd.client.status()
-        #expect(status.state == "Paused" && status.rate == 1)
+        #expect(status.state == .paused && status.rate == 1)
         // Seeking past the end ends the track.
         try await podsd.client.seek(by: .seconds(500))
-        #expect(try await podsd.client.status().state == "Stopped")
+        #expect(try await podsd.client.status().state == .stopped)
     }
 
     @Test func endOfStreamStopsAtTheStartWithTheTrackLoaded() async throws {
@@ -159,11 +159,11 @@ import Testing
         try await podsd.client.setPosition(.milliseconds(Int64((duration - 1.5) * 1000)))
         let deadline = ContinuousClock.now + .seconds(6)
         var status = try await podsd.client.status()
-        while status.state == "Playing", ContinuousClock.now < deadline {
+        while status.state == .playing, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
             status = try await podsd.client.status()
         }
-        #expect(status.state == "Stopped" && status.position == 0)
+        #expect(status.state == .stopped && status.position == 0)
         #expect(status.title == "Episode 2: Seeking and Speed")
     }
 }

@@ -110,7 +110,7 @@ import Testing
                     // A tenth of a second of playing before the end.
                     try await player.setPosition(.milliseconds(Int64(Double(show.seconds) * 1000 - 100 * step.rate)))
                 }
-                try await waitForStatus(player, label) { $0.episodeId == target && $0.state == "Playing" }
+                try await waitForStatus(player, label) { $0.episodeId == target && $0.state == .playing }
                 // A seek right after the switch, past where any earlier step
                 // left the episode (its resume position).
                 try await player.setPosition(.seconds(8))

@@ -33,7 +33,7 @@ import Testing
                      stop: () async throws -> Void) async throws {
             try await start()
             let began = ContinuousClock.now
-            try await waitFor(timeout: .seconds(10)) { (try? await player.status().state) == "Playing" }
+            try await waitFor(timeout: .seconds(10)) { (try? await player.status().state) == .playing }
             try await Task.sleep(until: began + length)
             try await during?()
             try await stop()
@@ -45,7 +45,7 @@ import Testing
         // stopped; 2 s at 2× from the start, a seek 10 s ahead, 2 s more, paused.
         let loading = ContinuousClock.now
         #expect(await podsd.pods("play", String(episode)).status == 0)
-        try await waitFor(timeout: .seconds(10)) { (try? await player.status().state) == "Playing" }
+        try await waitFor(timeout: .seconds(10)) { (try? await player.status().state) == .playing }
         try await player.pause()
         let loadStretch = ContinuousClock.now - loading
         try await stretch(.seconds(3), start: { try await player.play() }) { try await player.pause() }

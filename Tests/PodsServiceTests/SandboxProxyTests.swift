@@ -86,7 +86,7 @@ import Testing
         }
         let episode = try #require(try await LibraryClient(podsd.client).episodesJSON().first?["id"] as? Int)
         #expect(await podsd.pods("play", String(episode)).status == 0)
-        try await waitFor(timeout: .seconds(10)) { (try? await podsd.client.status().state) == "Playing" }
+        try await waitFor(timeout: .seconds(10)) { (try? await podsd.client.status().state) == .playing }
 
         let taken = await sandboxed("bookmark", "from the sandbox")
         #expect(taken.status == 0 && taken.stdout.hasPrefix("Bookmark "), "\(taken)")

@@ -72,7 +72,7 @@ import Testing
         #expect(await podsd.signal(SIGTERM)?.status == 0)
         let again = try await PodsdProcess.start(bus: podsd.bus, directory: directory)
         try await waitFor(timeout: .seconds(10)) { (try? await again.client.status().episodeId) == good }
-        #expect(try await again.client.status().state == "Paused")
+        #expect(try await again.client.status().state == .paused)
     }
 }
 

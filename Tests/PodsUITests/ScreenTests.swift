@@ -16,7 +16,7 @@ import Testing
             return EpisodeRow(id: Int64(number), podcastID: 1, podcastTitle: "播客 Show", title: "Episode \(number)", published: nil,
                               duration: 600, position: position, completed: number == 3, downloaded: nil)
         }
-        model.status = PlayerStatus(state: "Paused", title: "Episode 2", url: nil, position: 60, duration: 600, rate: 1.5, volume: 0.8)
+        model.status = PlayerStatus(state: .paused, title: "Episode 2", url: nil, position: 60, duration: 600, rate: 1.5, volume: 0.8)
         model.status?.episodeId = 2
         model.status?.podcastId = 1
         model.podcastTitle = "播客 Show"
@@ -44,7 +44,7 @@ import Testing
     @Test func theTranscriptMarksTheLineBeingHeard() {
         var model = Self.model()
         model.layout = .transcript
-        model.status?.state = "Playing"
+        model.status?.state = .playing
         model.transcript.rows = (1...3).map { number in
             var row = EpisodeRow(id: 2, podcastID: 0, podcastTitle: "", title: "0:0\(2 * number - 2)  Line \(number)", published: nil,
                                  duration: nil, position: 0, completed: false, downloaded: nil)
