@@ -30,27 +30,29 @@ extension ItemFields {
 }
 
 /// Builds one `a{sv}` item as a `DBusValue`, written through its schema:
-/// it notes every key written (with its type, and whether it was left
-/// out), so `mismatches` can say where an encoder and its `ItemSchema`
+/// it notes the keys left out (with the type they would have had), so
+/// with what it holds `mismatches` can say where an encoder and its `ItemSchema`
 /// part: a key not in the schema, of another type, a required one left
 /// out, one never written (`ItemSchemaTests` holds every encoder to it).
 package struct ItemBuilder: ItemFields {
     /// What the item is.
     package let schema: ItemSchema
     private var entries: [DBusDictionaryEntry] = []
-    private var written: [(key: String, type: DBusType, present: Bool)] = []
+    /// Keys written without a value, with the type they would have had.
+    private var leftOut: [(key: String, type: DBusType)] = []
     /// The first of each nested key's items, checked against its own schema.
     private var nested: [String: ItemBuilder] = [:]
 
     package init(_ schema: ItemSchema) {
         self.schema = schema
         entries.reserveCapacity(schema.fields.count)
-        written.reserveCapacity(schema.fields.count)
     }
 
     private mutating func put(_ key: String, _ type: DBusType, _ value: DBusValue?) {
-        written.append((key, type, value != nil))
-        guard let value else { return }
+        guard let value else {
+            leftOut.append((key, type))
+            return
+        }
         entries.append(DBusDictionaryEntry(.string(key), .variant(value)))
     }
 
@@ -89,6 +91,9 @@ package struct ItemBuilder: ItemFields {
         var problems: [String] = []
         let fields = Dictionary(schema.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
+        let written = entries.map { entry in
+            (key: entry.key.stringValue ?? "", type: entry.value.unwrapped.type, present: true)
+        } + leftOut.map { (key: $0.key, type: $0.type, present: false) }
         for (key, type, present) in written {
             let at = "\(schema.name).\(key)"
             guard let field = fields[key] else {

@@ -55,7 +55,8 @@ package struct PodcastRules: Sendable {
     /// stores them: an ignored episode is never announced as new.
     package static func arrivalRule(_ preferences: PreferenceStore) -> ArrivalRule {
         { podcastId in
-            let rule = IgnoreRule(preferences.everyPodcast(ignoreKeys), podcast: podcastId ?? -1)
+            // A new subscription (nil) has no settings of its own yet: the player's hold.
+            let rule = IgnoreRule(preferences.values(ignoreKeys, podcast: podcastId), podcast: podcastId ?? -1)
             return rule.ignoresAny ? rule.ignores : nil
         }
     }

@@ -160,16 +160,32 @@ package final class PreferenceStore: Sendable {
     /// The values of `keys` for every podcast at once (one read of the
     /// library): what a podcast sets itself, else the player's value.
     package func everyPodcast(_ keys: [SettingKey]) -> PodcastValues {
-        var global: [SettingKey: SettingValue] = [:]
-        for key in keys { global[key] = entry(key, podcast: nil).value }
-        var own: [Int64: [SettingKey: SettingValue]] = [:]
         let stored = (try? library?.podcastSettings(keys: keys.map(\.name))) ?? [:]
-        for (podcast, values) in stored {
-            for key in keys where key.perPodcast {
-                if let text = values[key.name], let value = try? key.parse(text) { own[podcast, default: [:]][key] = value }
-            }
+        return PodcastValues(global: playerValues(keys), own: stored.mapValues { Self.parsed(keys, $0) }.filter { !$0.value.isEmpty })
+    }
+
+    /// The values of `keys` for one podcast (one read of its own settings),
+    /// else the player's: what a podcast's rule needs, without every podcast's.
+    /// (nil: a podcast not stored yet, which has none.)
+    package func values(_ keys: [SettingKey], podcast: Int64?) -> PodcastValues {
+        guard let podcast else { return PodcastValues(global: playerValues(keys), own: [:]) }
+        let own = Self.parsed(keys, (try? library?.podcastSettings(podcast)) ?? [:])
+        return PodcastValues(global: playerValues(keys), own: own.isEmpty ? [:] : [podcast: own])
+    }
+
+    private func playerValues(_ keys: [SettingKey]) -> [SettingKey: SettingValue] {
+        var values: [SettingKey: SettingValue] = [:]
+        for key in keys { values[key] = entry(key, podcast: nil).value }
+        return values
+    }
+
+    /// A podcast's stored texts of `keys` (those kept per podcast) as values; unreadable ones left out.
+    private static func parsed(_ keys: [SettingKey], _ stored: [String: String]) -> [SettingKey: SettingValue] {
+        var values: [SettingKey: SettingValue] = [:]
+        for key in keys where key.perPodcast {
+            if let text = stored[key.name], let value = try? key.parse(text) { values[key] = value }
         }
-        return PodcastValues(global: global, own: own)
+        return values
     }
 
     package func entries(podcast: Int64?) -> [SettingEntry] {
