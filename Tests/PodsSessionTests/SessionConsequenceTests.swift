@@ -79,7 +79,10 @@ import Testing
         let paused = await session.controller.position()
         await session.controller.play()
         let resumedAt = await session.controller.position()  // smart rewind may have stepped back
-        await session.controller.jump(to: .seconds(12))
+        // The jump's target is taken from where play resumed, so a loaded machine that played further first still jumps ahead.
+        let target = resumedAt + .seconds(8)
+        try #require(target < .seconds(28), "play resumed at \(resumedAt), too near the end of the episode")
+        await session.controller.jump(to: target)
         try await lock.released()
         await session.player.eventsHandled()
         let firstPause = try #require(try session.library.lastPause())
@@ -93,7 +96,8 @@ import Testing
         let play = try #require(try session.library.queuedActions(limit: 10).first { $0.episodeId == episode })
         // The second stretch began where playing resumed (before the jump), not where the player was when that was handled.
         let started = try #require(play.started)
-        #expect(started <= Int((resumedAt / .seconds(1)).rounded(.down)) && started < 12, "started at \(started)")
+        #expect(started <= Int((resumedAt / .seconds(1)).rounded(.down)) && started < Int((target / .seconds(1)).rounded(.down)),
+                "started at \(started), resumed at \(resumedAt), jumped to \(target)")
         #expect(play.position == Int((pausedAgain / .seconds(1)).rounded(.down)))
     }
 }
