@@ -29,6 +29,7 @@ let package = Package(
     products: [
         .executable(name: "podsd", targets: ["podsd"]),
         .executable(name: "pods", targets: ["pods"]),
+        .executable(name: "pods-gtk", targets: ["pods-gtk"]),
         .executable(name: "pods-mpris-bench", targets: ["MPRISBench"]),
         .executable(name: "pods-refresh-bench", targets: ["RefreshBench"]),
         .executable(name: "pods-cache-bench", targets: ["CacheBench"]),
@@ -72,6 +73,11 @@ let package = Package(
             providers: [.apt(["libebur128-dev"])]),
         // No pkgConfig: ncursesw's .pc adds -D flags SwiftPM warns about; the header and library are in the default paths.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
+        // GTK 4 and libadwaita as one module: adwaita.h includes gtk/gtk.h (see the header).
+        .systemLibrary(name: "CGtk", pkgConfig: "libadwaita-1", providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]),
+        // The little GTK needs from C: signal connection, accessible properties, the
+        // main-queue hook (libdispatch's, which Foundation's RunLoop uses) and a row model.
+        .target(name: "PodsGtkShims", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("dispatch")]),
 
         // MARK: - Libraries
         .target(name: "PodsDBus", dependencies: ["CDBus"]),
@@ -89,6 +95,8 @@ let package = Package(
         .target(name: "PodsClient", dependencies: ["PodsDBus", "PodsFeedParser", "PodsProtocol"]),
         // The terminal through ncursesw: keys, colours and a screen drawn whole.
         .target(name: "PodsTerminal", dependencies: ["CNcurses", "PodsConcurrency"]),
+        .target(name: "PodsGtk", dependencies: ["CGtk", "PodsGtkShims"]),
+        .target(name: "PodsWindow", dependencies: ["PodsClient", "PodsGtk"]),
         // `pods ui`: the library, show notes and player on one screen.
         .target(name: "PodsUI", dependencies: ["PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsProtocol", "PodsTerminal"]),
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
@@ -150,6 +158,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: standaloneLinking),
+        .executableTarget(name: "pods-gtk", dependencies: ["PodsWindow"], linkerSettings: standaloneLinking),
         .executableTarget(
             name: "MPRISBench",
             dependencies: ["PodsClient", "PodsDBus", "PodsTestSupport"],
@@ -218,6 +227,7 @@ let package = Package(
             "PodsProtocol", "PodsSession", "PodsSettings", "PodsTranscripts",
         ]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
+        .testTarget(name: "PodsWindowTests", dependencies: ["PodsProtocol", "PodsTestSupport"]),
         .testTarget(name: "PodsUITests", dependencies: ["PodsClient", "PodsTerminal", "PodsUI"]),
         .testTarget(name: "PodsPlayerTests", dependencies: ["PodsChapters", "PodsPlayback", "PodsPlayer", "PodsSettings", "PodsTestSupport"]),
         .testTarget(

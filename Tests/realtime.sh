@@ -3,7 +3,7 @@
 # others, on the session bus it started. Three lanes run side by side, each
 # one suite at a time: pipelines timed against the clock (playing), more
 # pipelines and the timers (timers), and processes timed against it
-# (processes: starts, kills, stuck streams, settings, and the cache's faults,
+# (processes: starts, kills, stuck streams, settings, the window, and the cache's faults,
 # whose seeks at 3× are awaited within seconds: in the parallel suites one
 # once never landed). They mostly wait: the
 # three together keep the two cores about two-thirds busy. Each lane is a
@@ -18,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 playing='FormatSwitchTests|TranscriptFollowServiceTests|ChapterSkipServiceTests|SmartRewindServiceTests|TrimSilenceTests|TimeStretchRenewalTests|StalledPipelineTests|ChapterServiceTests|PipelineWorkerTests|SlowCallTests|PlayerCancellationTests|PitchTests'
 timers='PlaybackEngineTests|OutputLossTests|SuspendInhibitTests|SleepGuardTests|BackgroundRefreshTests|SleepTimerTests|MPRISSignalTests|BookmarkReloadTests'
-processes='CacheFaultTests|KillNineTests|BookmarkServiceTests|ListeningLogServiceTests|StuckStreamTests|SettingsServiceTests|LifecycleTests|NotificationTests|TransferSchedulerTests|aLargeOPMLImportIsLinearAndBounded'
+processes='WindowTests|CacheFaultTests|KillNineTests|BookmarkServiceTests|ListeningLogServiceTests|StuckStreamTests|SettingsServiceTests|LifecycleTests|NotificationTests|TransferSchedulerTests|aLargeOPMLImportIsLinearAndBounded'
 alone='LibraryScaleTests'
 if [ "${1:-}" = --list ]; then echo "$playing|$timers|$processes|$alone"; exit 0; fi
 # swift test holds .build's lock for as long as it runs: the lanes run the test binary itself.

@@ -1,4 +1,5 @@
 import Foundation
+import PodsClient
 
 /// An episode's page, as `pods show` prints it, before it is wrapped to a pane.
 public struct EpisodePage: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import PodsClient
 import PodsTerminal
 
 /// Draws a `UIModel` on a `Canvas` of the terminal's size: the layouts'

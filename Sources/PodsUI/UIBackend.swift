@@ -184,54 +184,23 @@ struct UIBackend: Sendable {
 
     /// Follows podsd's signals and its comings and goings until cancelled.
     func follow() async {
-        let connection = player.connection
-        await withDiscardingTaskGroup { group in
-            group.addTask {
-                guard let changes = try? await connection.signals(matching: DBusSignalMatch(
-                    path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
-                else { return }
-                for await _ in changes { post(.changed(.player)) }
-            }
-            group.addTask {
-                guard let seeks = try? await connection.signals(matching: DBusSignalMatch(
-                    path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: MPRIS.seeked.name)) else { return }
-                for await _ in seeks { post(.changed(.player)) }
-            }
-            group.addTask {
-                guard let signals = try? await connection.signals(matching: DBusSignalMatch(interface: LibraryNames.interface))
-                else { return }
-                for await signal in signals {
-                    let id = signal.arguments.first?.int64Value
-                    switch signal.member {
-                    case LibrarySignal.podcastsChanged.name: post(.changed(.podcasts))
-                    case LibrarySignal.episodesChanged.name: if let id { post(.changed(.episodes(podcast: id))) }
-                    case LibrarySignal.episodeStatusChanged.name: if let id { post(.changed(.episode(id))) }
-                    case LibrarySignal.queueChanged.name: post(.changed(.queue))
-                    case LibrarySignal.downloadsChanged.name: post(.changed(.downloads))
-                    case LibrarySignal.bookmarksChanged.name: post(.changed(.bookmarks))
-                    case LibrarySignal.playlistsChanged.name: post(.changed(.playlists))
-                    case LibrarySignal.refreshProgress.name:
-                        let done = Int(signal.arguments.first?.int64Value ?? 0), total = Int(signal.arguments.last?.int64Value ?? 0)
-                        post(.refreshProgress(done: done, total: total))
-                    default: break
-                    }
-                }
-            }
-            group.addTask {
-                guard let owners = try? await connection.signals(matching: DBusSignalMatch(
-                    sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged")) else { return }
-                for await change in owners where change.arguments.first?.stringValue == MPRIS.busName {
-                    post(.connected(!(change.arguments.last?.stringValue ?? "").isEmpty))
-                }
+        await player.followChanges { change in
+            switch change {
+            case .player: post(.changed(.player))
+            case .podcasts: post(.changed(.podcasts))
+            case .episodes(let podcast): post(.changed(.episodes(podcast: podcast)))
+            case .episode(let id): post(.changed(.episode(id)))
+            case .queue: post(.changed(.queue))
+            case .downloads: post(.changed(.downloads))
+            case .bookmarks: post(.changed(.bookmarks))
+            case .playlists: post(.changed(.playlists))
+            case .refreshProgress(let done, let total): post(.refreshProgress(done: done, total: total))
+            case .podsd(let running): post(.connected(running))
             }
         }
     }
 
-    /// Starts podsd if it is not running (D-Bus activation) and says whether it answers.
-    func reachPodsd() async -> Bool {
-        (try? await player.connection.call(destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Peer",
-                                          member: "Ping", timeout: .seconds(25))) != nil
-    }
+    func reachPodsd() async -> Bool { await player.reachPodsd() }
 
     // MARK: -
 

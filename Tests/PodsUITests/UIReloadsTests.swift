@@ -1,3 +1,4 @@
+import PodsClient
 import PodsUI
 import Testing
 

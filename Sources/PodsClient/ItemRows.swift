@@ -1,5 +1,4 @@
 import Foundation
-import PodsClient
 import PodsDBus
 import PodsFeedParser
 
@@ -10,9 +9,12 @@ public struct PodcastRow: Equatable, Sendable {
     public var unplayed: Int
     public var episodes: Int
     public var lastError: String?
+    /// Who makes it ("" when the feed does not say).
+    public var author = ""
 
-    public init(id: Int64, title: String, unplayed: Int, episodes: Int, lastError: String?) {
+    public init(id: Int64, title: String, unplayed: Int, episodes: Int, lastError: String?, author: String = "") {
         (self.id, self.title, self.unplayed, self.episodes, self.lastError) = (id, title, unplayed, episodes, lastError)
+        self.author = author
     }
 }
 
@@ -52,47 +54,24 @@ public struct SearchRow: Equatable, Sendable {
     public var description: String
 }
 
-/// One line of the details pane; some lines do something on Enter.
-public struct DetailLine: Equatable, Sendable {
-    public enum Action: Equatable, Sendable {
-        /// Opens the link with `xdg-open`.
-        case open(String)
-        /// Jumps to the chapter (from 1) of the episode shown.
-        case chapter(Int)
-        /// Subscribes to the feed (a search result).
-        case subscribe(String)
-        /// Plays the episode shown from this many seconds (a soundbite).
-        case playFrom(Double)
-        /// Plays audio that is no episode (a show's trailer).
-        case playURL(String)
-    }
+/// Reading the library's items (`a{sv}`, keys as docs/dbus.md lists them)
+/// into the rows the clients list: `pods ui` and the window.
+public enum Items {
+    /// An item's entries by key (none when it is no `a{sv}`).
+    public static func fields(_ value: DBusValue) -> [String: DBusValue] { value.unwrapped.stringKeyedDictionary ?? [:] }
 
-    public enum Kind: Equatable, Sendable { case title, heading, text, facts }
-
-    public var text: String
-    public var kind: Kind
-    public var action: Action?
-
-    public init(_ text: String, _ kind: Kind = .text, action: Action? = nil) {
-        self.text = text
-        self.kind = kind
-        self.action = action
-    }
-}
-
-/// Reading the library's items (`a{sv}`, keys as docs/dbus.md lists them).
-enum Items {
-    static func fields(_ value: DBusValue) -> [String: DBusValue] { value.unwrapped.stringKeyedDictionary ?? [:] }
-
-    static func podcast(_ value: DBusValue) -> PodcastRow? {
+    /// A `podcast` item as a row (nil without an id).
+    public static func podcast(_ value: DBusValue) -> PodcastRow? {
         let item = fields(value)
         guard let id = item["id"]?.int64Value else { return nil }
         return PodcastRow(id: id, title: item["title"]?.stringValue ?? "", unplayed: Int(item["unplayedCount"]?.int64Value ?? 0),
                           episodes: Int(item["episodeCount"]?.int64Value ?? 0),
-                          lastError: item["lastError"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 })
+                          lastError: item["lastError"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 },
+                          author: item["author"]?.stringValue ?? "")
     }
 
-    static func episode(_ value: DBusValue) -> EpisodeRow? {
+    /// An `episodeSummary` or `episode` item as a row (nil without an id).
+    public static func episode(_ value: DBusValue) -> EpisodeRow? {
         let item = fields(value)
         guard let id = item["id"]?.int64Value else { return nil }
         return EpisodeRow(
@@ -103,7 +82,7 @@ enum Items {
     }
 
     /// A download (`ListDownloads`): its state and how much of it is on disk.
-    static func download(_ value: DBusValue) -> EpisodeRow? {
+    public static func download(_ value: DBusValue) -> EpisodeRow? {
         let item = fields(value)
         guard let id = item["episodeId"]?.int64Value else { return nil }
         let bytes = item["bytes"]?.int64Value ?? 0, size = item["size"]?.int64Value ?? 0
@@ -114,7 +93,7 @@ enum Items {
     }
 
     /// The queue or a playlist, on its first episode's row (0: it holds none).
-    static func playlistRow(name: String, count: Int, active: Bool, play: String, first: Int64) -> EpisodeRow {
+    public static func playlistRow(name: String, count: Int, active: Bool, play: String, first: Int64) -> EpisodeRow {
         var row = EpisodeRow(id: first, podcastID: 0, podcastTitle: active ? "plays next" : "",
                              title: "\(name) · \(count) episode\(count == 1 ? "" : "s")", published: nil, duration: nil, position: 0,
                              completed: false, downloaded: nil)
@@ -122,10 +101,8 @@ enum Items {
         return row
     }
 
-    /// `ListeningStats` as rows: the whole, each podcast, each week (latest
-    /// first); each row's id is below 0 (no episode, no details).
     /// A transcript line as a row: its time and text, the episode's id (its page in the details).
-    static func transcriptRow(_ cue: DBusValue, episode: Int64, number: Int) -> EpisodeRow {
+    public static func transcriptRow(_ cue: DBusValue, episode: Int64, number: Int) -> EpisodeRow {
         let item = fields(cue)
         let start = item["start"]?.doubleValue
         let text = (item["text"]?.stringValue ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -138,7 +115,7 @@ enum Items {
 
     /// A moment `Find` found: where it is heard and the words around it,
     /// on the episode's row (Enter plays from `cueStart`).
-    static func found(_ hit: DBusValue) -> EpisodeRow? {
+    public static func found(_ hit: DBusValue) -> EpisodeRow? {
         let item = fields(hit)
         guard let id = item["episodeId"]?.int64Value else { return nil }
         let at = item["at"]?.doubleValue
@@ -151,7 +128,9 @@ enum Items {
         return row
     }
 
-    static func listeningRows(_ stats: [String: DBusValue]) -> [EpisodeRow] {
+    /// `ListeningStats` as rows: the whole, each podcast, each week (latest
+    /// first); each row's id is below 0 (no episode, no details).
+    public static func listeningRows(_ stats: [String: DBusValue]) -> [EpisodeRow] {
         var rows: [EpisodeRow] = []
         func add(_ title: String, _ note: String) {
             rows.append(EpisodeRow(id: -Int64(rows.count + 1), podcastID: 0, podcastTitle: note, title: title, published: nil,
@@ -172,7 +151,7 @@ enum Items {
     }
 
     /// A bookmark (`ListBookmarks`): its moment, its episode and its note, on the episode's row.
-    static func bookmark(_ value: DBusValue) -> EpisodeRow? {
+    public static func bookmark(_ value: DBusValue) -> EpisodeRow? {
         let item = fields(value)
         guard let id = item["id"]?.int64Value, let episode = item["episodeId"]?.int64Value else { return nil }
         let title = item["episodeTitle"]?.stringValue ?? "episode \(episode)", note = item["note"]?.stringValue ?? ""
@@ -181,7 +160,8 @@ enum Items {
                           published: nil, duration: nil, position: 0, completed: false, downloaded: nil, bookmark: id)
     }
 
-    static func search(_ value: DBusValue) -> SearchRow? {
+    /// A directory's result (`Search`) as a row (nil without a feed address).
+    public static func search(_ value: DBusValue) -> SearchRow? {
         let item = fields(value)
         guard let url = item["feedURL"]?.stringValue else { return nil }
         let episodes = item["episodeCount"]?.int64Value.map { "\($0) episodes" }
@@ -189,65 +169,6 @@ enum Items {
                          description: [item["source"]?.stringValue, episodes].compactMap { $0 }.joined(separator: " · "))
     }
 
-    /// `podcast`: the episode's podcast item, whose people and funding the page ends with.
-    static func page(_ value: DBusValue, chapters: [DBusValue], podcast: DBusValue? = nil) -> EpisodePage? {
-        let item = fields(value)
-        guard let id = item["id"]?.int64Value else { return nil }
-        let show = podcast.map(fields) ?? [:]
-        var facts = [item["podcastTitle"]?.stringValue ?? ""]
-        // A feed that is no podcast says what it is; a season says its name.
-        if let medium = show["medium"]?.stringValue, medium != "podcast" { facts.append(ChannelDetails.mediumName(medium)) }
-        if let season = Episode.seasonLabel(number: item["season"]?.int64Value, name: item["seasonName"]?.stringValue) {
-            facts.append(season)
-        }
-        if let published = item["published"]?.int64Value {
-            facts.append(Clock.day(unixSeconds: published))
-        }
-        let duration = item["duration"]?.doubleValue
-        if let duration { facts.append(Clock.text(duration)) }
-        let position = item["position"]?.doubleValue ?? 0
-        if item["completed"]?.boolValue == true { facts.append("played") } else if position > 0 { facts.append("at \(Clock.text(position))") }
-        let html = item["descriptionHTML"]?.stringValue
-        let paragraphs = html.map(HTMLDocument.paragraphs) ?? [item["description"]?.stringValue ?? ""]
-        let links = (html.map(HTMLDocument.links) ?? []).map { (text: $0.text, url: $0.url) }
-        let marks = chapters.compactMap { chapter -> (index: Int, start: Double, title: String)? in
-            let fields = fields(chapter)
-            guard let index = fields["index"]?.int64Value else { return nil }
-            // A chapter the podcast's skip-chapters plays past says so.
-            let skipped = fields["skipped"]?.boolValue == true ? " (skipped)" : ""
-            return (Int(index), fields["start"]?.doubleValue ?? 0, (fields["title"]?.stringValue ?? "") + skipped)
-        }
-        let people = (item["persons"]?.arrayValue ?? []).map { person in
-            let fields = fields(person)
-            return (fields["name"]?.stringValue ?? "") + (fields["role"]?.stringValue.map { " (\($0))" } ?? "")
-        }
-        var page = EpisodePage(episodeID: id, title: item["title"]?.stringValue ?? "", facts: facts.joined(separator: " · "),
-                               paragraphs: paragraphs, links: links, chapters: marks, people: people)
-        page.soundbites = (item["soundbites"]?.arrayValue ?? []).map { soundbite in
-            let fields = fields(soundbite)
-            return (fields["start"]?.doubleValue ?? 0, fields["title"]?.stringValue ?? "")
-        }
-        page.recommended = (show["podroll"]?.arrayValue ?? []).map { remote in
-            let fields = fields(remote)
-            let guid = fields["feedGuid"]?.stringValue ?? ""
-            let name = fields["title"]?.stringValue ?? fields["feedURL"]?.stringValue ?? "podcast:guid \(guid)"
-            let subscribed = fields["subscribed"]?.boolValue == true
-            return (name, subscribed ? nil : fields["feedURL"]?.stringValue ?? "guid:\(guid)")
-        }
-        page.showPeople = (show["persons"]?.arrayValue ?? []).map { person in
-            let fields = fields(person)
-            return (fields["name"]?.stringValue ?? "") + (fields["role"]?.stringValue.map { " (\($0))" } ?? "")
-        }
-        page.trailers = (show["trailers"]?.arrayValue ?? []).compactMap { trailer in
-            let fields = fields(trailer)
-            return fields["url"]?.stringValue.map { (fields["title"]?.stringValue ?? $0, $0) }
-        }
-        page.funding = (show["funding"]?.arrayValue ?? []).compactMap { link in
-            let fields = fields(link)
-            return fields["url"]?.stringValue.map { (fields["text"]?.stringValue ?? "", $0) }
-        }
-        return page
-    }
 }
 
 /// `h:mm:ss` or `m:ss`, and days as `2026-11-27`.

@@ -1,0 +1,90 @@
+import CGtk
+
+/// The application's window (`AdwApplicationWindow`): a header bar with a
+/// title over the content, toasts over both. Closing it only hides what
+/// the window shows; playing is podsd's.
+@MainActor
+public final class Window: Widget {
+    private let application: Application
+    private let overlay: UnsafeMutableRawPointer
+    private let headerBar: UnsafeMutableRawPointer
+    private let heading: UnsafeMutableRawPointer
+    private var kept: [Widget] = []
+    private var shownToast: OpaquePointer?
+
+    public init(_ application: Application, title: String, content: Widget) {
+        self.application = application
+        let window = adw_application_window_new(pods_application(application.raw))!
+        overlay = UnsafeMutableRawPointer(adw_toast_overlay_new()!)
+        headerBar = UnsafeMutableRawPointer(adw_header_bar_new()!)
+        heading = UnsafeMutableRawPointer(adw_window_title_new(title, nil)!)
+        super.init(taking: window)
+        gtk_window_set_title(pods_window(raw), title)
+        gtk_window_set_default_size(pods_window(raw), 900, 700)
+        adw_header_bar_set_title_widget(pods_header_bar(headerBar), pods_widget(heading))
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(pods_box(UnsafeMutableRawPointer(column)), pods_widget(headerBar))
+        gtk_box_append(pods_box(UnsafeMutableRawPointer(column)), content.widget)
+        adw_toast_overlay_set_child(pods_toast_overlay(overlay), column)
+        adw_application_window_set_content(pods_app_window(raw), pods_widget(overlay))
+        kept.append(content)
+    }
+
+    /// The line under the title (the podcast a page shows).
+    public func subtitle(_ text: String) { adw_window_title_set_subtitle(pods_window_title(heading), DisplaySafe.text(text)) }
+
+    /// A button at the header bar's start or end.
+    public func header(_ widget: Widget, atEnd: Bool = false) {
+        kept.append(widget)
+        if atEnd { adw_header_bar_pack_end(pods_header_bar(headerBar), widget.widget) } else { adw_header_bar_pack_start(pods_header_bar(headerBar), widget.widget) }
+    }
+
+    /// A short message over the window, with a button (Undo) when `button` is given.
+    public func toast(_ text: String, button: String? = nil, _ pressed: (@MainActor () -> Void)? = nil) {
+        let toast = adw_toast_new(DisplaySafe.text(text))!
+        adw_toast_set_timeout(toast, 5)
+        if let button, let pressed {
+            adw_toast_set_button_label(toast, button)
+            Signals.connect(UnsafeMutableRawPointer(toast), "button-clicked", pressed)
+        }
+        // One toast at a time: a newer message replaces the one showing rather than queueing behind it.
+        if let shownToast { adw_toast_dismiss(shownToast) }
+        g_object_ref(UnsafeMutableRawPointer(toast))
+        if let shownToast { g_object_unref(UnsafeMutableRawPointer(shownToast)) }
+        shownToast = toast
+        adw_toast_overlay_add_toast(pods_toast_overlay(overlay), toast)  // transfer full
+        // libadwaita 1.2 leaves the toast's dismiss button unnamed: it is named once its widget exists.
+        Task { [weak self] in
+            for _ in 0..<4 {
+                guard let self else { return }
+                self.nameDismissButtons(pods_widget(self.overlay))
+                try? await Task.sleep(for: .milliseconds(300))
+            }
+        }
+    }
+
+    private func nameDismissButtons(_ widget: UnsafeMutablePointer<GtkWidget>) {
+        if pods_is_button(widget) != 0, let icon = gtk_button_get_icon_name(pods_button(widget)),
+           String(cString: icon) == "window-close-symbolic" {
+            pods_accessible_set_label(widget, "Dismiss")
+        }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            nameDismissButtons(current)
+            child = gtk_widget_get_next_sibling(current)
+        }
+    }
+
+    /// A window action (`win.NAME`) with its keys; buttons name it with `Button.action`.
+    public func action(_ name: String, keys: [String] = [], _ body: @escaping @MainActor () -> Void) {
+        let action = g_simple_action_new(name, nil)!
+        Signals.connect(UnsafeMutableRawPointer(action), "activate", body)
+        g_action_map_add_action(pods_action_map(raw), action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+        Application.accelerators(application.raw, "win.\(name)", keys)
+    }
+
+    public func present() { gtk_window_present(pods_window(raw)) }
+
+    isolated deinit { if let shownToast { g_object_unref(UnsafeMutableRawPointer(shownToast)) } }
+}

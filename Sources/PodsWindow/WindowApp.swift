@@ -1,0 +1,217 @@
+import Foundation
+import PodsClient
+import PodsGtk
+
+/// Pods' window: a client of podsd that shows the library and the player
+/// and follows every change from podsd's signals. Closing it leaves
+/// playback running; a second launch raises the first window.
+@MainActor
+public final class WindowApp {
+    /// The application id: podsd owns `org.pods.Pods` on the bus, the window this.
+    public static let applicationID = "org.pods.Pods.Window"
+
+    private let application = Application(id: WindowApp.applicationID)
+    private var window: Window?
+    private var backend: WindowBackend?
+    private var podcasts: PodcastsPage!
+    private var episodes: EpisodesPage!
+    private var player: PlayerBar!
+    /// Made at activation: GTK makes no widget before the application starts it.
+    private var pages: Pages!
+    private var follower: Task<Void, Never>?
+    private var statusRead: Task<Void, Never>?
+    private let seek = SeekCoalescer()
+
+    public init() {}
+
+    /// Runs until the window closes; the exit status.
+    public func run() -> Int32 {
+        application.onActivate { [unowned self] in self.activate() }
+        return application.run()
+    }
+
+    private func activate() {
+        if let window { return window.present() }
+        pages = Pages()
+        podcasts = PodcastsPage(subscribe: { [unowned self] url in self.subscribe(url) },
+                                open: { [unowned self] podcast in self.open(podcast) })
+        episodes = EpisodesPage(back: { [unowned self] in self.pages.show(self.podcasts.root) },
+                                refresh: { [unowned self] id in self.refresh(id) },
+                                play: { [unowned self] episode in self.play(episode) })
+        player = PlayerBar { [unowned self] command in self.perform(command) }
+        pages.push(podcasts.root, after: nil)
+        let column = Box(vertical: true)
+        column.append(pages)
+        column.append(player.root)
+        let window = Window(application, title: "Pods", content: column)
+        window.action("play-pause", keys: ["<Control>space"]) { [unowned self] in self.perform(.playPause) }
+        window.action("back", keys: ["<Alt>Left"]) { [unowned self] in self.pages.show(self.podcasts.root) }
+        application.action("quit", keys: ["<Control>q"]) { [unowned self] in self.application.quit() }
+        self.window = window
+        window.present()
+        follower = Task { await self.connect() }
+    }
+
+    // MARK: - podsd
+
+    private func connect() async {
+        let client: PlayerClient
+        do throws(PlayerClient.Failure) { client = try await PlayerClient.session() } catch {
+            window?.toast("Pods cannot reach the session bus: \(error.description)")
+            return
+        }
+        let backend = WindowBackend(player: client)
+        self.backend = backend
+        // Follow first, so nothing said between the first read and the match is missed.
+        let changes = AsyncStream<PodsdChange>.makeStream()
+        Task.detached { await client.followChanges { changes.continuation.yield($0) } }
+        if await client.reachPodsd() {
+            reloadPodcasts()
+            readStatus()
+        } else {
+            window?.toast("Pods’ service (podsd) does not answer")
+        }
+        for await change in changes.stream { handle(change) }
+    }
+
+    private func handle(_ change: PodsdChange) {
+        switch change {
+        case .player: readStatus()
+        case .podcasts: reloadPodcasts()
+        case .episodes(let podcast): if episodes.podcast?.id == podcast { reloadEpisodes(podcast) }
+        case .episode(let id): if episodes.contains(id) { reloadEpisode(id) }
+        case .podsd(let running):
+            if running {
+                reloadPodcasts()
+                readStatus()
+            } else {
+                window?.toast("Pods’ service stopped; the window reconnects when it is back")
+            }
+        case .queue, .downloads, .bookmarks, .playlists, .refreshProgress: break
+        }
+    }
+
+    private func reloadPodcasts() {
+        guard let backend else { return }
+        Task {
+            do throws(PlayerClient.Failure) {
+                let rows = try await backend.podcasts()
+                podcasts.show(rows)
+                if let shown = episodes.podcast, let fresh = rows.first(where: { $0.id == shown.id }) { episodes.show(fresh) }
+            } catch { report(error) }
+        }
+    }
+
+    private func open(_ podcast: PodcastRow) {
+        episodes.show(podcast)
+        episodes.show(episodes: [])
+        pages.push(episodes.root, after: podcasts.root)
+        reloadEpisodes(podcast.id)
+    }
+
+    private func reloadEpisodes(_ podcast: Int64) {
+        guard let backend else { return }
+        Task {
+            do throws(PlayerClient.Failure) {
+                let rows = try await backend.episodes(of: podcast)
+                if episodes.podcast?.id == podcast { episodes.show(episodes: rows) }
+            } catch { report(error) }
+        }
+    }
+
+    private func reloadEpisode(_ id: Int64) {
+        guard let backend else { return }
+        Task {
+            guard let item = try? await backend.library.episode(id), let row = Items.episode(item) else { return }
+            episodes.replace(row)
+        }
+    }
+
+    /// One read of MPRIS at a time; a change that arrives during it reads again after.
+    private var statusAgain = false
+
+    private func readStatus() {
+        guard let backend else { return }
+        guard statusRead == nil else { statusAgain = true; return }
+        statusRead = Task {
+            repeat {
+                statusAgain = false
+                let status = try? await backend.player.status()
+                player.show(status)
+            } while statusAgain
+            statusRead = nil
+        }
+    }
+
+    // MARK: - Doing
+
+    private func subscribe(_ url: String) {
+        guard let backend else { return }
+        window?.toast("Subscribing to \(url)…")
+        Task {
+            do throws(PlayerClient.Failure) {
+                let podcast = try await backend.library.subscribe(url)
+                window?.toast("Subscribed to \(Items.fields(podcast)["title"]?.stringValue ?? url)")
+            } catch { report(error) }
+        }
+    }
+
+    private func refresh(_ podcast: Int64) {
+        guard let backend else { return }
+        Task {
+            do throws(PlayerClient.Failure) { _ = try await backend.library.refresh(podcast: String(podcast)) } catch { report(error) }
+        }
+    }
+
+    private func play(_ episode: EpisodeRow) {
+        guard let backend else { return }
+        Task {
+            do throws(PlayerClient.Failure) { try await backend.library.play(episode: episode.id) } catch { report(error) }
+        }
+    }
+
+    private func perform(_ command: PlayerBar.Command) {
+        guard let backend else { return }
+        switch command {
+        case .seek(let seconds):
+            seek.request(seconds) { target throws(PlayerClient.Failure) in try await backend.player.setPosition(.seconds(target)) }
+        default:
+            Task {
+                do throws(PlayerClient.Failure) {
+                    switch command {
+                    case .playPause: try await backend.player.playPause()
+                    case .skipBack: try await backend.pods.skip("back", seconds: nil)
+                    case .skipForward: try await backend.pods.skip("forward", seconds: nil)
+                    case .seek: break
+                    }
+                } catch { report(error) }
+            }
+        }
+    }
+
+    /// A failure in the listener's words, over the window (never a raw D-Bus error name).
+    private func report(_ error: PlayerClient.Failure) {
+        window?.toast(error.description)
+    }
+}
+
+/// A slider dragged asks for many positions; only the latest is sent, one
+/// call at a time.
+@MainActor
+final class SeekCoalescer {
+    private var target: Double?
+    private var sending = false
+
+    func request(_ seconds: Double, send: @escaping @Sendable (Double) async throws(PlayerClient.Failure) -> Void) {
+        target = seconds
+        guard !sending else { return }
+        sending = true
+        Task {
+            while let target {
+                self.target = nil
+                try? await send(target)
+            }
+            sending = false
+        }
+    }
+}

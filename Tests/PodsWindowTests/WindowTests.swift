@@ -1,0 +1,95 @@
+import Foundation
+import PodsProtocol
+import PodsTestSupport
+import Testing
+
+/// The real window (`pods-gtk`) under Xvfb against the real podsd on a
+/// private bus, found and pressed through the AT-SPI tree as a screen
+/// reader meets it; what it did checked on podsd (MPRIS, `playerctl`).
+@Suite(.timeLimit(.minutes(5))) struct WindowTests {
+    /// A podsd with one podcast of three episodes served over loopback.
+    static func podsdWithAShow() async throws -> (PodsdProcess, LoopbackHTTPServer) {
+        let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3, "/b.ogg": Fixtures.sampleOgg])
+        server.setFile("/feed.xml", sampleFeed([
+            ("a", "First episode", 1, server.url("/a.mp3")),
+            ("b", "Second episode", 2, server.url("/b.ogg")),
+            ("c", "Third episode", 3, server.url("/a.mp3")),
+        ], title: "Window Show"))
+        let podsd = try await PodsdProcess.start()
+        #expect(await podsd.pods("subscribe", server.url("/feed.xml")).status == 0)
+        return (podsd, server)
+    }
+
+    @Test func anEpisodePlayedFromTheWindowPlaysAndPlayerctlsPauseShowsInIt() async throws {
+        let (podsd, server) = try await Self.podsdWithAShow()
+        defer { server.stop() }
+        try await DesktopSession.with(podsd) { desktop in
+            let driver = desktop.driver
+            try await driver.wait("list item", "^Window Show, Test Host")
+            try await driver.press("push button", "^Open Window Show$")
+            try await driver.wait("push button", "^Play Third episode$")
+            try await driver.press("push button", "^Play Third episode$")
+            let pressed = ContinuousClock.now
+            try await waitFor(timeout: .seconds(5)) { await podsd.playerctl("status").stdout.contains("Playing") }
+            #expect(ContinuousClock.now - pressed < .seconds(1.5), "Playing after \(ContinuousClock.now - pressed)")
+            // The player bar turns to Pause, and back to Play when playerctl pauses.
+            try await driver.wait("push button", "^Pause$", seconds: 2)
+            #expect(await podsd.playerctl("pause").status == 0)
+            let paused = ContinuousClock.now
+            try await driver.wait("push button", "^Play$", seconds: 2)
+            #expect(ContinuousClock.now - paused < .seconds(1), "the button turned after \(ContinuousClock.now - paused)")
+            desktop.screenshot("played")
+        }
+    }
+
+    @Test func theSliderSeeksAndClosingTheWindowLeavesPlaybackRunning() async throws {
+        let (podsd, server) = try await Self.podsdWithAShow()
+        defer { server.stop() }
+        try await DesktopSession.with(podsd) { desktop in
+            let driver = desktop.driver
+            try await driver.press("push button", "^Open Window Show$")
+            try await driver.wait("push button", "^Play First episode$")
+            try await driver.press("push button", "^Play First episode$")
+            try await waitFor(timeout: .seconds(5)) { await podsd.playerctl("status").stdout.contains("Playing") }
+            // The slider spans the episode once its length is known (1:30), and says so in words.
+            try await driver.wait("label", " of 1:30$", seconds: 5)
+            try await driver.set("slider", "^Position$", to: "20")
+            try await waitFor(timeout: .seconds(3)) {
+                let position = Double(await podsd.playerctl("position").stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+                return position >= 19.5
+            }
+            // Closed as a listener closes it: the title bar's Close.
+            try await driver.press("push button", "^Close$")
+            try await waitFor(timeout: .seconds(5)) { !DesktopSession.isAlive(desktop.window) }
+            let before = Double(await podsd.playerctl("position").stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            try await Task.sleep(for: .seconds(1))
+            let after = Double(await podsd.playerctl("position").stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            #expect(after > before + 0.5, "the position went from \(before) to \(after) with the window closed")
+        }
+    }
+
+    @Test func aSubscriptionFromTheWindowAppearsAndEveryControlIsNamed() async throws {
+        let (podsd, server) = try await Self.podsdWithAShow()
+        defer { server.stop() }
+        server.setFile("/other.xml", sampleFeed([("x", "Other first", 4, server.url("/a.mp3"))], title: "Other Show"))
+        try await DesktopSession.with(podsd) { desktop in
+            let driver = desktop.driver
+            try await driver.wait("list item", "^Window Show")
+            try await driver.set("text", "^Feed address$", to: server.url("/other.xml"))
+            try await driver.press("push button", "^Subscribe$")
+            try await driver.wait("list item", "^Other Show, Test Host", seconds: 10)
+            let podcastsScreen = try await driver.unnamed()
+            #expect(podcastsScreen.unnamed == [] && podcastsScreen.seen >= 8, "\(podcastsScreen)")
+            try await driver.press("push button", "^Open Other Show$")
+            try await driver.wait("push button", "^Play Other first$")
+            let episodesScreen = try await driver.unnamed()
+            #expect(episodesScreen.unnamed == [] && episodesScreen.seen >= 8, "\(episodesScreen)")
+            // A refresh that finds a new episode adds it to the open list.
+            server.setFile("/other.xml", sampleFeed([("x", "Other first", 4, server.url("/a.mp3")),
+                                                     ("y", "Other second", 5, server.url("/a.mp3"))], title: "Other Show"))
+            try await driver.press("push button", "^Refresh this podcast$")
+            try await driver.wait("push button", "^Play Other second$", seconds: 10)
+            desktop.screenshot("subscribed")
+        }
+    }
+}
