@@ -20,12 +20,15 @@ public final class Slider: Widget {
 
     public var value: Double { gtk_range_get_value(pods_range(raw)) }
 
-    /// Sets where the slider stands and its end, and what a screen reader says of it.
+    /// Sets where the slider stands and its end, and what a screen reader
+    /// says of it. Before the end is known the slider stands at its start
+    /// (not at `value` seconds of a 1 s stand-in range).
     public func set(_ value: Double, of upper: Double, saying text: String) {
         Signals.blocking(raw, handler) {
-            let end = upper.isFinite && upper > 0 ? upper : 1
+            let known = upper.isFinite && upper > 0
+            let end = known ? upper : 1
             gtk_range_set_range(pods_range(raw), 0, end)
-            gtk_range_set_value(pods_range(raw), value.isFinite ? min(max(0, value), end) : 0)
+            gtk_range_set_value(pods_range(raw), known && value.isFinite ? min(max(0, value), end) : 0)
         }
         pods_accessible_set_value_text(raw, text)
     }
