@@ -18,33 +18,24 @@ static inline GtkRange *pods_range(gpointer p) { return GTK_RANGE(p); }
 static inline GtkWindow *pods_window(gpointer p) { return GTK_WINDOW(p); }
 static inline GtkEditable *pods_editable(gpointer p) { return GTK_EDITABLE(p); }
 static inline GtkEntry *pods_entry(gpointer p) { return GTK_ENTRY(p); }
-static inline GtkAccessible *pods_accessible(gpointer p) { return GTK_ACCESSIBLE(p); }
 static inline GtkScrolledWindow *pods_scrolled(gpointer p) { return GTK_SCROLLED_WINDOW(p); }
 static inline GtkListView *pods_list_view(gpointer p) { return GTK_LIST_VIEW(p); }
 static inline GtkListItem *pods_list_item(gpointer p) { return GTK_LIST_ITEM(p); }
-static inline GtkPicture *pods_picture(gpointer p) { return GTK_PICTURE(p); }
-static inline GtkStack *pods_stack(gpointer p) { return GTK_STACK(p); }
 static inline GtkApplication *pods_application(gpointer p) { return GTK_APPLICATION(p); }
 static inline GApplication *pods_gapplication(gpointer p) { return G_APPLICATION(p); }
 static inline GActionMap *pods_action_map(gpointer p) { return G_ACTION_MAP(p); }
 static inline GListModel *pods_list_model(gpointer p) { return G_LIST_MODEL(p); }
-static inline GtkListItemFactory *pods_factory(gpointer p) { return GTK_LIST_ITEM_FACTORY(p); }
 static inline GtkSelectionModel *pods_selection(gpointer p) { return GTK_SELECTION_MODEL(p); }
 static inline AdwLeaflet *pods_leaflet(gpointer p) { return ADW_LEAFLET(p); }
 static inline AdwHeaderBar *pods_header_bar(gpointer p) { return ADW_HEADER_BAR(p); }
 static inline AdwToastOverlay *pods_toast_overlay(gpointer p) { return ADW_TOAST_OVERLAY(p); }
 static inline AdwApplicationWindow *pods_app_window(gpointer p) { return ADW_APPLICATION_WINDOW(p); }
-static inline AdwWindowTitle *pods_window_title(gpointer p) { return ADW_WINDOW_TITLE(p); }
 static inline AdwStatusPage *pods_status_page(gpointer p) { return ADW_STATUS_PAGE(p); }
-static inline AdwViewStack *pods_view_stack(gpointer p) { return ADW_VIEW_STACK(p); }
-static inline AdwViewSwitcherTitle *pods_view_switcher_title(gpointer p) { return ADW_VIEW_SWITCHER_TITLE(p); }
-static inline AdwViewSwitcherBar *pods_view_switcher_bar(gpointer p) { return ADW_VIEW_SWITCHER_BAR(p); }
 
 /// g_signal_connect_data with no flags.
 gulong pods_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data, GClosureNotify destroy);
-/// GTK_ACCESSIBLE_PROPERTY_LABEL / DESCRIPTION / VALUE_TEXT (the property call is variadic).
+/// GTK_ACCESSIBLE_PROPERTY_LABEL / VALUE_TEXT (the property call is variadic).
 void pods_accessible_set_label(gpointer accessible, const char *label);
-void pods_accessible_set_description(gpointer accessible, const char *description);
 void pods_accessible_set_value_text(gpointer accessible, const char *text);
 /// Serves libdispatch's main queue (Swift's MainActor) from GLib's main loop.
 void pods_attach_main_queue(void);

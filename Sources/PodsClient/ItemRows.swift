@@ -178,3 +178,21 @@ public enum Clock {
     /// Times come from outside (a feed's duration, through podsd): 1e23 seconds shows as 0:00, not a trap.
     public static func text(_ seconds: Double) -> String { MediaSeconds.clock(seconds) }
 }
+
+extension LibraryClient {
+    /// Every subscription as a row (`ListPodcasts`, all its pages).
+    public func podcastRows() async throws(PlayerClient.Failure) -> [PodcastRow] {
+        var rows: [PodcastRow] = []
+        try await podcasts { page in rows += page.compactMap(Items.podcast) }
+        return rows
+    }
+
+    /// Every episode of `podcast` (nil: of all), as rows, streamed off the bus as `pods episodes` reads them.
+    public func episodeRows(podcast: Int64?) async throws(PlayerClient.Failure) -> [EpisodeRow] {
+        var rows: [EpisodeRow] = []
+        try await episodes(podcast: podcast.map(String.init), unplayedOnly: false, limit: nil) { page in
+            rows += page.compactMap(Items.episode)
+        }
+        return rows
+    }
+}

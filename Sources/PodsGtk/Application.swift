@@ -8,9 +8,8 @@ public final class Application {
     let raw: UnsafeMutableRawPointer
     private var activated: (@MainActor () -> Void)?
 
-    /// `unique: false` runs a second instance beside the first (the tests' windows).
-    public init(id: String, unique: Bool = true) {
-        let app = adw_application_new(id, unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)!
+    public init(id: String) {
+        let app = adw_application_new(id, G_APPLICATION_DEFAULT_FLAGS)!
         raw = UnsafeMutableRawPointer(app)
         Signals.connect(raw, "activate") { [unowned self] in self.activated?() }
     }

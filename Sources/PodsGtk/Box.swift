@@ -8,6 +8,4 @@ public final class Box: Widget {
     }
 
     public func append(_ child: Widget) { gtk_box_append(pods_box(raw), child.widget) }
-
-    public func remove(_ child: Widget) { gtk_box_remove(pods_box(raw), child.widget) }
 }

@@ -17,18 +17,10 @@ public final class Button: Widget {
 
     public func onClick(_ body: @escaping @MainActor () -> Void) { Signals.connect(raw, "clicked", body) }
 
-    public var label: String {
-        get { gtk_button_get_label(pods_button(raw)).map { String(cString: $0) } ?? "" }
-        set { gtk_button_set_label(pods_button(raw), newValue) }
-    }
-
     /// Changes the icon and, with it, the name and tooltip (Play becomes Pause).
     public func icon(_ icon: String, name: String) {
         gtk_button_set_icon_name(pods_button(raw), icon)
         self.name(name)
         tooltip = name
     }
-
-    /// The window action the button runs (`win.play-pause`): disabled with it.
-    public func action(_ name: String) { gtk_actionable_set_action_name(OpaquePointer(raw), name) }
 }

@@ -50,23 +50,9 @@ public final class ListView<Row: AnyObject>: Widget {
         pods_row_model_splice(model, UInt32(rows.lowerBound), UInt32(rows.count), UInt32(rows.count))
     }
 
-    /// `count` rows added at the end (a page arrived).
-    public func appended(_ added: Int) {
-        guard added > 0 else { return }
-        let old = count
-        count += added
-        pods_row_model_splice(model, UInt32(old), 0, UInt32(added))
-    }
-
     /// A row activated (Enter, a click on a row, a screen reader's action).
     public func onActivate(_ body: @escaping @MainActor (Int) -> Void) {
         gtk_list_view_set_single_click_activate(pods_list_view(raw), 0)
         Signals.connect(raw, "activate", index: body)
-    }
-
-    /// Scrolls row `index` into view (GTK 4.8 has no gtk_list_view_scroll_to).
-    public func scroll(to index: Int) {
-        guard index >= 0, index < count else { return }
-        _ = gtk_widget_activate_action_variant(widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(index)))
     }
 }

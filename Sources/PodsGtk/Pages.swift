@@ -29,6 +29,4 @@ public final class Pages: Widget {
 
     /// Back to `page`.
     public func show(_ page: Widget) { adw_leaflet_set_visible_child(pods_leaflet(raw), page.widget) }
-
-    public func isShowing(_ page: Widget) -> Bool { adw_leaflet_get_visible_child(pods_leaflet(raw)) == page.widget }
 }

@@ -22,9 +22,6 @@ public class Widget {
     /// The name a screen reader says (an icon button's label, a list's purpose).
     public func name(_ label: String) { pods_accessible_set_label(raw, label) }
 
-    /// What a screen reader adds after the name.
-    public func describe(_ description: String) { pods_accessible_set_description(raw, description) }
-
     public var tooltip: String? {
         get { gtk_widget_get_tooltip_text(widget).map { String(cString: $0) } }
         set { gtk_widget_set_tooltip_text(widget, newValue) }
@@ -75,8 +72,4 @@ public class Widget {
 
     /// A style class of Adwaita's stylesheet (`title-2`, `dim-label`, `flat`, `card`…).
     public func style(_ cssClass: String) { gtk_widget_add_css_class(widget, cssClass) }
-
-    public func unstyle(_ cssClass: String) { gtk_widget_remove_css_class(widget, cssClass) }
-
-    public func grabFocus() { _ = gtk_widget_grab_focus(widget) }
 }

@@ -7,50 +7,37 @@ import CGtk
 public final class Window: Widget {
     private let application: Application
     private let overlay: UnsafeMutableRawPointer
-    private let headerBar: UnsafeMutableRawPointer
-    private let heading: UnsafeMutableRawPointer
-    private var kept: [Widget] = []
+    /// The Swift side of the content (its handlers capture it unowned): kept as long as the window.
+    private let content: Widget
     private var shownToast: OpaquePointer?
 
     public init(_ application: Application, title: String, content: Widget) {
         self.application = application
+        self.content = content
         let window = adw_application_window_new(pods_application(application.raw))!
         overlay = UnsafeMutableRawPointer(adw_toast_overlay_new()!)
-        headerBar = UnsafeMutableRawPointer(adw_header_bar_new()!)
-        heading = UnsafeMutableRawPointer(adw_window_title_new(title, nil)!)
         super.init(taking: window)
+        let headerBar = UnsafeMutableRawPointer(adw_header_bar_new()!)
         gtk_window_set_title(pods_window(raw), title)
         gtk_window_set_default_size(pods_window(raw), 900, 700)
-        adw_header_bar_set_title_widget(pods_header_bar(headerBar), pods_widget(heading))
+        adw_header_bar_set_title_widget(pods_header_bar(headerBar), adw_window_title_new(title, nil))
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(pods_box(UnsafeMutableRawPointer(column)), pods_widget(headerBar))
         gtk_box_append(pods_box(UnsafeMutableRawPointer(column)), content.widget)
         adw_toast_overlay_set_child(pods_toast_overlay(overlay), column)
         adw_application_window_set_content(pods_app_window(raw), pods_widget(overlay))
-        kept.append(content)
     }
 
-    /// The line under the title (the podcast a page shows).
-    public func subtitle(_ text: String) { adw_window_title_set_subtitle(pods_window_title(heading), DisplaySafe.text(text)) }
-
-    /// A button at the header bar's start or end.
-    public func header(_ widget: Widget, atEnd: Bool = false) {
-        kept.append(widget)
-        if atEnd { adw_header_bar_pack_end(pods_header_bar(headerBar), widget.widget) } else { adw_header_bar_pack_start(pods_header_bar(headerBar), widget.widget) }
-    }
-
-    /// A short message over the window, with a button (Undo) when `button` is given.
-    public func toast(_ text: String, button: String? = nil, _ pressed: (@MainActor () -> Void)? = nil) {
+    /// A short message over the window.
+    public func toast(_ text: String) {
         let toast = adw_toast_new(DisplaySafe.text(text))!
         adw_toast_set_timeout(toast, 5)
-        if let button, let pressed {
-            adw_toast_set_button_label(toast, button)
-            Signals.connect(UnsafeMutableRawPointer(toast), "button-clicked", pressed)
-        }
         // One toast at a time: a newer message replaces the one showing rather than queueing behind it.
-        if let shownToast { adw_toast_dismiss(shownToast) }
+        if let shownToast {
+            adw_toast_dismiss(shownToast)
+            g_object_unref(UnsafeMutableRawPointer(shownToast))
+        }
         g_object_ref(UnsafeMutableRawPointer(toast))
-        if let shownToast { g_object_unref(UnsafeMutableRawPointer(shownToast)) }
         shownToast = toast
         adw_toast_overlay_add_toast(pods_toast_overlay(overlay), toast)  // transfer full
         // libadwaita 1.2 leaves the toast's dismiss button unnamed: it is named once its widget exists.

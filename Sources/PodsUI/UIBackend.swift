@@ -20,11 +20,7 @@ struct UIBackend: Sendable {
     // MARK: - Reading
 
     func loadPodcasts() {
-        run(.podcasts) { () throws(PlayerClient.Failure) in
-            var rows: [PodcastRow] = []
-            try await library.podcasts { page in rows += page.compactMap(Items.podcast) }
-            post(.podcasts(rows))
-        }
+        run(.podcasts) { () throws(PlayerClient.Failure) in post(.podcasts(try await library.podcastRows())) }
     }
 
     func loadEpisodes(_ list: UIEvent.List, podcast: Int64?, after cursor: String) {
@@ -40,10 +36,7 @@ struct UIBackend: Sendable {
     /// bus, a pipe podsd writes its pages into): for `G`.
     func loadAllEpisodes(_ list: UIEvent.List, podcast: Int64?) {
         run(list) { () throws(PlayerClient.Failure) in
-            var rows: [EpisodeRow] = []
-            try await library.episodes(podcast: podcast.map(String.init), unplayedOnly: false, limit: nil) { page in
-                rows += page.compactMap(Items.episode)
-            }
+            let rows = try await library.episodeRows(podcast: podcast)
             post(.episodes(list, podcast: podcast, rows: rows, next: LibraryPaging.start, first: true))
         }
     }

@@ -95,7 +95,7 @@ public final class WindowApp {
         guard let backend else { return }
         Task {
             do throws(PlayerClient.Failure) {
-                let rows = try await backend.podcasts()
+                let rows = try await backend.library.podcastRows()
                 podcasts.show(rows)
                 if let shown = episodes.podcast, let fresh = rows.first(where: { $0.id == shown.id }) { episodes.show(fresh) }
             } catch { report(error) }
@@ -113,7 +113,7 @@ public final class WindowApp {
         guard let backend else { return }
         Task {
             do throws(PlayerClient.Failure) {
-                let rows = try await backend.episodes(of: podcast)
+                let rows = try await backend.library.episodeRows(podcast: podcast)
                 if episodes.podcast?.id == podcast { episodes.show(episodes: rows) }
             } catch { report(error) }
         }
