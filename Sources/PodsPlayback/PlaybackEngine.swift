@@ -42,6 +42,11 @@ public final class PlaybackEngine {
     private var deferredSeek: Duration?
     /// A seek under way: reported as the position until it completes.
     private var seekInFlight: Duration?
+    /// Where a load starts, reported as the position until it prerolls:
+    /// until the worker has torn the old source down, the pipeline still
+    /// answers with the old source's place (a new episode said it was at
+    /// the last one's 0:19 as it loaded).
+    private var loadingFrom: Duration?
     /// The last position read or sought in this source: where a re-seek
     /// (a new rate) goes when the pipeline cannot say, as its position query
     /// can fail right at ASYNC_DONE. (`?? .zero` there once sent a listener
@@ -122,6 +127,7 @@ public final class PlaybackEngine {
         requestedState = GST_STATE_NULL
         isPrerolled = false
         deferredSeek = nil
+        loadingFrom = nil
         seekInFlight = nil
         unconfirmedSeek = nil
         let playbin = fresh.playbin, busReader = fresh.busReader, setup = fresh.sourceSetup
@@ -270,6 +276,7 @@ public final class PlaybackEngine {
         isPrerolled = false
         segmentNeedsRate = true
         deferredSeek = start > .zero ? start : nil
+        loadingFrom = max(start, .zero)
         lastKnownPosition = max(start, .zero)
         seekInFlight = nil
         unconfirmedSeek = nil
@@ -312,6 +319,7 @@ public final class PlaybackEngine {
         setState(GST_STATE_READY)
         isPrerolled = false
         deferredSeek = nil
+        loadingFrom = nil
         seekInFlight = nil
         unconfirmedSeek = nil
         lastKnownPosition = .zero
@@ -325,6 +333,7 @@ public final class PlaybackEngine {
         source = nil
         isPrerolled = false
         deferredSeek = nil
+        loadingFrom = nil
         seekInFlight = nil
         unconfirmedSeek = nil
         lastKnownPosition = .zero
@@ -433,7 +442,7 @@ public final class PlaybackEngine {
 
     /// The pipeline's position, or nil when it has none (stopped, loading).
     public func position() -> Duration? {
-        if let target = deferredSeek ?? seekInFlight { return target }
+        if let target = deferredSeek ?? seekInFlight ?? loadingFrom { return target }
         let read = positionReader.position()
         if let read { lastKnownPosition = read }
         return read
@@ -510,6 +519,7 @@ public final class PlaybackEngine {
             guard message.generation == Int32(truncatingIfNeeded: generation), number == unconfirmedSeek else { return nil }
             unconfirmedSeek = nil
             seekInFlight = nil
+            loadingFrom = nil
             isPrerolled = true
             return nil
         case .event(let pipelineEvent):
@@ -525,6 +535,7 @@ public final class PlaybackEngine {
             unconfirmedSeek = nil
             let waiting = deferredSeek
             deferredSeek = nil
+            loadingFrom = nil
             if let waiting {
                 performSeek(to: waiting)
             } else if segmentNeedsRate && rate * rateBoost != 1 {
@@ -538,6 +549,7 @@ public final class PlaybackEngine {
             setState(GST_STATE_READY)
             isPrerolled = false
             deferredSeek = nil
+            loadingFrom = nil
             seekInFlight = nil
             unconfirmedSeek = nil
         default:

@@ -1,5 +1,5 @@
 import Foundation
-import PodsPlayback
+@testable import PodsPlayback
 import PodsTestSupport
 import Testing
 
@@ -37,7 +37,7 @@ import Testing
             // 0.8 s to 1.25 s after play: before, at and after the clip's end.
             try await Task.sleep(for: .milliseconds(800 + round * 30))
             // Its messages wait unread, as the controller's may: an end posted now is read after the next load.
-            if let position = harness.engine.position(), position >= .milliseconds(990) { endsSeen += 1 }
+            if let position = harness.engine.positionReader.position(), position >= .milliseconds(990) { endsSeen += 1 }
             harness.engine.load(MediaSource(filePath: Fixtures.sampleMP3.path))
             harness.engine.play()
             let stale = await harness.waitFor(.milliseconds(400)) { if case .endOfStream = $0 { true } else { false } }
@@ -45,6 +45,30 @@ import Testing
         }
         // The window was hit from both sides: some clips were at their end before the next load, some were not.
         #expect(endsSeen > 0 && endsSeen < 16, "\(endsSeen) of 16 clips at their end before the load")
+    }
+
+    /// From the moment a new source loads until it prerolls, the position
+    /// is the new source's start: never the old one's place, which the
+    /// pipeline still answers with until its worker tears it down. A late
+    /// worker (a loaded machine; here it is held 1.5 s, past the second
+    /// `load` waits for it) once had a new episode at the last one's 0:42.
+    @Test func aNewSourceNeverReportsTheOldOnesPlace() async throws {
+        let harness = try EngineHarness()
+        for start in [Duration.zero, .seconds(3)] {
+            harness.engine.load(MediaSource(filePath: Fixtures.sampleMP3.path))
+            harness.engine.play()
+            await harness.waitUntilSettled()
+            harness.engine.seek(to: .seconds(42))
+            await harness.waitUntilSettled()
+            harness.engine.pipeline.worker.post { Thread.sleep(forTimeInterval: 1.5) }
+            harness.engine.load(MediaSource(filePath: Fixtures.sampleOgg.path), startingAt: start)
+            var reads: [Duration] = []
+            while harness.engine.isSettling, reads.count < 2000 {
+                reads.append(harness.engine.currentPosition)
+                _ = await harness.waitFor(.milliseconds(2)) { _ in false }  // handles what came meanwhile
+            }
+            #expect(!reads.isEmpty && reads.allSatisfy { $0 == start }, "start \(start): read \(reads.min() ?? .zero) to \(reads.max() ?? .zero)")
+        }
     }
 
     @Test func seekLandsWithin100Milliseconds() async throws {
