@@ -96,7 +96,7 @@ let package = Package(
         // The terminal through ncursesw: keys, colours and a screen drawn whole.
         .target(name: "PodsTerminal", dependencies: ["CNcurses", "PodsConcurrency"]),
         .target(name: "PodsGtk", dependencies: ["CGtk", "PodsGtkShims"]),
-        .target(name: "PodsWindow", dependencies: ["PodsClient", "PodsGtk"]),
+        .target(name: "PodsWindow", dependencies: ["PodsClient", "PodsGtk", "PodsProtocol"]),
         // `pods ui`: the library, show notes and player on one screen.
         .target(name: "PodsUI", dependencies: ["PodsClient", "PodsConcurrency", "PodsDBus", "PodsFeedParser", "PodsProtocol", "PodsTerminal"]),
         .target(name: "PodsFeedParser", dependencies: ["CLibXML2"]),
@@ -227,7 +227,7 @@ let package = Package(
             "PodsProtocol", "PodsSession", "PodsSettings", "PodsTranscripts",
         ]),
         .testTarget(name: "PodsPlaybackTests", dependencies: ["PodsPlayback", "PodsTestSupport"]),
-        .testTarget(name: "PodsWindowTests", dependencies: ["PodsProtocol", "PodsTestSupport"]),
+        .testTarget(name: "PodsWindowTests", dependencies: ["PodsDBus", "PodsProtocol", "PodsTestSupport"]),
         .testTarget(name: "PodsUITests", dependencies: ["PodsClient", "PodsTerminal", "PodsUI"]),
         .testTarget(name: "PodsPlayerTests", dependencies: ["PodsChapters", "PodsPlayback", "PodsPlayer", "PodsSettings", "PodsTestSupport"]),
         .testTarget(

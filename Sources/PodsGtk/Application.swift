@@ -38,9 +38,11 @@ public final class Application {
     }
 
     /// Runs the main loop until the last window closes; the exit status.
+    /// The command line is GApplication's own: `--gapplication-service`
+    /// (as the bus starts it) waits for `Activate` instead of activating.
     public func run() -> Int32 {
         pods_attach_main_queue()
-        return g_application_run(pods_gapplication(raw), 0, nil)
+        return g_application_run(pods_gapplication(raw), CommandLine.argc, CommandLine.unsafeArgv)
     }
 
     public func quit() { g_application_quit(pods_gapplication(raw)) }

@@ -37,7 +37,7 @@ package struct BusInterfaces: Sendable {
         let player = try MPRISObject.make(
             controller: controller, navigation: Navigation(controller: controller, player: playback), publisher: publisher,
             trackList: trackList, playlists: playlists, session: session, supportedMimeTypes: SupportedFormats.mimeTypes(),
-            quit: quit)
+            window: await WindowRaiser.probe(connection: pods, logger: logger), quit: quit)
         let pods1 = try PlayerObject.make(controller: controller, player: playback, library: session.library, bookmarks: session.bookmarks,
                                       preferences: session.preferences, settings: session.settings)
         // One object on both: one read-ahead of pages, whichever connection a client pages on.

@@ -13,9 +13,10 @@ package enum MPRISObject {
     /// without a hop to the controller); methods and setters go to `controller`.
     package static func make(controller: PlayerController, navigation: Navigation, publisher: MPRISPublisher,
                      trackList: TrackList, playlists: Playlists, session: Session,
-                     supportedMimeTypes: [String], quit: @escaping @Sendable () -> Void) throws(MethodTable.Incomplete) -> DBusExportedObject {
+                     supportedMimeTypes: [String], window: WindowRaiser,
+                     quit: @escaping @Sendable () -> Void) throws(MethodTable.Incomplete) -> DBusExportedObject {
         DBusExportedObject(path: MPRIS.objectPath, interfaces: [
-            try root(supportedMimeTypes: supportedMimeTypes, quit: quit),
+            try root(supportedMimeTypes: supportedMimeTypes, window: window, quit: quit),
             try player(controller, navigation, publisher, session.playback),
             try self.trackList(trackList, controller: controller, session: session),
             try self.playlists(playlists),
@@ -29,13 +30,14 @@ package enum MPRISObject {
 
     // MARK: - org.mpris.MediaPlayer2
 
-    private static func root(supportedMimeTypes: [String], quit: @escaping @Sendable () -> Void) throws(MethodTable.Incomplete) -> DBusInterface {
+    private static func root(supportedMimeTypes: [String], window: WindowRaiser,
+                             quit: @escaping @Sendable () -> Void) throws(MethodTable.Incomplete) -> DBusInterface {
         typealias Property = MPRIS.RootProperty
         let values: [String: DBusValue] = [
             Property.canQuit.name: .bool(true),
             Property.fullscreen.name: .bool(false),
             Property.canSetFullscreen.name: .bool(false),
-            Property.canRaise.name: .bool(false),
+            Property.canRaise.name: .bool(window.canRaise),
             Property.hasTrackList.name: .bool(true),
             Property.identity.name: .string(MPRIS.identity),
             Property.desktopEntry.name: .string(MPRIS.desktopEntry),
@@ -50,7 +52,10 @@ package enum MPRISObject {
             })
         }
         let handlers = [
-            MPRISRootMethod.raise.exported { _ in [] },
+            MPRISRootMethod.raise.exported { _ in
+                try window.raise()
+                return []
+            },
             MPRISRootMethod.quit.exported { _ in
                 quit()
                 return []

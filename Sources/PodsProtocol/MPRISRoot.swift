@@ -6,7 +6,7 @@ public enum MPRISRootInterface {}
 public typealias MPRISRootMethod = InterfaceMethod<MPRISRootInterface>
 
 extension InterfaceMethod where Interface == MPRISRootInterface {
-    /// Nothing to raise while Pods has no window (`CanRaise` is false).
+    /// Shows the window (`pods-gtk`), starting it if need be; nothing where it is not installed (`CanRaise` false).
     public static let raise = MPRISRootMethod("Raise")
     public static let quit = MPRISRootMethod("Quit")
 

@@ -1,3 +1,5 @@
+import PodsDBus
+
 /// The bus name podsd serves Pods' own interfaces under (`org.pods.Library2`,
 /// `org.pods.Player1`), on a connection of its own.
 ///
@@ -9,4 +11,14 @@
 /// only under this name.
 public enum PodsBus {
     public static let name = "org.pods.Pods"
+}
+
+/// The window, `pods-gtk`: a GApplication under this id, which the bus
+/// starts from its activation file (`data/org.pods.Pods.Window.service.in`)
+/// when podsd asks it to show itself (MPRIS `Raise`).
+public enum PodsWindowBus {
+    public static let applicationID = "org.pods.Pods.Window"
+    /// Where GApplication serves `org.freedesktop.Application` for that id.
+    public static let objectPath = DBusObjectPath(validLiteral: "/org/pods/Pods/Window")
+    public static let applicationInterface = "org.freedesktop.Application"
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PodsClient
 import PodsGtk
+import PodsProtocol
 
 /// Pods' window: a client of podsd that shows the library and the player
 /// and follows every change from podsd's signals. Closing it leaves
@@ -8,7 +9,7 @@ import PodsGtk
 @MainActor
 public final class WindowApp {
     /// The application id: podsd owns `org.pods.Pods` on the bus, the window this.
-    public static let applicationID = "org.pods.Pods.Window"
+    public static let applicationID = PodsWindowBus.applicationID
 
     private let application = Application(id: WindowApp.applicationID)
     private var window: Window?

@@ -1,4 +1,6 @@
 import Foundation
+import PodsDBus
+import PodsProtocol
 import PodsTestSupport
 import Testing
 
@@ -8,7 +10,8 @@ import Testing
 struct DesktopSession {
     let podsd: PodsdProcess
     let display: String
-    let window: Process
+    /// The window's process: launched here, or started by the bus.
+    private(set) var window: Int32
     let driver: AccessibilityDriver
     private let xserver: Process
     private let accessibility: Process
@@ -20,7 +23,12 @@ struct DesktopSession {
         podsd.bus.environment.merging(["DISPLAY": display, "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "ADW_DISABLE_PORTAL": "1"]) { $1 }
     }
 
-    static func start(podsd: PodsdProcess) async throws -> DesktopSession {
+    /// How the window comes up: launched as a desktop launches it, or
+    /// raised through MPRIS as the desktop's media message raises it (the bus
+    /// starts it from the activation file the test's bus was given).
+    enum Opening { case launched, raisedThroughMPRIS }
+
+    static func start(podsd: PodsdProcess, opening: Opening = .launched) async throws -> DesktopSession {
         let xserver = Process()
         xserver.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
         xserver.arguments = ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp", "-noreset"]
@@ -48,16 +56,23 @@ struct DesktopSession {
                                                "--method", "org.a11y.Bus.GetAddress"], environment: podsd.bus.environment).status == 0
             }
         } catch { throw failed(error) }
-        let window = Process()
-        window.executableURL = URL(fileURLWithPath: Fixtures.executable("pods-gtk"))
-        let session = DesktopSession(podsd: podsd, display: display, window: window, driver: AccessibilityDriver(), xserver: xserver,
+        var session = DesktopSession(podsd: podsd, display: display, window: 0, driver: AccessibilityDriver(), xserver: xserver,
                                      accessibility: accessibility, number: number)
-        window.environment = ProcessInfo.processInfo.environment.merging(session.environment) { $1 }
-        window.standardOutput = FileHandle.nullDevice
-        window.standardError = FileHandle.nullDevice
+        let environment = ProcessInfo.processInfo.environment.merging(session.environment) { $1 }
         do {
-            try window.run()
-            try await session.driver.start(application: window.processIdentifier, environment: window.environment ?? [:])
+            switch opening {
+            case .launched:
+                let window = Process()
+                window.executableURL = URL(fileURLWithPath: Fixtures.executable("pods-gtk"))
+                window.environment = environment
+                window.standardOutput = FileHandle.nullDevice
+                window.standardError = FileHandle.nullDevice
+                try window.run()
+                session.window = window.processIdentifier
+            case .raisedThroughMPRIS:
+                session.window = try await session.raiseThroughMPRIS()
+            }
+            try await session.driver.start(application: session.window, environment: environment)
             try await session.driver.wait("frame", "^Pods$")
         } catch {
             session.screenshot("start")
@@ -67,9 +82,30 @@ struct DesktopSession {
         return session
     }
 
+    /// The desktop's media message clicked: MPRIS `Raise`, called as GNOME
+    /// Shell calls it, once the bus would start the window on this display.
+    /// The window's process id, once it owns its name.
+    private func raiseThroughMPRIS() async throws -> Int32 {
+        // As a desktop session sets it: the bus was started with XDG_DATA_DIRS naming only the test's
+        // activation files, and a window started with that finds no icon theme.
+        let desktop = environment.merging(["XDG_DATA_DIRS": ProcessInfo.processInfo.environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share"]) { $1 }
+        let shown = ["DISPLAY", "GDK_BACKEND", "GSK_RENDERER", "ADW_DISABLE_PORTAL", "XDG_DATA_DIRS"].compactMap { key in
+            desktop[key].map { "'\(key)': '\($0)'" }
+        }
+        let bus = ["--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus"]
+        let updated = await Subprocess.run("gdbus", ["call"] + bus + ["--method", "org.freedesktop.DBus.UpdateActivationEnvironment",
+                                                                      "{\(shown.joined(separator: ", "))}"], environment: podsd.bus.environment)
+        guard updated.status == 0 else { throw TestSupportError("UpdateActivationEnvironment: \(updated.stderr)") }
+        let raised = await Subprocess.run("gdbus", ["call", "--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue,
+                                                    "--method", "org.mpris.MediaPlayer2.Raise"], environment: podsd.bus.environment)
+        guard raised.status == 0 else { throw TestSupportError("Raise: \(raised.stderr)") }
+        try await waitFor(timeout: .seconds(15)) { (try? await podsd.connection.nameHasOwner(PodsWindowBus.applicationID)) == true }
+        return try await podsd.connection.processID(of: PodsWindowBus.applicationID)
+    }
+
     /// Runs `body` on a desktop with `podsd`, and always takes the desktop down after.
-    static func with(_ podsd: PodsdProcess, _ body: (DesktopSession) async throws -> Void) async throws {
-        let session = try await start(podsd: podsd)
+    static func with(_ podsd: PodsdProcess, opening: Opening = .launched, _ body: (DesktopSession) async throws -> Void) async throws {
+        let session = try await start(podsd: podsd, opening: opening)
         do { try await body(session) } catch {
             session.screenshot("failure")
             session.stop()
@@ -95,14 +131,14 @@ struct DesktopSession {
         driver.stop()
         // Neither GTK nor at-spi-bus-launcher ends on a SIGTERM sent from here, and
         // Foundation's waitUntilExit never returned for them: killed, not awaited.
-        for process in [window, accessibility] where Self.isAlive(process) { kill(process.processIdentifier, SIGKILL) }
+        for process in [window, accessibility.processIdentifier] where process > 0 && Self.isAlive(process) { kill(process, SIGKILL) }
         Self.stopAccessibilityBus(number)
-        if Self.isAlive(xserver) { kill(xserver.processIdentifier, SIGKILL) }
+        if Self.isAlive(xserver.processIdentifier) { kill(xserver.processIdentifier, SIGKILL) }
     }
 
-    /// Whether `process` still runs (a zombie does not), read from /proc.
-    static func isAlive(_ process: Process) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+    /// Whether process `pid` still runs (a zombie does not), read from /proc.
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let end = stat.lastIndex(of: ")") else { return false }
         return !stat[end...].hasPrefix(") Z")
     }

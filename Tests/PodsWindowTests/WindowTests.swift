@@ -1,4 +1,5 @@
 import Foundation
+import PodsDBus
 import PodsProtocol
 import PodsTestSupport
 import Testing
@@ -18,6 +19,47 @@ import Testing
         let podsd = try await PodsdProcess.start()
         #expect(await podsd.pods("subscribe", server.url("/feed.xml")).status == 0)
         return (podsd, server)
+    }
+
+    /// MPRIS `CanRaise`, as a media applet reads it.
+    static func canRaise(_ podsd: PodsdProcess) async -> String {
+        await Subprocess.run("gdbus", ["call", "--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue,
+                                       "--method", "org.freedesktop.DBus.Properties.Get", MPRIS.rootInterface, "CanRaise"],
+                             environment: podsd.bus.environment).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The desktop's media message clicked (MPRIS `Raise`) opens the window:
+    /// the bus starts `pods-gtk` from its activation file, as an installed
+    /// Pods has it, and a second `Raise` shows the same window. Where the
+    /// window is not installed, `CanRaise` is false and `Raise` does nothing.
+    @Test func raiseOpensTheWindowWhereItIsInstalledAndCanRaiseSaysWhere() async throws {
+        let bare = try await PodsdProcess.start()
+        #expect(await Self.canRaise(bare) == "(<false>,)")
+        let ignored = await Subprocess.run("gdbus", ["call", "--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue,
+                                                     "--method", "org.mpris.MediaPlayer2.Raise"], environment: bare.bus.environment)
+        #expect(ignored.status == 0, "\(ignored)")  // it does nothing, as the specification has it
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await !bare.connection.nameHasOwner(PodsWindowBus.applicationID))
+
+        let data = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let services = data.appendingPathComponent("dbus-1/services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        let template = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("data/org.pods.Pods.Window.service.in"), encoding: .utf8)
+        let bin = URL(fileURLWithPath: Fixtures.executable("pods-gtk")).deletingLastPathComponent().path
+        try template.replacingOccurrences(of: "@BINDIR@", with: bin)
+            .write(to: services.appendingPathComponent("org.pods.Pods.Window.service"), atomically: true, encoding: .utf8)
+        let podsd = try await PodsdProcess.start(bus: try await PrivateBus.start(environment: ["XDG_DATA_DIRS": data.path]))
+        #expect(await Self.canRaise(podsd) == "(<true>,)")
+        try await DesktopSession.with(podsd, opening: .raisedThroughMPRIS) { desktop in
+            let again = await Subprocess.run("gdbus", ["call", "--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue,
+                                                       "--method", "org.mpris.MediaPlayer2.Raise"], environment: podsd.bus.environment)
+            #expect(again.status == 0, "\(again)")
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await podsd.connection.processID(of: PodsWindowBus.applicationID) == desktop.window)
+            #expect(try await desktop.driver.send("names frame").names.filter { $0 == "Pods" }.count == 1)
+            desktop.screenshot("raised")
+        }
     }
 
     @Test func anEpisodePlayedFromTheWindowPlaysAndPlayerctlsPauseShowsInIt() async throws {
