@@ -38,9 +38,9 @@ import Testing
         await expect(.tooLarge, try await HTTPClient(options: small).get(server.url("/feed.xml")))
         await expect(.other, try await HTTPClient().get(server.url("/loop")))
         await expect(.invalidURL, try await HTTPClient().get("ftp://127.0.0.1/feed.xml"))
-        let closed = try LoopbackHTTPServer(files: [:])
-        let port = closed.port
-        closed.stop()
+        let refusing = try RefusingPort()
+        let port = refusing.port
+        defer { withExtendedLifetime(refusing) {} }
         await expect(.unreachable, try await HTTPClient().get("http://127.0.0.1:\(port)/feed.xml"))
     }
 
@@ -75,9 +75,9 @@ import Testing
         let server = try LoopbackHTTPServer(files: ["/feed.xml": HTTPClientTests.feed], keepAlive: true)
         defer { server.stop() }
         server.setDelay("/feed.xml", .milliseconds(300))
-        let closed = try LoopbackHTTPServer(files: [:])
-        let deadPort = closed.port
-        closed.stop()
+        let refusing = try RefusingPort()
+        let deadPort = refusing.port
+        defer { withExtendedLifetime(refusing) {} }
         let start = ContinuousClock.now
         let results = await withTaskGroup(of: Result<HTTPResponse, HTTPError>.self) { group in
             for index in 0..<30 {

@@ -159,9 +159,9 @@ import Testing
     }
 
     @Test func deadServerIsANetworkError() async throws {
-        let closed = try LoopbackHTTPServer(files: [:])
-        let port = closed.port
-        closed.stop()  // nothing listens on the port now
+        let refusing = try RefusingPort()  // nothing listens on the port
+        let port = refusing.port
+        defer { withExtendedLifetime(refusing) {} }
         let harness = try EngineHarness()
         let start = ContinuousClock.now
         harness.engine.load(try MediaSource(uri: "http://127.0.0.1:\(port)/episode.mp3"))

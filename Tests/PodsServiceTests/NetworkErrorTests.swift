@@ -11,9 +11,9 @@ import Testing
         defer { server.stop() }
         server.hold("/silent.mp3")
         defer { server.release("/silent.mp3") }
-        let closed = try LoopbackHTTPServer(files: [:])
-        let deadPort = closed.port
-        closed.stop()  // nothing listens there now
+        let refusing = try RefusingPort()  // nothing listens there
+        let deadPort = refusing.port
+        defer { withExtendedLifetime(refusing) {} }
         let untrusted = try await SelfSignedTLSServer.start()
         let podsd = try await PodsdProcess.start()
         let cases: [(url: String, says: String)] = [
