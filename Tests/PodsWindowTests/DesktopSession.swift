@@ -96,11 +96,16 @@ struct DesktopSession {
         let updated = await Subprocess.run("gdbus", ["call"] + bus + ["--method", "org.freedesktop.DBus.UpdateActivationEnvironment",
                                                                       "{\(shown.joined(separator: ", "))}"], environment: podsd.bus.environment)
         guard updated.status == 0 else { throw TestSupportError("UpdateActivationEnvironment: \(updated.stderr)") }
-        let raised = await Subprocess.run("gdbus", ["call", "--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue,
-                                                    "--method", "org.mpris.MediaPlayer2.Raise"], environment: podsd.bus.environment)
+        let raised = await Self.callMPRIS(podsd, "\(MPRIS.rootInterface).Raise")
         guard raised.status == 0 else { throw TestSupportError("Raise: \(raised.stderr)") }
         try await waitFor(timeout: .seconds(15)) { (try? await podsd.connection.nameHasOwner(PodsWindowBus.applicationID)) == true }
         return try await podsd.connection.processID(of: PodsWindowBus.applicationID)
+    }
+
+    /// `method` of podsd's MPRIS object called with `gdbus`, as GNOME Shell calls it.
+    static func callMPRIS(_ podsd: PodsdProcess, _ method: String, _ arguments: [String] = []) async -> CommandResult {
+        await Subprocess.run("gdbus", ["call", "--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue,
+                                       "--method", method] + arguments, environment: podsd.bus.environment)
     }
 
     /// Runs `body` on a desktop with `podsd`, and always takes the desktop down after.

@@ -23,9 +23,8 @@ import Testing
 
     /// MPRIS `CanRaise`, as a media applet reads it.
     static func canRaise(_ podsd: PodsdProcess) async -> String {
-        await Subprocess.run("gdbus", ["call", "--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue,
-                                       "--method", "org.freedesktop.DBus.Properties.Get", MPRIS.rootInterface, "CanRaise"],
-                             environment: podsd.bus.environment).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        await DesktopSession.callMPRIS(podsd, "org.freedesktop.DBus.Properties.Get", [MPRIS.rootInterface, "CanRaise"])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The desktop's media message clicked (MPRIS `Raise`) opens the window:
@@ -35,8 +34,7 @@ import Testing
     @Test func raiseOpensTheWindowWhereItIsInstalledAndCanRaiseSaysWhere() async throws {
         let bare = try await PodsdProcess.start()
         #expect(await Self.canRaise(bare) == "(<false>,)")
-        let ignored = await Subprocess.run("gdbus", ["call", "--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue,
-                                                     "--method", "org.mpris.MediaPlayer2.Raise"], environment: bare.bus.environment)
+        let ignored = await DesktopSession.callMPRIS(bare, "\(MPRIS.rootInterface).Raise")
         #expect(ignored.status == 0, "\(ignored)")  // it does nothing, as the specification has it
         try await Task.sleep(for: .milliseconds(500))
         #expect(try await !bare.connection.nameHasOwner(PodsWindowBus.applicationID))
@@ -52,8 +50,7 @@ import Testing
         let podsd = try await PodsdProcess.start(bus: try await PrivateBus.start(environment: ["XDG_DATA_DIRS": data.path]))
         #expect(await Self.canRaise(podsd) == "(<true>,)")
         try await DesktopSession.with(podsd, opening: .raisedThroughMPRIS) { desktop in
-            let again = await Subprocess.run("gdbus", ["call", "--session", "--dest", MPRIS.busName, "--object-path", MPRIS.objectPath.rawValue,
-                                                       "--method", "org.mpris.MediaPlayer2.Raise"], environment: podsd.bus.environment)
+            let again = await DesktopSession.callMPRIS(podsd, "\(MPRIS.rootInterface).Raise")
             #expect(again.status == 0, "\(again)")
             try await Task.sleep(for: .seconds(1))
             #expect(try await podsd.connection.processID(of: PodsWindowBus.applicationID) == desktop.window)
