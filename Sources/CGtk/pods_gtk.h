@@ -10,9 +10,13 @@
 
 static inline GtkWidget *pods_widget(gpointer p) { return GTK_WIDGET(p); }
 static inline gboolean pods_is_button(gpointer p) { return GTK_IS_BUTTON(p); }
+static inline gboolean pods_is_label(gpointer p) { return GTK_IS_LABEL(p); }
 static inline GtkBox *pods_box(gpointer p) { return GTK_BOX(p); }
 static inline GtkLabel *pods_label(gpointer p) { return GTK_LABEL(p); }
 static inline GtkButton *pods_button(gpointer p) { return GTK_BUTTON(p); }
+static inline GtkPicture *pods_picture(gpointer p) { return GTK_PICTURE(p); }
+static inline GdkPaintable *pods_paintable(gpointer p) { return GDK_PAINTABLE(p); }
+static inline GtkTextView *pods_text_view(gpointer p) { return GTK_TEXT_VIEW(p); }
 static inline GtkScale *pods_scale(gpointer p) { return GTK_SCALE(p); }
 static inline GtkRange *pods_range(gpointer p) { return GTK_RANGE(p); }
 static inline GtkWindow *pods_window(gpointer p) { return GTK_WINDOW(p); }

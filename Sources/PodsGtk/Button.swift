@@ -4,8 +4,10 @@ import CGtk
 /// screen readers and a tooltip together, so it is never unnamed.
 @MainActor
 public final class Button: Widget {
-    public init(_ label: String) {
-        super.init(taking: gtk_button_new_with_label(label))
+    /// `name`: what a screen reader says, where the label alone does not say it all.
+    public init(_ label: String, name: String? = nil) {
+        super.init(taking: gtk_button_new_with_label(DisplaySafe.text(label)))
+        if let name { self.name(name) }
     }
 
     /// `icon`: a symbolic icon name (`media-playback-start-symbolic`); `name`: what it does, in words.
@@ -13,6 +15,13 @@ public final class Button: Widget {
         super.init(taking: gtk_button_new_from_icon_name(icon))
         self.name(name)
         tooltip = name
+    }
+
+    /// Ends a label too long for the window with "…" (a chapter's title from a feed).
+    public func ellipsize() {
+        guard let child = gtk_button_get_child(pods_button(raw)), pods_is_label(child) != 0 else { return }
+        gtk_label_set_ellipsize(pods_label(UnsafeMutableRawPointer(child)), PANGO_ELLIPSIZE_END)
+        gtk_label_set_xalign(pods_label(UnsafeMutableRawPointer(child)), 0)
     }
 
     public func onClick(_ body: @escaping @MainActor () -> Void) { Signals.connect(raw, "clicked", body) }

@@ -4,8 +4,10 @@
 /// no more to lay out than a long one.
 enum DisplaySafe {
     static let limit = 20_000
+    /// For a text view, which lays out only what it shows (show notes).
+    static let longLimit = 100_000
 
-    static func text(_ text: String) -> String {
+    static func text(_ text: String, limit: Int = DisplaySafe.limit) -> String {
         var kept = String.UnicodeScalarView()
         var count = 0
         for scalar in text.unicodeScalars {

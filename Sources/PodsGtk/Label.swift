@@ -17,4 +17,12 @@ public final class Label: Widget {
 
     /// Ends a line too long with "…" instead of widening the window.
     public func ellipsize() { gtk_label_set_ellipsize(pods_label(raw), PANGO_ELLIPSIZE_END) }
+
+    /// Breaks long text into lines at words (inside a word too long for one)
+    /// and lets it be selected and copied, as show notes are read.
+    public func wrap(selectable: Bool = false) {
+        gtk_label_set_wrap(pods_label(raw), 1)
+        gtk_label_set_wrap_mode(pods_label(raw), PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_selectable(pods_label(raw), selectable ? 1 : 0)
+    }
 }

@@ -31,6 +31,19 @@ enum Signals {
         return connect(instance, signal, unsafeBitCast(thunk, to: GCallback.self), HandlerBox(body))
     }
 
+    /// `(instance, data)` returning TRUE, so no other handler runs: a link
+    /// button's `activate-link` (GTK's own would open the address).
+    @discardableResult
+    static func connectHandled(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping Handler) -> UInt {
+        let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32 = { _, data in
+            guard let data else { return 1 }
+            let box = Unmanaged<HandlerBox<Handler>>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { box.body() }
+            return 1
+        }
+        return connect(instance, signal, unsafeBitCast(thunk, to: GCallback.self), HandlerBox(body))
+    }
+
     typealias ItemHandler = @MainActor (UnsafeMutableRawPointer) -> Void
 
     /// `(instance, GObject *, data)`: a factory's `setup`, `bind`, `unbind`, `teardown`.

@@ -19,12 +19,13 @@ public class Widget {
 
     var widget: UnsafeMutablePointer<GtkWidget> { pods_widget(raw) }
 
-    /// The name a screen reader says (an icon button's label, a list's purpose).
-    public func name(_ label: String) { pods_accessible_set_label(raw, label) }
+    /// The name a screen reader says (an icon button's label, a list's
+    /// purpose); text from outside in it is made safe as a label's is.
+    public func name(_ label: String) { pods_accessible_set_label(raw, DisplaySafe.text(label)) }
 
     public var tooltip: String? {
         get { gtk_widget_get_tooltip_text(widget).map { String(cString: $0) } }
-        set { gtk_widget_set_tooltip_text(widget, newValue) }
+        set { gtk_widget_set_tooltip_text(widget, newValue.map { DisplaySafe.text($0) }) }
     }
 
     public var isVisible: Bool {

@@ -30,7 +30,10 @@ public final class Window: Widget {
 
     /// A short message over the window.
     public func toast(_ text: String) {
-        let toast = adw_toast_new(DisplaySafe.text(text))!
+        // libadwaita 1.2 reads a toast's title as Pango markup (1.4 made that optional): escaped, a feed's `<` stays a `<`.
+        let escaped = g_markup_escape_text(DisplaySafe.text(text), -1)
+        defer { g_free(escaped) }
+        let toast = adw_toast_new(escaped)!
         adw_toast_set_timeout(toast, 5)
         // One toast at a time: a newer message replaces the one showing rather than queueing behind it.
         if let shownToast {
@@ -70,6 +73,11 @@ public final class Window: Widget {
         g_object_unref(UnsafeMutableRawPointer(action))
         Application.accelerators(application.raw, "win.\(name)", keys)
     }
+
+    /// Opens a web or mail address in the desktop's handler for it: the
+    /// portal's `OpenURI` inside a sandbox, the default application outside.
+    /// The caller checks the address first.
+    public func open(address: String) { gtk_show_uri(pods_window(raw), address, UInt32(GDK_CURRENT_TIME)) }
 
     public func present() { gtk_window_present(pods_window(raw)) }
 

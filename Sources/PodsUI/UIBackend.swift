@@ -163,7 +163,7 @@ struct UIBackend: Sendable {
 
     /// Opens a link in the desktop's browser (`xdg-open`, detached: it outlives the UI).
     func open(_ url: String) {
-        guard let scheme = URL(string: url)?.scheme?.lowercased(), ["http", "https", "mailto"].contains(scheme) else {
+        guard EpisodeDetails.isOpenable(url) else {
             return post(.message("! \(url.prefix(60)) is not a web link"))
         }
         if Launcher.detached(["xdg-open", url]) {

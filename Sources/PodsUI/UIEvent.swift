@@ -12,7 +12,7 @@ enum UIEvent: Sendable {
     case playlists([EpisodeRow])
     case listening([EpisodeRow])
     case transcript([EpisodeRow])
-    case page(EpisodePage)
+    case page(EpisodeDetails)
     /// An episode's artwork as a PNG; nil when it has none or it could not be had.
     case picture(episodeID: Int64, png: [UInt8]?)
     case status(PlayerStatus)

@@ -65,7 +65,7 @@ public struct UIModel: Sendable {
     public var results = ListState<SearchRow>()
     public var searchTerm = ""
     /// The page of the episode the details pane shows.
-    public var page: EpisodePage?
+    public var page: EpisodeDetails?
     public var details = ListState<DetailLine>()
     public var status: PlayerStatus?
     public var podcastTitle: String?
@@ -170,7 +170,7 @@ public struct UIModel: Sendable {
     }
 
     /// Shows `page` in the details pane, wrapped to `width`.
-    public mutating func show(_ page: EpisodePage?, width: Int) {
+    public mutating func show(_ page: EpisodeDetails?, width: Int) {
         self.page = page
         let lines = page?.lines(width: width) ?? []
         if details.rows != lines {

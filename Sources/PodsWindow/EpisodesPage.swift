@@ -4,8 +4,9 @@ import PodsGtk
 
 /// One podcast's page: its title and its episodes (newest first, or oldest
 /// first for a serial show, as podsd orders them), each with its date,
-/// length and progress, and a Play button. Rows follow `EpisodesChanged`
-/// and `EpisodeStatusChanged`.
+/// length and progress, a Play button and one that opens its page (as
+/// activating the row does). Rows follow `EpisodesChanged` and
+/// `EpisodeStatusChanged`.
 @MainActor
 final class EpisodesPage {
     let root = Box(vertical: true)
@@ -17,14 +18,18 @@ final class EpisodesPage {
     private var list: ListView<ListRow<EpisodeRow>>!
 
     init(back: @escaping @MainActor () -> Void, refresh: @escaping @MainActor (Int64) -> Void,
-         play: @escaping @MainActor (EpisodeRow) -> Void) {
+         play: @escaping @MainActor (EpisodeRow) -> Void, open: @escaping @MainActor (EpisodeRow) -> Void) {
         list = ListView(name: "Episodes",
-                        make: { let row = ListRow(icon: "media-playback-start-symbolic", verb: "Play", headingStyle: false, play); return (row, row.root) },
+                        make: {
+                            let row = ListRow(headingStyle: false, [.init(icon: "media-playback-start-symbolic", verb: "Play", body: play),
+                                                                    .init(icon: "go-next-symbolic", verb: "About", body: open)])
+                            return (row, row.root)
+                        },
                         bind: { [unowned self] row, index in
                             let episode = self.rows[index]
                             return row.show(episode, title: episode.title, detail: episode.facts)
                         })
-        list.onActivate { [unowned self] index in if self.rows.indices.contains(index) { play(self.rows[index]) } }
+        list.onActivate { [unowned self] index in if self.rows.indices.contains(index) { open(self.rows[index]) } }
         let backButton = Button(icon: "go-previous-symbolic", name: "Back to podcasts")
         backButton.onClick(back)
         let refreshButton = Button(icon: "view-refresh-symbolic", name: "Refresh this podcast")

@@ -1,22 +1,27 @@
 import PodsGtk
 
 /// A list row as the window's lists show one: a title, a dimmed line under
-/// it, and one flat button at the end (Open, Play) that does the row's
-/// action, named for screen readers by what it acts on. `Item` is the row's
-/// value, kept so the button acts on the row the view is bound to now.
+/// it, and flat buttons at the end (Open, Play, Details) that do the row's
+/// actions, each named for screen readers by what it acts on ("Play
+/// Episode 3"). `Item` is the row's value, kept so a button acts on the
+/// row the view is bound to now.
 @MainActor
 final class ListRow<Item> {
+    /// One of a row's buttons: its icon, the verb it is named with, what it does.
+    struct Action {
+        let icon: String
+        let verb: String
+        let body: @MainActor (Item) -> Void
+    }
+
     let root = Box(vertical: false, spacing: 8)
     private let title = Label()
     private let detail = Label()
-    private let button: Button
-    private let icon: String
-    private let verb: String
+    private let buttons: [(button: Button, action: Action)]
     private var item: Item?
 
-    init(icon: String, verb: String, headingStyle: Bool, _ action: @escaping @MainActor (Item) -> Void) {
-        (self.icon, self.verb) = (icon, verb)
-        button = Button(icon: icon, name: verb)
+    init(headingStyle: Bool, _ actions: [Action]) {
+        buttons = actions.map { (Button(icon: $0.icon, name: $0.verb), $0) }
         root.margins(top: headingStyle ? 8 : 6, bottom: headingStyle ? 8 : 6, start: 12, end: 12)
         let text = Box(vertical: true, spacing: 2)
         text.expand(horizontally: true)
@@ -26,11 +31,13 @@ final class ListRow<Item> {
         detail.style("dim-label")
         text.append(title)
         text.append(detail)
-        button.style("flat")
-        button.align(vertical: .center)
-        button.onClick { [unowned self] in if let item = self.item { action(item) } }
         root.append(text)
-        root.append(button)
+        for (button, action) in buttons {
+            button.style("flat")
+            button.align(vertical: .center)
+            button.onClick { [unowned self] in if let item = self.item { action.body(item) } }
+            root.append(button)
+        }
     }
 
     /// Binds the row to `item`; its name for screen readers ("title, detail").
@@ -38,7 +45,7 @@ final class ListRow<Item> {
         self.item = item
         self.title.text = title
         self.detail.text = detail
-        button.icon(icon, name: "\(verb) \(title)")
+        for (button, action) in buttons { button.icon(action.icon, name: "\(action.verb) \(title)") }
         return "\(title), \(detail)"
     }
 }

@@ -15,7 +15,7 @@ final class PodcastsPage {
 
     init(subscribe: @escaping @MainActor (String) -> Void, open: @escaping @MainActor (PodcastRow) -> Void) {
         list = ListView(name: "Podcasts",
-                        make: { let row = ListRow(icon: "go-next-symbolic", verb: "Open", headingStyle: true, open); return (row, row.root) },
+                        make: { let row = ListRow(headingStyle: true, [.init(icon: "go-next-symbolic", verb: "Open", body: open)]); return (row, row.root) },
                         bind: { [unowned self] row, index in
                             let podcast = self.rows[index]
                             return row.show(podcast, title: podcast.title, detail: podcast.summary)

@@ -16,6 +16,7 @@ public final class WindowApp {
     private var backend: WindowBackend?
     private var podcasts: PodcastsPage!
     private var episodes: EpisodesPage!
+    private var episode: EpisodePage!
     private var player: PlayerBar!
     /// Made at activation: GTK makes no widget before the application starts it.
     private var pages: Pages!
@@ -38,7 +39,10 @@ public final class WindowApp {
                                 open: { [unowned self] podcast in self.open(podcast) })
         episodes = EpisodesPage(back: { [unowned self] in self.pages.show(self.podcasts.root) },
                                 refresh: { [unowned self] id in self.refresh(id) },
-                                play: { [unowned self] episode in self.play(episode) })
+                                play: { [unowned self] episode in self.play(episode) },
+                                open: { [unowned self] episode in self.open(episode) })
+        episode = EpisodePage(back: { [unowned self] in self.pages.show(self.episodes.root) },
+                              command: { [unowned self] id, command in self.perform(command, on: id) })
         player = PlayerBar { [unowned self] command in self.perform(command) }
         pages.push(podcasts.root, after: nil)
         let column = Box(vertical: true)
@@ -80,7 +84,9 @@ public final class WindowApp {
         case .player: readStatus()
         case .podcasts: reloadPodcasts()
         case .episodes(let podcast): if episodes.podcast?.id == podcast { reloadEpisodes(podcast) }
-        case .episode(let id): if episodes.contains(id) { reloadEpisode(id) }
+        case .episode(let id):
+            if episodes.contains(id) { reloadEpisode(id) }
+            if episode.details?.episodeID == id { loadDetails(id) }
         case .podsd(let running):
             if running {
                 reloadPodcasts()
@@ -128,6 +134,27 @@ public final class WindowApp {
         }
     }
 
+    private func open(_ row: EpisodeRow) {
+        pages.push(episode.root, after: episodes.root)
+        loadDetails(row.id, artwork: true)
+    }
+
+    /// The episode's page read again (its progress, played); with its artwork when first opened.
+    private func loadDetails(_ id: Int64, artwork: Bool = false) {
+        guard let backend else { return }
+        Task {
+            do throws(PlayerClient.Failure) {
+                let item = try await backend.library.episode(id)
+                let chapters = (try? await backend.pods.chapters(episode: id)) ?? []
+                let podcast = try? await backend.library.podcast(String(Items.fields(item)["podcastId"]?.int64Value ?? 0))
+                guard let details = Items.page(item, chapters: chapters, podcast: podcast) else { return }
+                episode.show(details, loaded: player.status?.episodeId == id)
+            } catch { report(error) }
+            guard artwork, let png = try? await backend.library.artworkPNG(episode: id, pixels: 320) else { return }
+            episode.show(artwork: png, of: id)
+        }
+    }
+
     /// One read of MPRIS at a time; a change that arrives during it reads again after.
     private var statusAgain = false
 
@@ -139,6 +166,7 @@ public final class WindowApp {
                 statusAgain = false
                 let status = try? await backend.player.status()
                 player.show(status)
+                episode.player(hasLoaded: status?.episodeId != nil && status?.episodeId == episode.details?.episodeID)
             } while statusAgain
             statusRead = nil
         }
@@ -168,6 +196,37 @@ public final class WindowApp {
         guard let backend else { return }
         Task {
             do throws(PlayerClient.Failure) { try await backend.library.play(episode: episode.id) } catch { report(error) }
+        }
+    }
+
+    private func perform(_ command: EpisodePage.Command, on id: Int64) {
+        guard let backend else { return }
+        let library = backend.library, pods = backend.pods
+        let loaded = player.status?.episodeId == id
+        if case .open(let address) = command {
+            guard EpisodeDetails.isOpenable(address) else { return }
+            return window?.open(address: address) ?? ()
+        }
+        Task {
+            do throws(PlayerClient.Failure) {
+                switch command {
+                case .play: try await library.play(episode: id)
+                case .playFrom(let seconds): try await library.play(episode: id, at: seconds)
+                case .chapter(let index, let start):
+                    if loaded { try await pods.goToChapter(String(index)) } else { try await library.play(episode: id, at: start) }
+                case .enqueue:
+                    try await library.enqueue([id], at: nil)
+                    window?.toast("Added to Up Next")
+                case .download:
+                    try await library.download(id)
+                    window?.toast("Downloading")
+                case .mark(let played): try await library.mark(episode: id, played: played)
+                case .bookmark:
+                    _ = try await pods.bookmark(note: "")
+                    window?.toast("Bookmarked at \(Clock.text(player.position))")
+                case .open: break
+                }
+            } catch { report(error) }
         }
     }
 

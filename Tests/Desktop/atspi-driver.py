@@ -10,8 +10,10 @@ stdin and answers one JSON line on stdout:
   set-value ROLE NAME-REGEX V    through the Value interface (a slider)
   value ROLE NAME-REGEX          the Value interface's current value
   set-text ROLE NAME-REGEX TEXT  through the EditableText interface (an entry)
+  text ROLE NAME-REGEX           its text, through the Text interface (a text view's)
+  size ROLE NAME-REGEX           its width and height on screen, through the Component interface
   names ROLE                     every name of that role
-  unnamed                        every control (button, toggle, list item, slider, entry) without a name, and how many were seen
+  unnamed                        every control (button, link, toggle, list item, slider, entry) without a name, and how many were seen
 
 GTK 4.8 marks only the toplevel SHOWING, so nodes are filtered on VISIBLE.
 """
@@ -22,7 +24,7 @@ import time
 
 import pyatspi
 
-CONTROLS = {"push button", "toggle button", "check box", "list item", "slider", "text", "entry", "spin button", "radio button"}
+CONTROLS = {"push button", "link", "toggle button", "check box", "list item", "slider", "text", "entry", "spin button", "radio button"}
 
 
 def application(pid, seconds=20):
@@ -128,6 +130,13 @@ def main():
                 if node is not None:
                     node.queryEditableText().setTextContents(" ".join(words[3:]))
                 answer({"ok": node is not None})
+            elif verb == "text":
+                node = find(app, words[1].replace("_", " "), words[2])
+                answer({"ok": node is not None, "text": node.queryText().getText(0, -1) if node else None})
+            elif verb == "size":
+                node = find(app, words[1].replace("_", " "), words[2])
+                extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS) if node else None
+                answer({"ok": node is not None, "width": extents.width if extents else 0, "height": extents.height if extents else 0})
             elif verb == "names":
                 role = words[1].replace("_", " ")
                 answer({"ok": True, "names": [n.name for n in walk(app) if n.getRoleName() == role and visible(n)]})

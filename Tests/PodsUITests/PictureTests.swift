@@ -1,4 +1,5 @@
 import Foundation
+import PodsClient
 import PodsTerminal
 import PodsUI
 import Testing
@@ -42,7 +43,7 @@ import Testing
     @Test func thePaneLeavesRoomForThePictureOfItsOwnEpisodeOnly() throws {
         var model = ScreenTests.model()
         model.showsPictures = true
-        let page = EpisodePage(episodeID: 2, title: "Episode 2", facts: "播客 Show", paragraphs: ["Notes here."], links: [],
+        let page = EpisodeDetails(episodeID: 2, title: "Episode 2", facts: "播客 Show", paragraphs: ["Notes here."], links: [],
                                chapters: [], people: [])
         model.show(page, width: Screen.detailsWidth(model.layout, columns: 100))
         #expect(Screen.pictureFrame(model, rows: 30, columns: 100) == nil)

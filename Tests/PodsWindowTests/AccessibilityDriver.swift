@@ -18,6 +18,7 @@ final class AccessibilityDriver: Sendable {
         var unnamed: [String] { fields["unnamed"] as? [String] ?? [] }
         var value: Double? { fields["value"] as? Double }
         var name: String? { fields["name"] as? String }
+        var text: String? { fields["text"] as? String }
     }
 
     func start(application pid: Int32, environment: [String: String]) async throws {
@@ -64,6 +65,13 @@ final class AccessibilityDriver: Sendable {
         let verb = role == "slider" ? "set-value" : "set-text"
         let answer = try await send("\(verb) \(Self.word(role)) \(Self.pattern(pattern)) \(value)")
         guard answer.ok else { throw TestSupportError("could not set the \(role) /\(pattern)/: \(answer.fields)") }
+    }
+
+    /// The text of a node (a text view's), through the Text interface.
+    func text(_ role: String, _ pattern: String) async throws -> String {
+        let answer = try await send("text \(Self.word(role)) \(Self.pattern(pattern))")
+        guard answer.ok, let text = answer.text else { throw TestSupportError("no \(role) named /\(pattern)/ to read: \(answer.fields)") }
+        return text
     }
 
     /// The controls without a name, by role, and how many controls the walk saw.

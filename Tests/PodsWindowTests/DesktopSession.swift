@@ -28,7 +28,8 @@ struct DesktopSession {
     /// starts it from the activation file the test's bus was given).
     enum Opening { case launched, raisedThroughMPRIS }
 
-    static func start(podsd: PodsdProcess, opening: Opening = .launched) async throws -> DesktopSession {
+    /// `environment`: more for the window (a test's own handler for web links).
+    static func start(podsd: PodsdProcess, opening: Opening = .launched, environment extra: [String: String] = [:]) async throws -> DesktopSession {
         let xserver = Process()
         xserver.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
         xserver.arguments = ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp", "-noreset"]
@@ -58,7 +59,7 @@ struct DesktopSession {
         } catch { throw failed(error) }
         var session = DesktopSession(podsd: podsd, display: display, window: 0, driver: AccessibilityDriver(), xserver: xserver,
                                      accessibility: accessibility, number: number)
-        let environment = ProcessInfo.processInfo.environment.merging(session.environment) { $1 }
+        let environment = ProcessInfo.processInfo.environment.merging(session.environment) { $1 }.merging(extra) { $1 }
         do {
             switch opening {
             case .launched:
@@ -109,8 +110,9 @@ struct DesktopSession {
     }
 
     /// Runs `body` on a desktop with `podsd`, and always takes the desktop down after.
-    static func with(_ podsd: PodsdProcess, opening: Opening = .launched, _ body: (DesktopSession) async throws -> Void) async throws {
-        let session = try await start(podsd: podsd, opening: opening)
+    static func with(_ podsd: PodsdProcess, opening: Opening = .launched, environment: [String: String] = [:],
+                     _ body: (DesktopSession) async throws -> Void) async throws {
+        let session = try await start(podsd: podsd, opening: opening, environment: environment)
         do { try await body(session) } catch {
             session.screenshot("failure")
             session.stop()

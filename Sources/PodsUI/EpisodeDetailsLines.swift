@@ -1,38 +1,8 @@
 import Foundation
 import PodsClient
 
-/// An episode's page, as `pods show` prints it, before it is wrapped to a pane.
-public struct EpisodePage: Equatable, Sendable {
-    public var episodeID: Int64
-    public var title: String
-    public var facts: String
-    public var paragraphs: [String]
-    public var links: [(text: String, url: String)]
-    public var chapters: [(index: Int, start: Double, title: String)]
-    public var people: [String]
-    /// `podcast:soundbite`s: where each starts, and its title.
-    public var soundbites: [(start: Double, title: String)] = []
-    /// The show's own people and funding links (`podcast:person`, `podcast:funding` of the channel).
-    public var showPeople: [String] = []
-    public var funding: [(text: String, url: String)] = []
-    public var trailers: [(title: String, url: String)] = []
-    /// The shows the podcast's podroll recommends: a name, and what subscribes (a feed URL or `guid:…`); nil once subscribed.
-    public var recommended: [(name: String, subscribe: String?)] = []
-
-    public init(episodeID: Int64, title: String, facts: String, paragraphs: [String], links: [(text: String, url: String)],
-                chapters: [(index: Int, start: Double, title: String)], people: [String]) {
-        (self.episodeID, self.title, self.facts, self.paragraphs) = (episodeID, title, facts, paragraphs)
-        (self.links, self.chapters, self.people) = (links, chapters, people)
-    }
-
-    public static func == (lhs: EpisodePage, rhs: EpisodePage) -> Bool {
-        lhs.episodeID == rhs.episodeID && lhs.title == rhs.title && lhs.paragraphs == rhs.paragraphs
-            && lhs.links.map(\.url) == rhs.links.map(\.url) && lhs.chapters.map(\.start) == rhs.chapters.map(\.start)
-            && lhs.soundbites.map(\.start) == rhs.soundbites.map(\.start) && lhs.showPeople == rhs.showPeople
-            && lhs.funding.map(\.url) == rhs.funding.map(\.url) && lhs.trailers.map(\.url) == rhs.trailers.map(\.url)
-            && lhs.recommended.map(\.name) == rhs.recommended.map(\.name) && lhs.facts == rhs.facts
-    }
-
+/// An episode's page as `pods show` prints it, wrapped to a pane.
+extension EpisodeDetails {
     /// The page as lines of at most `width` columns.
     public func lines(width: Int) -> [DetailLine] {
         var lines = DisplayWrap.lines(title, width: width).map { DetailLine($0, .title) }
