@@ -31,6 +31,9 @@ static inline GActionMap *pods_action_map(gpointer p) { return G_ACTION_MAP(p); 
 static inline GListModel *pods_list_model(gpointer p) { return G_LIST_MODEL(p); }
 static inline GtkSelectionModel *pods_selection(gpointer p) { return GTK_SELECTION_MODEL(p); }
 static inline AdwLeaflet *pods_leaflet(gpointer p) { return ADW_LEAFLET(p); }
+static inline AdwViewStack *pods_view_stack(gpointer p) { return ADW_VIEW_STACK(p); }
+static inline AdwViewSwitcherTitle *pods_view_switcher_title(gpointer p) { return ADW_VIEW_SWITCHER_TITLE(p); }
+static inline AdwViewSwitcherBar *pods_view_switcher_bar(gpointer p) { return ADW_VIEW_SWITCHER_BAR(p); }
 static inline AdwHeaderBar *pods_header_bar(gpointer p) { return ADW_HEADER_BAR(p); }
 static inline AdwToastOverlay *pods_toast_overlay(gpointer p) { return ADW_TOAST_OVERLAY(p); }
 static inline AdwApplicationWindow *pods_app_window(gpointer p) { return ADW_APPLICATION_WINDOW(p); }

@@ -86,10 +86,26 @@ public enum Items {
         let item = fields(value)
         guard let id = item["episodeId"]?.int64Value else { return nil }
         let bytes = item["bytes"]?.int64Value ?? 0, size = item["size"]?.int64Value ?? 0
-        let share: Double? = item["state"]?.stringValue == "done" ? 1 : size > 0 ? Double(bytes) / Double(size) : nil
+        let share: Double? = item["state"]?.stringValue == "downloaded" ? 1 : size > 0 ? Double(bytes) / Double(size) : nil
         return EpisodeRow(id: id, podcastID: item["podcastId"]?.int64Value ?? 0, podcastTitle: item["podcastTitle"]?.stringValue ?? "",
                           title: item["title"]?.stringValue ?? "episode \(id)", published: nil, duration: nil, position: 0,
                           completed: false, downloaded: share)
+    }
+
+    /// A download's line under its title: "Show · downloaded · 12.3 MB ·
+    /// kept", or how far it has come, or why it failed.
+    public static func downloadDetail(_ value: DBusValue) -> String {
+        let fields = fields(value)
+        var parts = [fields["podcastTitle"]?.stringValue ?? ""]
+        switch fields["state"]?.stringValue {
+        case "downloaded": parts.append("downloaded")
+        case "failed": parts.append("failed" + (fields["error"]?.stringValue.map { ": \($0)" } ?? ""))
+        case "queued": parts.append("waiting to download")
+        default: parts.append(download(value)?.downloaded.map { "\(Int(($0 * 100).rounded(.down)))% downloaded" } ?? "downloading")
+        }
+        if let size = fields["size"]?.int64Value, size > 0 { parts.append(ByteCountFormatter.string(fromByteCount: size, countStyle: .file)) }
+        if fields["pinned"]?.boolValue == true { parts.append("kept") }
+        return parts.joined(separator: " · ")
     }
 
     /// The queue or a playlist, on its first episode's row (0: it holds none).

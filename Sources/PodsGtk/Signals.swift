@@ -18,8 +18,9 @@ private let releaseBox: GClosureNotify = { data, _ in
 enum Signals {
     typealias Handler = @MainActor () -> Void
 
-    /// `(instance, data)`: `clicked`, `activate`, `value-changed`, `changed`, `map`, `notify::…`
-    /// (its GParamSpec argument is not read), `close-request` (returns FALSE: the window closes).
+    /// `(instance, data)`: `clicked`, `activate`, `value-changed`, `changed`, `map`,
+    /// `close-request` (returns FALSE: the window closes). Not `notify::…`: its
+    /// handler takes the GParamSpec before the data (`connect(_:notify:_:)`).
     @discardableResult
     static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping Handler) -> UInt {
         let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32 = { _, data in
@@ -55,6 +56,12 @@ enum Signals {
             MainActor.assumeIsolated { box.body(item) }
         }
         return connect(instance, signal, unsafeBitCast(thunk, to: GCallback.self), HandlerBox(body))
+    }
+
+    /// `(instance, GParamSpec *, data)`: `notify::PROPERTY`, a property's change.
+    @discardableResult
+    static func connect(_ instance: UnsafeMutableRawPointer, notify property: String, _ body: @escaping Handler) -> UInt {
+        connect(instance, "notify::\(property)", item: { _ in body() })
     }
 
     typealias IndexHandler = @MainActor (Int) -> Void

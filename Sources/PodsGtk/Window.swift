@@ -9,18 +9,21 @@ public final class Window: Widget {
     private let overlay: UnsafeMutableRawPointer
     /// The Swift side of the content (its handlers capture it unowned): kept as long as the window.
     private let content: Widget
+    private let views: ViewStack?
     private var shownToast: OpaquePointer?
 
-    public init(_ application: Application, title: String, content: Widget) {
+    /// `views`: their switcher becomes the header bar's title.
+    public init(_ application: Application, title: String, content: Widget, views: ViewStack? = nil) {
         self.application = application
         self.content = content
+        self.views = views
         let window = adw_application_window_new(pods_application(application.raw))!
         overlay = UnsafeMutableRawPointer(adw_toast_overlay_new()!)
         super.init(taking: window)
         let headerBar = UnsafeMutableRawPointer(adw_header_bar_new()!)
         gtk_window_set_title(pods_window(raw), title)
         gtk_window_set_default_size(pods_window(raw), 900, 700)
-        adw_header_bar_set_title_widget(pods_header_bar(headerBar), adw_window_title_new(title, nil))
+        adw_header_bar_set_title_widget(pods_header_bar(headerBar), views?.switcherTitle.widget ?? adw_window_title_new(title, nil))
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(pods_box(UnsafeMutableRawPointer(column)), pods_widget(headerBar))
         gtk_box_append(pods_box(UnsafeMutableRawPointer(column)), content.widget)

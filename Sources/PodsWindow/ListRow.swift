@@ -7,11 +7,20 @@ import PodsGtk
 /// row the view is bound to now.
 @MainActor
 final class ListRow<Item> {
-    /// One of a row's buttons: its icon, the verb it is named with, what it does.
+    /// One of a row's buttons: its icon, its name for the row's title, what it does.
     struct Action {
         let icon: String
-        let verb: String
+        let name: @MainActor (String) -> String
         let body: @MainActor (Item) -> Void
+
+        init(icon: String, name: @escaping @MainActor (String) -> String, body: @escaping @MainActor (Item) -> Void) {
+            (self.icon, self.name, self.body) = (icon, name, body)
+        }
+
+        /// Named "`verb` title" ("Play Episode 3").
+        init(icon: String, verb: String, body: @escaping @MainActor (Item) -> Void) {
+            self.init(icon: icon, name: { "\(verb) \($0)" }, body: body)
+        }
     }
 
     let root = Box(vertical: false, spacing: 8)
@@ -21,7 +30,7 @@ final class ListRow<Item> {
     private var item: Item?
 
     init(headingStyle: Bool, _ actions: [Action]) {
-        buttons = actions.map { (Button(icon: $0.icon, name: $0.verb), $0) }
+        buttons = actions.map { (Button(icon: $0.icon, name: $0.name("")), $0) }
         root.margins(top: headingStyle ? 8 : 6, bottom: headingStyle ? 8 : 6, start: 12, end: 12)
         let text = Box(vertical: true, spacing: 2)
         text.expand(horizontally: true)
@@ -45,7 +54,7 @@ final class ListRow<Item> {
         self.item = item
         self.title.text = title
         self.detail.text = detail
-        for (button, action) in buttons { button.icon(action.icon, name: "\(action.verb) \(title)") }
+        for (button, action) in buttons { button.icon(action.icon, name: action.name(title)) }
         return "\(title), \(detail)"
     }
 }

@@ -20,8 +20,10 @@ public final class WindowApp {
     private var player: PlayerBar!
     /// Made at activation: GTK makes no widget before the application starts it.
     private var pages: Pages!
+    private var views: ViewStack!
+    private var lists: EpisodeLists!
     private var follower: Task<Void, Never>?
-    private var statusRead: Task<Void, Never>?
+    private let statusRead = SerialRead()
     private let seek = SeekCoalescer()
 
     public init() {}
@@ -44,11 +46,23 @@ public final class WindowApp {
         episode = EpisodePage(back: { [unowned self] in self.pages.show(self.episodes.root) },
                               command: { [unowned self] id, command in self.perform(command, on: id) })
         player = PlayerBar { [unowned self] command in self.perform(command) }
+        lists = EpisodeLists { [unowned self] error in self.report(error) }
         pages.push(podcasts.root, after: nil)
+        views = ViewStack(title: "Pods")
+        let shown: [(Widget, String, String, String)] = [
+            (pages, "podcasts", "Podcasts", "audio-x-generic-symbolic"), (lists.upNext.root, "up-next", "Up Next", "view-list-symbolic"),
+            (lists.downloads.root, "downloads", "Downloads", "folder-download-symbolic"),
+            (lists.bookmarks.root, "bookmarks", "Bookmarks", "user-bookmarks-symbolic"),
+        ]
+        for (view, name, title, icon) in shown { views.add(view, name: name, title: title, icon: icon) }
         let column = Box(vertical: true)
-        column.append(pages)
+        column.append(views)
+        column.append(views.switcherBar)
         column.append(player.root)
-        let window = Window(application, title: "Pods", content: column)
+        let window = Window(application, title: "Pods", content: column, views: views)
+        for (number, (_, name, _, _)) in shown.enumerated() {
+            window.action("show-\(name)", keys: ["<Alt>\(number + 1)"]) { [unowned self] in self.views.show(name) }
+        }
         window.action("play-pause", keys: ["<Control>space"]) { [unowned self] in self.perform(.playPause) }
         window.action("back", keys: ["<Alt>Left"]) { [unowned self] in self.pages.show(self.podcasts.root) }
         application.action("quit", keys: ["<Control>q"]) { [unowned self] in self.application.quit() }
@@ -67,6 +81,7 @@ public final class WindowApp {
         }
         let backend = WindowBackend(player: client)
         self.backend = backend
+        lists.backend = backend
         // Follow first, so nothing said between the first read and the match is missed.
         let changes = AsyncStream<PodsdChange>.makeStream()
         Task.detached { await client.followChanges { changes.continuation.yield($0) } }
@@ -80,6 +95,7 @@ public final class WindowApp {
     }
 
     private func handle(_ change: PodsdChange) {
+        lists.handle(change)
         switch change {
         case .player: readStatus()
         case .podcasts: reloadPodcasts()
@@ -156,19 +172,13 @@ public final class WindowApp {
     }
 
     /// One read of MPRIS at a time; a change that arrives during it reads again after.
-    private var statusAgain = false
-
     private func readStatus() {
         guard let backend else { return }
-        guard statusRead == nil else { statusAgain = true; return }
-        statusRead = Task {
-            repeat {
-                statusAgain = false
-                let status = try? await backend.player.status()
-                player.show(status)
-                episode.player(hasLoaded: status?.episodeId != nil && status?.episodeId == episode.details?.episodeID)
-            } while statusAgain
-            statusRead = nil
+        statusRead.request { [weak self] in
+            let status = try? await backend.player.status()
+            guard let self else { return }
+            self.player.show(status)
+            self.episode.player(hasLoaded: status?.episodeId != nil && status?.episodeId == self.episode.details?.episodeID)
         }
     }
 

@@ -24,7 +24,7 @@ import time
 
 import pyatspi
 
-CONTROLS = {"push button", "link", "toggle button", "check box", "list item", "slider", "text", "entry", "spin button", "radio button"}
+CONTROLS = {"push button", "link", "page tab", "toggle button", "check box", "list item", "slider", "text", "entry", "spin button", "radio button"}
 
 
 def application(pid, seconds=20):

@@ -19,11 +19,11 @@ trap cleanup EXIT
 source Tests/check.sh
 
 check "install --debug" env PODS_INSTALL_QUIET=1 ./scripts/install --prefix "$prefix" --debug
-for file in bin/podsd bin/pods share/dbus-1/services/org.mpris.MediaPlayer2.pods.service share/dbus-1/services/org.pods.Pods.service \
-            lib/systemd/user/pods.service \
-            share/applications/pods.desktop share/icons/hicolor/scalable/apps/pods.svg \
+for file in bin/podsd bin/pods bin/pods-gtk share/dbus-1/services/org.mpris.MediaPlayer2.pods.service share/dbus-1/services/org.pods.Pods.service \
+            share/dbus-1/services/org.pods.Pods.Window.service lib/systemd/user/pods.service \
+            share/applications/pods.desktop share/applications/pods-ui.desktop share/icons/hicolor/scalable/apps/pods.svg \
             share/bash-completion/completions/pods share/zsh/site-functions/_pods share/fish/vendor_completions.d/pods.fish \
-            share/man/man1/pods.1 share/man/man1/podsd.1 share/metainfo/org.pods.Pods.metainfo.xml libexec/pods/swift-backtrace; do
+            share/man/man1/pods.1 share/man/man1/podsd.1 share/man/man1/pods-gtk.1 share/metainfo/org.pods.Pods.metainfo.xml libexec/pods/swift-backtrace; do
   check "installs $file" test -s "$prefix/$file"
 done
 for name in org.mpris.MediaPlayer2.pods org.pods.Pods; do
@@ -32,9 +32,16 @@ for name in org.mpris.MediaPlayer2.pods org.pods.Pods; do
   check "the activation file of $name names the systemd unit" \
     grep -qx "SystemdService=pods.service" "$prefix/share/dbus-1/services/$name.service"
 done
-check "the desktop file is valid" desktop-file-validate "$prefix/share/applications/pods.desktop"
-check "the desktop file opens pods ui in a terminal" \
-  bash -c "grep -qx 'Exec=$prefix/bin/pods ui' '$prefix/share/applications/pods.desktop' && grep -qx 'Terminal=true' '$prefix/share/applications/pods.desktop'"
+for desktop in pods pods-ui; do
+  check "$desktop.desktop is valid" desktop-file-validate "$prefix/share/applications/$desktop.desktop"
+done
+check "pods.desktop opens the window, not a terminal" \
+  bash -c "grep -qx 'Exec=$prefix/bin/pods-gtk' '$prefix/share/applications/pods.desktop' && grep -qx 'Terminal=false' '$prefix/share/applications/pods.desktop'"
+check "pods-ui.desktop opens pods ui in a terminal" \
+  bash -c "grep -qx 'Exec=$prefix/bin/pods ui' '$prefix/share/applications/pods-ui.desktop' && grep -qx 'Terminal=true' '$prefix/share/applications/pods-ui.desktop'"
+check "the window's activation file names the installed pods-gtk" \
+  grep -qx "Exec=$prefix/bin/pods-gtk --gapplication-service" "$prefix/share/dbus-1/services/org.pods.Pods.Window.service"
+check "man finds pods-gtk(1)" env MANPATH="$prefix/share/man:" man -w pods-gtk
 check "the AppStream metainfo is valid" appstreamcli validate --no-net "$prefix/share/metainfo/org.pods.Pods.metainfo.xml"
 check "the metainfo names Pods' license, GPL-3.0-or-later" grep -qx '  <project_license>GPL-3.0-or-later</project_license>' "$prefix/share/metainfo/org.pods.Pods.metainfo.xml"
 check "the metainfo's release is pods --version" grep -q "<release version=\"$("$prefix/bin/pods" --version)\"" "$prefix/share/metainfo/org.pods.Pods.metainfo.xml"

@@ -5,7 +5,8 @@
 # run; made again when absent), `apt-get install ./pods_*.deb` pulls what
 # the package depends on, and then, on a private session bus inside the
 # root: `pods status` activates podsd, the sample podcast plays to a silent
-# sink, `playerctl -p pods status` answers; `apt-get remove` leaves none of
+# sink, `playerctl -p pods status` answers; on an X server (Xvfb) the window
+# opens and starts podsd; `apt-get remove` leaves none of
 # the package's files behind. Needs root (chroot, mounts).
 #
 # By default the release package is made (./scripts/package, in a build
@@ -109,6 +110,32 @@ dbus-run-session -- sh -c '
 '
 EOF
 check "on a session bus: activation, the sample plays, playerctl answers" inside sh /tmp/session.sh
+
+# The window: it links what the package brought (GTK 4, libadwaita) and, on an X server in the
+# root (Xvfb, no desktop), opens its window: GtkApplication exports each window it shows on the bus.
+check "pods-gtk runs: it links nothing the package did not bring" inside /usr/bin/pods-gtk --help
+check "Xvfb (for the window's check, not a dependency) installs" inside apt-get install -y -qq --no-install-recommends xvfb
+cat > "$root/tmp/window.sh" <<'EOF'
+export XDG_RUNTIME_DIR=/tmp/runtime GDK_BACKEND=x11 GSK_RENDERER=cairo ADW_DISABLE_PORTAL=1 NO_AT_BRIDGE=1 PODS_AUDIO_SINK="fakesink sync=true"
+mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+Xvfb :7 -nolisten tcp -screen 0 800x600x24 >/dev/null 2>&1 &
+xvfb=$!
+trap 'kill $xvfb 2>/dev/null' EXIT
+export DISPLAY=:7
+dbus-run-session -- sh -c '
+  pods-gtk >/tmp/window.log 2>&1 &
+  for _ in $(seq 100); do
+    dbus-send --session --print-reply --dest=org.pods.Pods.Window /org/pods/Pods/Window/window/1 \
+      org.freedesktop.DBus.Introspectable.Introspect >/dev/null 2>&1 && found=yes && break
+    sleep 0.1
+  done
+  [ -n "$found" ] || { echo "no window within 10 s"; cat /tmp/window.log; exit 1; }
+  for _ in $(seq 50); do pgrep -x podsd >/dev/null && break; sleep 0.1; done
+  pgrep -x podsd >/dev/null || { echo "the window did not start podsd"; exit 1; }
+  pkill -x pods-gtk
+'
+EOF
+check "under Xvfb in the root the window opens and starts podsd" inside sh /tmp/window.sh
 in_root() {  # the processes running in the root
   for process in /proc/[0-9]*; do [ "$(readlink "$process/root" 2>/dev/null)" = "$root" ] && echo "${process#/proc/}"; done
   return 0
