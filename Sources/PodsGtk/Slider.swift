@@ -15,6 +15,9 @@ public final class Slider: Widget {
         handler = Signals.connect(raw, "value-changed") { [unowned self] in self.moved?(self.value) }
     }
 
+    /// How far an arrow key moves it (Page Up and Down: five times that).
+    public func step(_ step: Double) { gtk_range_set_increments(pods_range(raw), step, step * 5) }
+
     /// Called when the listener (or an assistive tool) moves it.
     public func onMove(_ body: @escaping @MainActor (Double) -> Void) { moved = body }
 

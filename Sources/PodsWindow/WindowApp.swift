@@ -25,6 +25,7 @@ public final class WindowApp {
     private var follower: Task<Void, Never>?
     private let statusRead = SerialRead()
     private let seek = SeekCoalescer()
+    private let volume = SeekCoalescer()
 
     public init() {}
 
@@ -175,7 +176,9 @@ public final class WindowApp {
     private func readStatus() {
         guard let backend else { return }
         statusRead.request { [weak self] in
-            let status = try? await backend.player.status()
+            var status = try? await backend.player.status()
+            // What MPRIS has no word for: the chapter, the sleep timer, the levelling, why it paused.
+            if status != nil, let extras = try? await backend.pods.extras() { status?.add(extras: extras) }
             guard let self else { return }
             self.player.show(status)
             self.episode.player(hasLoaded: status?.episodeId != nil && status?.episodeId == self.episode.details?.episodeID)
@@ -245,6 +248,8 @@ public final class WindowApp {
         switch command {
         case .seek(let seconds):
             seek.request(seconds) { target throws(PlayerClient.Failure) in try await backend.player.setPosition(.seconds(target)) }
+        case .volume(let level):
+            volume.request(level) { target throws(PlayerClient.Failure) in try await backend.player.setVolume(target) }
         default:
             Task {
                 do throws(PlayerClient.Failure) {
@@ -252,7 +257,11 @@ public final class WindowApp {
                     case .playPause: try await backend.player.playPause()
                     case .skipBack: try await backend.pods.skip("back", seconds: nil)
                     case .skipForward: try await backend.pods.skip("forward", seconds: nil)
-                    case .seek: break
+                    case .rate(let rate): try await backend.player.setRate(rate)
+                    case .sleep(let timer):
+                        try await backend.pods.setSleepTimer(timer)
+                        readStatus()  // the timer is no MPRIS property: no PropertiesChanged tells of it
+                    case .seek, .volume: break
                     }
                 } catch { report(error) }
             }
@@ -265,8 +274,8 @@ public final class WindowApp {
     }
 }
 
-/// A slider dragged asks for many positions; only the latest is sent, one
-/// call at a time.
+/// A slider dragged asks for many positions (or volumes); only the latest
+/// is sent, one call at a time.
 @MainActor
 final class SeekCoalescer {
     private var target: Double?

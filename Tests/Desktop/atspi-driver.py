@@ -76,16 +76,31 @@ def find(app, role, pattern):
     return None
 
 
-def act(node, preferred):
-    """The node's action named `preferred` (else its first); a node with none
-    (a list row) is focused and given Return, as a keyboard user would."""
+def actions_of(node):
     try:
         actions = node.queryAction()
-        if actions.nActions > 0:
-            names = [actions.getName(i) for i in range(actions.nActions)]
-            return actions.doAction(names.index(preferred) if preferred in names else 0)
+        return actions if actions.nActions > 0 else None
     except NotImplementedError:
-        pass
+        return None
+
+
+def act(node, preferred):
+    """The node's action named `preferred` (else its first), or that of the
+    control inside it (a menu button's toggle); a node with none (a list
+    row) is focused and given Return, as a keyboard user would."""
+    target = node
+    actions = actions_of(node)
+    if actions is None:
+        for index in range(min(node.childCount, 10)):
+            child = node.getChildAtIndex(index)
+            actions = actions_of(child) if child is not None else None
+            if actions is not None:
+                target = child
+                break
+    if actions is not None:
+        names = [actions.getName(i) for i in range(actions.nActions)]
+        return actions.doAction(names.index(preferred) if preferred in names else 0)
+    node = target
     node.queryComponent().grabFocus()
     time.sleep(0.1)
     pyatspi.Registry.generateKeyboardEvent(36, None, pyatspi.KEY_PRESSRELEASE)  # X11 keycode 36: Return
