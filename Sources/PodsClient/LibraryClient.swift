@@ -424,7 +424,7 @@ public struct LibraryClient: Sendable {
     private func signals<T: Sendable>(_ signal: DBusSignalDescription,
                                       _ read: @escaping @Sendable ([DBusValue]) -> T?) async -> AsyncStream<T> {
         let stream = try? await player.connection.signals(matching: DBusSignalMatch(
-            path: LibraryNames.objectPath, interface: LibraryNames.interface, member: signal.name))
+            sender: PodsBus.name, path: LibraryNames.objectPath, interface: LibraryNames.interface, member: signal.name))
         return AsyncStream { continuation in
             let task = Task {
                 for await received in stream ?? AsyncStream(unfolding: { nil }) {

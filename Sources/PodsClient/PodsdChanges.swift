@@ -23,18 +23,19 @@ extension PlayerClient {
         let connection = self.connection
         await withDiscardingTaskGroup { group in
             group.addTask {
+                // Each from podsd only: every MPRIS player signals at the same path.
                 guard let changes = try? await connection.signals(matching: DBusSignalMatch(
-                    path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+                    sender: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
                 else { return }
                 for await _ in changes { post(.player) }
             }
             group.addTask {
                 guard let seeks = try? await connection.signals(matching: DBusSignalMatch(
-                    path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: MPRIS.seeked.name)) else { return }
+                    sender: MPRIS.busName, path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: MPRIS.seeked.name)) else { return }
                 for await _ in seeks { post(.player) }
             }
             group.addTask {
-                guard let signals = try? await connection.signals(matching: DBusSignalMatch(interface: LibraryNames.interface))
+                guard let signals = try? await connection.signals(matching: DBusSignalMatch(sender: PodsBus.name, interface: LibraryNames.interface))
                 else { return }
                 for await signal in signals {
                     let id = signal.arguments.first?.int64Value

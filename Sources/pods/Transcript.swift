@@ -36,7 +36,7 @@ struct TranscriptCommand: AsyncParsableCommand {
         let changes: AsyncStream<DBusSignal>
         do throws(DBusError) {
             changes = try await player.connection.signals(matching: DBusSignalMatch(
-                path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+                sender: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
         } catch { throw PlayerClient.Failure(error.message) }
         var last: Int32?
         func show(_ metadata: [String: DBusValue]) {
