@@ -19,6 +19,7 @@ static inline GdkPaintable *pods_paintable(gpointer p) { return GDK_PAINTABLE(p)
 static inline GtkTextView *pods_text_view(gpointer p) { return GTK_TEXT_VIEW(p); }
 static inline GtkPopover *pods_popover(gpointer p) { return GTK_POPOVER(p); }
 static inline GtkMenuButton *pods_menu_button(gpointer p) { return GTK_MENU_BUTTON(p); }
+static inline GtkInfoBar *pods_info_bar(gpointer p) { return GTK_INFO_BAR(p); }
 static inline GtkScale *pods_scale(gpointer p) { return GTK_SCALE(p); }
 static inline GtkRange *pods_range(gpointer p) { return GTK_RANGE(p); }
 static inline GtkWindow *pods_window(gpointer p) { return GTK_WINDOW(p); }

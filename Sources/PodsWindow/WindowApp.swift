@@ -21,6 +21,7 @@ public final class WindowApp {
     /// Made at activation: GTK makes no widget before the application starts it.
     private var pages: Pages!
     private var views: ViewStack!
+    private var banner: Banner!
     private var lists: EpisodeLists!
     private var follower: Task<Void, Never>?
     private let statusRead = SerialRead()
@@ -48,6 +49,7 @@ public final class WindowApp {
                               command: { [unowned self] id, command in self.perform(command, on: id) })
         player = PlayerBar { [unowned self] command in self.perform(command) }
         lists = EpisodeLists { [unowned self] error in self.report(error) }
+        banner = Banner()
         pages.push(podcasts.root, after: nil)
         views = ViewStack(title: "Pods")
         let shown: [(Widget, String, String, String)] = [
@@ -57,6 +59,7 @@ public final class WindowApp {
         ]
         for (view, name, title, icon) in shown { views.add(view, name: name, title: title, icon: icon) }
         let column = Box(vertical: true)
+        column.append(banner)
         column.append(views)
         column.append(views.switcherBar)
         column.append(player.root)
@@ -77,7 +80,7 @@ public final class WindowApp {
     private func connect() async {
         let client: PlayerClient
         do throws(PlayerClient.Failure) { client = try await PlayerClient.session() } catch {
-            window?.toast("Pods cannot reach the session bus: \(error.description)")
+            banner.show("Pods cannot reach the session bus: \(error.description)")
             return
         }
         let backend = WindowBackend(player: client)
@@ -90,7 +93,7 @@ public final class WindowApp {
             reloadPodcasts()
             readStatus()
         } else {
-            window?.toast("Pods’ service (podsd) does not answer")
+            banner.show("Pods’ service (podsd) does not answer. The window shows it as soon as it does.")
         }
         for await change in changes.stream { handle(change) }
     }
@@ -106,10 +109,12 @@ public final class WindowApp {
             if episode.details?.episodeID == id { loadDetails(id) }
         case .podsd(let running):
             if running {
+                banner.hide()
                 reloadPodcasts()
                 readStatus()
             } else {
-                window?.toast("Pods’ service stopped; the window reconnects when it is back")
+                banner.show("Pods’ service (podsd) stopped. The window reconnects when it is back; nothing you did is lost.")
+                player.show(nil)
             }
         case .queue, .downloads, .bookmarks, .playlists, .refreshProgress: break
         }

@@ -131,4 +131,29 @@ import Testing
             desktop.screenshot("subscribed")
         }
     }
+
+    /// podsd killed (kill -9) shows one banner, not a toast that goes; when
+    /// podsd is back the banner goes and the window works again.
+    @Test func podsdGoneShowsOneBannerAndTheWindowReconnectsWhenItIsBack() async throws {
+        let (podsd, server) = try await Self.podsdWithAShow()
+        defer { server.stop() }
+        try await DesktopSession.with(podsd) { desktop in
+            let driver = desktop.driver
+            try await driver.wait("list item", "^Window Show")
+            #expect(await podsd.signal(SIGKILL) != nil)
+            try await driver.wait("label", "^Pods’ service \\(podsd\\) stopped", seconds: 3)
+            try await Task.sleep(for: .seconds(6))  // longer than a toast's 5 s: the banner stays
+            #expect(try await driver.send("names label").names.filter { $0.contains("(podsd) stopped") }.count == 1)
+            desktop.screenshot("podsd-gone")
+
+            let again = try await PodsdProcess.start(bus: podsd.bus, directory: podsd.directory)
+            try await waitFor(timeout: .seconds(5)) {
+                !((try? await driver.send("names label").names) ?? []).contains { $0.contains("(podsd) stopped") }
+            }
+            try await driver.press("push button", "^Open Window Show$")
+            try await driver.wait("push button", "^Play Second episode$")
+            try await driver.press("push button", "^Play Second episode$")
+            try await waitFor(timeout: .seconds(5)) { await again.playerctl("status").stdout.contains("Playing") }
+        }
+    }
 }
