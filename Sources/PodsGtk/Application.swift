@@ -20,7 +20,7 @@ public final class Application {
     /// An application action (`app.NAME`) with its keys (`<Control>q`).
     public func action(_ name: String, keys: [String] = [], _ body: @escaping @MainActor () -> Void) {
         let action = g_simple_action_new(name, nil)!
-        Signals.connect(UnsafeMutableRawPointer(action), "activate", body)
+        Signals.connect(action: UnsafeMutableRawPointer(action), body)
         g_action_map_add_action(pods_action_map(raw), action)
         g_object_unref(UnsafeMutableRawPointer(action))
         Self.accelerators(raw, "app.\(name)", keys)

@@ -18,9 +18,9 @@ private let releaseBox: GClosureNotify = { data, _ in
 enum Signals {
     typealias Handler = @MainActor () -> Void
 
-    /// `(instance, data)`: `clicked`, `activate`, `value-changed`, `changed`, `map`,
-    /// `close-request` (returns FALSE: the window closes). Not `notify::…`: its
-    /// handler takes the GParamSpec before the data (`connect(_:notify:_:)`).
+    /// `(instance, data)`: `clicked`, a widget's `activate`, `value-changed`, `changed`, `map`,
+    /// `close-request` (returns FALSE: the window closes). Not `notify::…` nor an
+    /// action's `activate`: their handlers take an argument before the data.
     @discardableResult
     static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping Handler) -> UInt {
         let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32 = { _, data in
@@ -61,7 +61,24 @@ enum Signals {
     /// `(instance, GParamSpec *, data)`: `notify::PROPERTY`, a property's change.
     @discardableResult
     static func connect(_ instance: UnsafeMutableRawPointer, notify property: String, _ body: @escaping Handler) -> UInt {
-        connect(instance, "notify::\(property)", item: { _ in body() })
+        connectSkippingArgument(instance, "notify::\(property)", body)
+    }
+
+    /// `(GSimpleAction *, GVariant *parameter, data)`: an action's `activate`
+    /// (the parameter, NULL for an action that takes none, is not read).
+    @discardableResult
+    static func connect(action: UnsafeMutableRawPointer, _ body: @escaping Handler) -> UInt {
+        connectSkippingArgument(action, "activate", body)
+    }
+
+    /// `(instance, anything, data)`, the middle argument not read.
+    private static func connectSkippingArgument(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping Handler) -> UInt {
+        let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _, data in
+            guard let data else { return }
+            let box = Unmanaged<HandlerBox<Handler>>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { box.body() }
+        }
+        return connect(instance, signal, unsafeBitCast(thunk, to: GCallback.self), HandlerBox(body))
     }
 
     typealias IndexHandler = @MainActor (Int) -> Void

@@ -31,13 +31,26 @@ public final class Window: Widget {
         adw_application_window_set_content(pods_app_window(raw), pods_widget(overlay))
     }
 
-    /// A short message over the window.
-    public func toast(_ text: String) {
+    /// What the shown toast's button does (`win.toast-button`).
+    private var toastButton: (@MainActor () -> Void)?
+    private var toastButtonAction = false
+
+    /// A short message over the window; with `button`, a button on it (Undo) that does `body`.
+    public func toast(_ text: String, button: (label: String, body: @MainActor () -> Void)? = nil) {
         // libadwaita 1.2 reads a toast's title as Pango markup (1.4 made that optional): escaped, a feed's `<` stays a `<`.
         let escaped = g_markup_escape_text(DisplaySafe.text(text), -1)
         defer { g_free(escaped) }
         let toast = adw_toast_new(escaped)!
         adw_toast_set_timeout(toast, 5)
+        toastButton = button?.body
+        if let button {
+            if !toastButtonAction {
+                toastButtonAction = true
+                action("toast-button") { [unowned self] in self.toastButton?() }
+            }
+            adw_toast_set_button_label(toast, button.label)
+            adw_toast_set_action_name(toast, "win.toast-button")
+        }
         // One toast at a time: a newer message replaces the one showing rather than queueing behind it.
         if let shownToast {
             adw_toast_dismiss(shownToast)
@@ -71,7 +84,7 @@ public final class Window: Widget {
     /// A window action (`win.NAME`) with its keys; buttons name it with `Button.action`.
     public func action(_ name: String, keys: [String] = [], _ body: @escaping @MainActor () -> Void) {
         let action = g_simple_action_new(name, nil)!
-        Signals.connect(UnsafeMutableRawPointer(action), "activate", body)
+        Signals.connect(action: UnsafeMutableRawPointer(action), body)
         g_action_map_add_action(pods_action_map(raw), action)
         g_object_unref(UnsafeMutableRawPointer(action))
         Application.accelerators(application.raw, "win.\(name)", keys)

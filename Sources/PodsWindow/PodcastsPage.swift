@@ -12,10 +12,20 @@ final class PodcastsPage {
     private let empty = StatusPage(icon: "audio-x-generic-symbolic", title: "No podcasts yet",
                                    description: "Subscribe to a feed by its address above.")
     private var list: ListView<ListRow<PodcastRow>>!
+    private var scrolled: Scrolled!
 
-    init(subscribe: @escaping @MainActor (String) -> Void, open: @escaping @MainActor (PodcastRow) -> Void) {
+    /// Podcasts being unsubscribed from: gone from the list while their Undo shows.
+    var hidden: Set<Int64> = [] { didSet { show(all) } }
+    private var all: [PodcastRow] = []
+
+    init(subscribe: @escaping @MainActor (String) -> Void, open: @escaping @MainActor (PodcastRow) -> Void,
+         unsubscribe: @escaping @MainActor (PodcastRow) -> Void) {
         list = ListView(name: "Podcasts",
-                        make: { let row = ListRow(headingStyle: true, [.init(icon: "go-next-symbolic", verb: "Open", body: open)]); return (row, row.root) },
+                        make: {
+                            let row = ListRow(headingStyle: true, [.init(icon: "user-trash-symbolic", name: { "Unsubscribe from \($0)" }, body: unsubscribe),
+                                                                   .init(icon: "go-next-symbolic", verb: "Open", body: open)])
+                            return (row, row.root)
+                        },
                         bind: { [unowned self] row, index in
                             let podcast = self.rows[index]
                             return row.show(podcast, title: podcast.title, detail: podcast.summary)
@@ -38,13 +48,16 @@ final class PodcastsPage {
         root.append(bar)
         root.append(empty)
         empty.expand(horizontally: true, vertically: true)
-        root.append(Scrolled(list))
+        scrolled = Scrolled(list)
+        root.append(scrolled)
         root.size(width: 360)
     }
 
     func show(_ podcasts: [PodcastRow]) {
-        rows = podcasts
-        empty.isVisible = podcasts.isEmpty
+        all = podcasts
+        rows = podcasts.filter { !hidden.contains($0.id) }
+        empty.isVisible = rows.isEmpty
+        scrolled.isVisible = !rows.isEmpty
         list.reload(count: rows.count)
     }
 }

@@ -40,7 +40,8 @@ public final class WindowApp {
         if let window { return window.present() }
         pages = Pages()
         podcasts = PodcastsPage(subscribe: { [unowned self] url in self.subscribe(url) },
-                                open: { [unowned self] podcast in self.open(podcast) })
+                                open: { [unowned self] podcast in self.open(podcast) },
+                                unsubscribe: { [unowned self] podcast in self.unsubscribe(podcast) })
         episodes = EpisodesPage(back: { [unowned self] in self.pages.show(self.podcasts.root) },
                                 refresh: { [unowned self] id in self.refresh(id) },
                                 play: { [unowned self] episode in self.play(episode) },
@@ -200,6 +201,29 @@ public final class WindowApp {
                 let podcast = try await backend.library.subscribe(url)
                 window?.toast("Subscribed to \(Items.fields(podcast)["title"]?.stringValue ?? url)")
             } catch { report(error) }
+        }
+    }
+
+    /// Gone from the list at once, unsubscribed once its Undo is over (5 s):
+    /// unsubscribing drops the podcast's episodes and progress, which no
+    /// resubscription brings back, so it waits for the listener to be sure.
+    private func unsubscribe(_ podcast: PodcastRow) {
+        guard let backend else { return }
+        if episodes.podcast?.id == podcast.id { pages.show(podcasts.root) }
+        podcasts.hidden.insert(podcast.id)
+        window?.toast("Unsubscribed from \(podcast.title)", button: ("Undo", { [weak self] in self?.podcasts.hidden.remove(podcast.id) }))
+        Task {
+            try? await Task.sleep(for: .seconds(6))
+            guard podcasts.hidden.contains(podcast.id) else { return }  // undone
+            do throws(PlayerClient.Failure) {
+                try await backend.library.unsubscribe(String(podcast.id))
+                let rows = try await backend.library.podcastRows()
+                podcasts.hidden.remove(podcast.id)  // a later podcast may be given its id
+                podcasts.show(rows)
+            } catch {
+                podcasts.hidden.remove(podcast.id)
+                report(error)
+            }
         }
     }
 

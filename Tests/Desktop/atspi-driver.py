@@ -12,6 +12,7 @@ stdin and answers one JSON line on stdout:
   set-text ROLE NAME-REGEX TEXT  through the EditableText interface (an entry)
   text ROLE NAME-REGEX           its text, through the Text interface (a text view's)
   size ROLE NAME-REGEX           its width and height on screen, through the Component interface
+  key COMBO                      keys pressed as a person presses them (ctrl+space, alt+Left: X11 keycodes)
   names ROLE                     every name of that role
   unnamed                        every control (button, link, toggle, list item, slider, entry) without a name, and how many were seen
 
@@ -107,6 +108,20 @@ def act(node, preferred):
     return True
 
 
+KEYCODES = {"ctrl": 37, "alt": 64, "shift": 50, "space": 65, "Return": 36, "Left": 113, "Right": 114, "Up": 111, "Down": 116,
+            "1": 10, "2": 11, "3": 12, "4": 13, "q": 24, "question": 61}
+
+
+def press_keys(combo):
+    """Modifiers held, the last key pressed and released, the modifiers let go."""
+    *modifiers, key = combo.split("+")
+    for modifier in modifiers:
+        pyatspi.Registry.generateKeyboardEvent(KEYCODES[modifier], None, pyatspi.KEY_PRESS)
+    pyatspi.Registry.generateKeyboardEvent(KEYCODES[key], None, pyatspi.KEY_PRESSRELEASE)
+    for modifier in reversed(modifiers):
+        pyatspi.Registry.generateKeyboardEvent(KEYCODES[modifier], None, pyatspi.KEY_RELEASE)
+
+
 def answer(value):
     sys.stdout.write(json.dumps(value) + "\n")
     sys.stdout.flush()
@@ -152,6 +167,9 @@ def main():
                 node = find(app, words[1].replace("_", " "), words[2])
                 extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS) if node else None
                 answer({"ok": node is not None, "width": extents.width if extents else 0, "height": extents.height if extents else 0})
+            elif verb == "key":
+                press_keys(words[1])
+                answer({"ok": True})
             elif verb == "names":
                 role = words[1].replace("_", " ")
                 answer({"ok": True, "names": [n.name for n in walk(app) if n.getRoleName() == role and visible(n)]})

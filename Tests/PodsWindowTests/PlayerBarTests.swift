@@ -3,7 +3,8 @@ import PodsTestSupport
 import Testing
 
 /// The player bar's speed, sleep timer and volume in the real window: each
-/// reaches podsd, and what `pods` changes shows in the bar at once.
+/// reaches podsd, and what `pods` changes shows in the bar at once; and
+/// its keyboard shortcut.
 @Suite(.timeLimit(.minutes(5))) struct PlayerBarTests {
     static func status(_ podsd: PodsdProcess) async throws -> [String: Any] {
         let shown = await podsd.pods("status", "--json")
@@ -17,6 +18,12 @@ import Testing
             let driver = desktop.driver
             #expect(await podsd.pods("play", "1").status == 0)
             try await driver.wait("push button", "^Pause$", seconds: 5)
+            // The keyboard: Ctrl+Space pauses and plays again.
+            try await driver.send("key ctrl+space")
+            try await waitFor(timeout: .seconds(3)) { await podsd.playerctl("status").stdout.contains("Paused") }
+            try await driver.wait("push button", "^Play$", seconds: 2)
+            try await driver.send("key ctrl+space")
+            try await waitFor(timeout: .seconds(3)) { await podsd.playerctl("status").stdout.contains("Playing") }
 
             try await driver.press("push button", "^Speed, 1×$")
             try await driver.wait("push button", "^1.5×$", seconds: 2)

@@ -156,4 +156,30 @@ import Testing
             try await waitFor(timeout: .seconds(5)) { await again.playerctl("status").stdout.contains("Playing") }
         }
     }
+
+    /// Unsubscribing takes the podcast off the list at once and waits for
+    /// its Undo: undone, podsd never lost it; not undone, podsd drops it.
+    @Test func unsubscribingWaitsForItsUndo() async throws {
+        let (podsd, server) = try await Self.podsdWithAShow()
+        defer { server.stop() }
+        try await DesktopSession.with(podsd) { desktop in
+            let driver = desktop.driver
+            try await driver.wait("list item", "^Window Show")
+            try await driver.press("push button", "^Unsubscribe from Window Show$")
+            try await driver.wait("label", "^No podcasts yet$", seconds: 2)
+            // libadwaita 1.2 names the toast's button "Undo Undo" for a screen reader.
+            try await driver.wait("push button", "^Undo", seconds: 2)
+            try await driver.press("push button", "^Undo")
+            try await driver.wait("list item", "^Window Show", seconds: 2)
+            try await Task.sleep(for: .seconds(7))
+            #expect(await podsd.pods("podcasts").stdout.contains("Window Show"))
+            try await driver.wait("list item", "^Window Show", seconds: 1)
+
+            try await driver.press("push button", "^Unsubscribe from Window Show$")
+            try await driver.wait("label", "^No podcasts yet$", seconds: 2)
+            try await waitFor(timeout: .seconds(10)) { !(await podsd.pods("podcasts").stdout.contains("Window Show")) }
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await driver.send("names list_item").names.filter { $0.hasPrefix("Window Show") } == [])
+        }
+    }
 }
