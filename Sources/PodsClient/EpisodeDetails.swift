@@ -96,35 +96,16 @@ extension Items {
             let skipped = fields["skipped"]?.boolValue == true ? " (skipped)" : ""
             return (Int(index), fields["start"]?.doubleValue ?? 0, (fields["title"]?.stringValue ?? "") + skipped)
         }
-        let people = (item["persons"]?.arrayValue ?? []).map { person in
-            let fields = fields(person)
-            return (fields["name"]?.stringValue ?? "") + (fields["role"]?.stringValue.map { " (\($0))" } ?? "")
-        }
+        let people = (item["persons"]?.arrayValue ?? []).map(personLine)
         var page = EpisodeDetails(episodeID: id, title: item["title"]?.stringValue ?? "", facts: facts.joined(separator: " · "),
                                paragraphs: paragraphs, links: links, chapters: marks, people: people)
         page.soundbites = (item["soundbites"]?.arrayValue ?? []).map { soundbite in
             let fields = fields(soundbite)
             return (fields["start"]?.doubleValue ?? 0, fields["title"]?.stringValue ?? "")
         }
-        page.recommended = (show["podroll"]?.arrayValue ?? []).map { remote in
-            let fields = fields(remote)
-            let guid = fields["feedGuid"]?.stringValue ?? ""
-            let name = fields["title"]?.stringValue ?? fields["feedURL"]?.stringValue ?? "podcast:guid \(guid)"
-            let subscribed = fields["subscribed"]?.boolValue == true
-            return (name, subscribed ? nil : fields["feedURL"]?.stringValue ?? "guid:\(guid)")
-        }
-        page.showPeople = (show["persons"]?.arrayValue ?? []).map { person in
-            let fields = fields(person)
-            return (fields["name"]?.stringValue ?? "") + (fields["role"]?.stringValue.map { " (\($0))" } ?? "")
-        }
-        page.trailers = (show["trailers"]?.arrayValue ?? []).compactMap { trailer in
-            let fields = fields(trailer)
-            return fields["url"]?.stringValue.map { (fields["title"]?.stringValue ?? $0, $0) }
-        }
-        page.funding = (show["funding"]?.arrayValue ?? []).compactMap { link in
-            let fields = fields(link)
-            return fields["url"]?.stringValue.map { (fields["text"]?.stringValue ?? "", $0) }
-        }
+        let showDetails = Items.show(podcast)
+        (page.showPeople, page.funding, page.trailers, page.recommended) =
+            (showDetails.people, showDetails.funding, showDetails.trailers, showDetails.recommended)
         let plays = item["audioURL"]?.stringValue
         page.audioFiles = (item["enclosures"]?.arrayValue ?? []).compactMap { enclosure -> EpisodeDetails.AudioFile? in
             let fields = fields(enclosure)
@@ -136,5 +117,46 @@ extension Items {
         page.completed = item["completed"]?.boolValue == true
         page.position = position
         return page
+    }
+}
+
+/// What a podcast's page shows of the show itself: its people, funding
+/// links, trailers and the shows its podroll recommends.
+public struct ShowDetails: Sendable {
+    public var people: [String] = []
+    public var funding: [(text: String, url: String)] = []
+    public var trailers: [(title: String, url: String)] = []
+    /// A name, and what subscribes (a feed URL or `guid:…`); nil once subscribed.
+    public var recommended: [(name: String, subscribe: String?)] = []
+}
+
+extension Items {
+    /// The show's own details from its `podcast` item (none without one).
+    public static func show(_ podcast: DBusValue?) -> ShowDetails {
+        let show = podcast.map(fields) ?? [:]
+        var details = ShowDetails()
+        details.recommended = (show["podroll"]?.arrayValue ?? []).map { remote in
+            let fields = fields(remote)
+            let guid = fields["feedGuid"]?.stringValue ?? ""
+            let name = fields["title"]?.stringValue ?? fields["feedURL"]?.stringValue ?? "podcast:guid \(guid)"
+            let subscribed = fields["subscribed"]?.boolValue == true
+            return (name, subscribed ? nil : fields["feedURL"]?.stringValue ?? "guid:\(guid)")
+        }
+        details.people = (show["persons"]?.arrayValue ?? []).map(personLine)
+        details.trailers = (show["trailers"]?.arrayValue ?? []).compactMap { trailer in
+            let fields = fields(trailer)
+            return fields["url"]?.stringValue.map { (fields["title"]?.stringValue ?? $0, $0) }
+        }
+        details.funding = (show["funding"]?.arrayValue ?? []).compactMap { link in
+            let fields = fields(link)
+            return fields["url"]?.stringValue.map { (fields["text"]?.stringValue ?? "", $0) }
+        }
+        return details
+    }
+
+    /// "Name (role)".
+    static func personLine(_ person: DBusValue) -> String {
+        let fields = fields(person)
+        return (fields["name"]?.stringValue ?? "") + (fields["role"]?.stringValue.map { " (\($0))" } ?? "")
     }
 }

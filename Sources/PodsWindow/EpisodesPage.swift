@@ -16,9 +16,13 @@ final class EpisodesPage {
     private let heading = Label()
     private let detail = Label()
     private var list: ListView<ListRow<EpisodeRow>>!
+    /// The show's artwork, people, funding, trailers and podroll.
+    let header: ShowHeader
 
     init(back: @escaping @MainActor () -> Void, refresh: @escaping @MainActor (Int64) -> Void,
-         play: @escaping @MainActor (EpisodeRow) -> Void, open: @escaping @MainActor (EpisodeRow) -> Void) {
+         play: @escaping @MainActor (EpisodeRow) -> Void, open: @escaping @MainActor (EpisodeRow) -> Void,
+         header: ShowHeader) {
+        self.header = header
         list = ListView(name: "Episodes",
                         make: {
                             let row = ListRow(headingStyle: false, [.init(icon: "media-playback-start-symbolic", verb: "Play", body: play),
@@ -48,6 +52,7 @@ final class EpisodesPage {
         top.append(titles)
         top.append(refreshButton)
         root.append(top)
+        root.append(header.root)
         root.append(Scrolled(list))
         root.expand(horizontally: true, vertically: true)
     }

@@ -45,7 +45,8 @@ public final class WindowApp {
         episodes = EpisodesPage(back: { [unowned self] in self.pages.show(self.podcasts.root) },
                                 refresh: { [unowned self] id in self.refresh(id) },
                                 play: { [unowned self] episode in self.play(episode) },
-                                open: { [unowned self] episode in self.open(episode) })
+                                open: { [unowned self] episode in self.open(episode) },
+                                header: ShowHeader { [unowned self] command in self.perform(command) })
         episode = EpisodePage(back: { [unowned self] in self.pages.show(self.episodes.root) },
                               command: { [unowned self] id, command in self.perform(command, on: id) })
         player = PlayerBar { [unowned self] command in self.perform(command) }
@@ -136,15 +137,30 @@ public final class WindowApp {
         episodes.show(podcast)
         episodes.show(episodes: [])
         pages.push(episodes.root, after: podcasts.root)
-        reloadEpisodes(podcast.id)
+        reloadEpisodes(podcast.id, artwork: true)
+        loadShow(podcast)
     }
 
-    private func reloadEpisodes(_ podcast: Int64) {
+    /// The show's people, funding, trailers and podroll, at its page's top.
+    private func loadShow(_ podcast: PodcastRow) {
+        guard let backend else { return }
+        Task {
+            guard let item = try? await backend.library.podcast(String(podcast.id)), episodes.podcast?.id == podcast.id else { return }
+            episodes.header.show(Items.show(item), of: podcast.id, title: podcast.title)
+        }
+    }
+
+    /// `artwork`: with the show's artwork (podsd renders it for an episode: the newest's).
+    private func reloadEpisodes(_ podcast: Int64, artwork: Bool = false) {
         guard let backend else { return }
         Task {
             do throws(PlayerClient.Failure) {
                 let rows = try await backend.library.episodeRows(podcast: podcast)
-                if episodes.podcast?.id == podcast { episodes.show(episodes: rows) }
+                guard episodes.podcast?.id == podcast else { return }
+                episodes.show(episodes: rows)
+                guard artwork, let newest = rows.first, let png = try? await backend.library.artworkPNG(episode: newest.id, pixels: 192)
+                else { return }
+                episodes.header.show(artwork: png, of: podcast, title: episodes.podcast?.title ?? "")
             } catch { report(error) }
         }
     }
@@ -238,6 +254,16 @@ public final class WindowApp {
         guard let backend else { return }
         Task {
             do throws(PlayerClient.Failure) { try await backend.library.play(episode: episode.id) } catch { report(error) }
+        }
+    }
+
+    private func perform(_ command: ShowHeader.Command) {
+        guard let backend else { return }
+        switch command {
+        case .open(let address): if EpisodeDetails.isOpenable(address) { window?.open(address: address) }
+        case .subscribe(let feed): subscribe(feed)
+        case .playTrailer(let url):
+            Task { do throws(PlayerClient.Failure) { try await backend.player.open(uri: url) } catch { report(error) } }
         }
     }
 
