@@ -11,6 +11,7 @@
 static inline GtkWidget *pods_widget(gpointer p) { return GTK_WIDGET(p); }
 static inline gboolean pods_is_button(gpointer p) { return GTK_IS_BUTTON(p); }
 static inline gboolean pods_is_label(gpointer p) { return GTK_IS_LABEL(p); }
+static inline gboolean pods_is_search_entry(gpointer p) { return GTK_IS_SEARCH_ENTRY(p); }
 static inline GtkBox *pods_box(gpointer p) { return GTK_BOX(p); }
 static inline GtkLabel *pods_label(gpointer p) { return GTK_LABEL(p); }
 static inline GtkButton *pods_button(gpointer p) { return GTK_BUTTON(p); }
@@ -20,6 +21,12 @@ static inline GtkTextView *pods_text_view(gpointer p) { return GTK_TEXT_VIEW(p);
 static inline GtkPopover *pods_popover(gpointer p) { return GTK_POPOVER(p); }
 static inline GtkMenuButton *pods_menu_button(gpointer p) { return GTK_MENU_BUTTON(p); }
 static inline GtkInfoBar *pods_info_bar(gpointer p) { return GTK_INFO_BAR(p); }
+static inline GtkSwitch *pods_switch(gpointer p) { return GTK_SWITCH(p); }
+static inline AdwPreferencesWindow *pods_preferences_window(gpointer p) { return ADW_PREFERENCES_WINDOW(p); }
+static inline AdwPreferencesPage *pods_preferences_page(gpointer p) { return ADW_PREFERENCES_PAGE(p); }
+static inline AdwPreferencesGroup *pods_preferences_group(gpointer p) { return ADW_PREFERENCES_GROUP(p); }
+static inline AdwPreferencesRow *pods_preferences_row(gpointer p) { return ADW_PREFERENCES_ROW(p); }
+static inline AdwActionRow *pods_action_row(gpointer p) { return ADW_ACTION_ROW(p); }
 static inline GtkScale *pods_scale(gpointer p) { return GTK_SCALE(p); }
 static inline GtkRange *pods_range(gpointer p) { return GTK_RANGE(p); }
 static inline GtkWindow *pods_window(gpointer p) { return GTK_WINDOW(p); }

@@ -46,6 +46,21 @@ public struct EpisodeRow: Equatable, Sendable {
     }
 }
 
+/// A setting as `pods config` lists it: its value, its default, where the
+/// value comes from (`default`, `config`, `podcast`) and what it does.
+public struct SettingRow: Equatable, Sendable {
+    public var key: String
+    public var value: String
+    public var defaultValue: String
+    public var source: String
+    public var help: String
+    /// A secret: `value` says only whether it is set, and no client shows it.
+    public var isSecret = false
+
+    /// A setting that is on or off.
+    public var isSwitch: Bool { defaultValue == "true" || defaultValue == "false" }
+}
+
 /// A directory search result.
 public struct SearchRow: Equatable, Sendable {
     public var title: String
@@ -79,6 +94,15 @@ public enum Items {
             title: item["title"]?.stringValue ?? "", published: item["published"]?.int64Value.map { Date(timeIntervalSince1970: Double($0)) },
             duration: item["duration"]?.doubleValue, position: item["position"]?.doubleValue ?? 0,
             completed: item["completed"]?.boolValue ?? false, downloaded: nil)
+    }
+
+    /// A `setting` item (`Config`) as a row (nil without a key).
+    public static func setting(_ value: DBusValue) -> SettingRow? {
+        let item = fields(value)
+        guard let key = item["key"]?.stringValue, !key.isEmpty else { return nil }
+        return SettingRow(key: key, value: item["value"]?.stringValue ?? "", defaultValue: item["default"]?.stringValue ?? "",
+                          source: item["source"]?.stringValue ?? "", help: item["help"]?.stringValue ?? "",
+                          isSecret: item["secret"]?.boolValue == true)
     }
 
     /// A download (`ListDownloads`): its state and how much of it is on disk.

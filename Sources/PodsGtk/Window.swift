@@ -10,6 +10,8 @@ public final class Window: Widget {
     /// The Swift side of the content (its handlers capture it unowned): kept as long as the window.
     private let content: Widget
     private let views: ViewStack?
+    private let headerBar: UnsafeMutableRawPointer
+    private var headerWidgets: [Widget] = []
     private var shownToast: OpaquePointer?
 
     /// `views`: their switcher becomes the header bar's title.
@@ -19,8 +21,8 @@ public final class Window: Widget {
         self.views = views
         let window = adw_application_window_new(pods_application(application.raw))!
         overlay = UnsafeMutableRawPointer(adw_toast_overlay_new()!)
+        headerBar = UnsafeMutableRawPointer(adw_header_bar_new()!)
         super.init(taking: window)
-        let headerBar = UnsafeMutableRawPointer(adw_header_bar_new()!)
         gtk_window_set_title(pods_window(raw), title)
         gtk_window_set_default_size(pods_window(raw), 900, 700)
         adw_header_bar_set_title_widget(pods_header_bar(headerBar), views?.switcherTitle.widget ?? adw_window_title_new(title, nil))
@@ -63,21 +65,9 @@ public final class Window: Widget {
         Task { [weak self] in
             for _ in 0..<4 {
                 guard let self else { return }
-                self.nameDismissButtons(pods_widget(self.overlay))
+                InternalNames.give(under: pods_widget(self.overlay))
                 try? await Task.sleep(for: .milliseconds(300))
             }
-        }
-    }
-
-    private func nameDismissButtons(_ widget: UnsafeMutablePointer<GtkWidget>) {
-        if pods_is_button(widget) != 0, let icon = gtk_button_get_icon_name(pods_button(widget)),
-           String(cString: icon) == "window-close-symbolic" {
-            pods_accessible_set_label(widget, "Dismiss")
-        }
-        var child = gtk_widget_get_first_child(widget)
-        while let current = child {
-            nameDismissButtons(current)
-            child = gtk_widget_get_next_sibling(current)
         }
     }
 
@@ -96,6 +86,12 @@ public final class Window: Widget {
     public func open(address: String) { gtk_show_uri(pods_window(raw), address, UInt32(GDK_CURRENT_TIME)) }
 
     public func present() { gtk_window_present(pods_window(raw)) }
+
+    /// A control at the header bar's end (before the window's own buttons).
+    public func addToHeader(_ widget: Widget) {
+        headerWidgets.append(widget)
+        adw_header_bar_pack_end(pods_header_bar(headerBar), widget.widget)
+    }
 
     isolated deinit { if let shownToast { g_object_unref(UnsafeMutableRawPointer(shownToast)) } }
 }

@@ -27,6 +27,7 @@ package enum PlayerItemEncoding {
         item.set("default", entry.key.defaultValue.text)
         item.set("source", entry.source)
         item.set("help", entry.key.help)
+        if entry.key.isSecret { item.set("secret", true) }
         return item
     }
 

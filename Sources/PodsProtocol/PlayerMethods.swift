@@ -71,6 +71,8 @@ public enum PlayerItems {
     public static let setting = ItemSchema("setting", [
         ItemField("key", .string), ItemField("value", .string), ItemField("default", .string), ItemField("source", .string),
         ItemField("help", .string),
+        /// A secret (the Podcast Index key): its `value` says only "(set)", and a client never shows it back.
+        .maybe("secret", .bool),
     ])
 
     /// The chapter playing now.

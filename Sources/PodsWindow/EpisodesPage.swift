@@ -21,7 +21,7 @@ final class EpisodesPage {
 
     init(back: @escaping @MainActor () -> Void, refresh: @escaping @MainActor (Int64) -> Void,
          play: @escaping @MainActor (EpisodeRow) -> Void, open: @escaping @MainActor (EpisodeRow) -> Void,
-         header: ShowHeader) {
+         header: ShowHeader, settings: @escaping @MainActor (PodcastRow) -> Void) {
         self.header = header
         list = ListView(name: "Episodes",
                         make: {
@@ -50,6 +50,9 @@ final class EpisodesPage {
         top.margins(8)
         top.append(backButton)
         top.append(titles)
+        let settingsButton = Button(icon: "emblem-system-symbolic", name: "Settings of this podcast")
+        settingsButton.onClick { [unowned self] in if let podcast = self.podcast { settings(podcast) } }
+        top.append(settingsButton)
         top.append(refreshButton)
         root.append(top)
         root.append(header.root)

@@ -24,6 +24,8 @@ public final class WindowApp {
     private var banner: Banner!
     private var lists: EpisodeLists!
     private var follower: Task<Void, Never>?
+    /// The settings window open (or last open): its controls' handlers hold it unowned.
+    private var settings: SettingsDialog?
     private let statusRead = SerialRead()
     private let seek = SeekCoalescer()
     private let volume = SeekCoalescer()
@@ -46,7 +48,8 @@ public final class WindowApp {
                                 refresh: { [unowned self] id in self.refresh(id) },
                                 play: { [unowned self] episode in self.play(episode) },
                                 open: { [unowned self] episode in self.open(episode) },
-                                header: ShowHeader { [unowned self] command in self.perform(command) })
+                                header: ShowHeader { [unowned self] command in self.perform(command) },
+                                settings: { [unowned self] podcast in self.openSettings(podcast) })
         episode = EpisodePage(back: { [unowned self] in self.pages.show(self.episodes.root) },
                               command: { [unowned self] id, command in self.perform(command, on: id) })
         player = PlayerBar { [unowned self] command in self.perform(command) }
@@ -72,6 +75,10 @@ public final class WindowApp {
         window.action("play-pause", keys: ["<Control>space"]) { [unowned self] in self.perform(.playPause) }
         window.action("back", keys: ["<Alt>Left"]) { [unowned self] in self.pages.show(self.podcasts.root) }
         application.action("quit", keys: ["<Control>q"]) { [unowned self] in self.application.quit() }
+        window.action("preferences", keys: ["<Control>comma"]) { [unowned self] in self.openSettings(nil) }
+        let preferences = Button(icon: "emblem-system-symbolic", name: "Preferences")
+        preferences.onClick { [unowned self] in self.openSettings(nil) }
+        window.addToHeader(preferences)
         self.window = window
         window.present()
         follower = Task { await self.connect() }
@@ -191,6 +198,19 @@ public final class WindowApp {
             } catch { report(error) }
             guard artwork, let png = try? await backend.library.artworkPNG(episode: id, pixels: 320) else { return }
             episode.show(artwork: png, of: id)
+        }
+    }
+
+    /// The player's settings (`podcast` nil) or a podcast's own, in a window over this one.
+    private func openSettings(_ podcast: PodcastRow?) {
+        guard let backend, let window else { return }
+        Task {
+            do throws(PlayerClient.Failure) {
+                let rows = try await backend.pods.config(podcast: podcast.map { String($0.id) }, key: nil).compactMap(Items.setting)
+                let dialog = SettingsDialog(over: window, backend: backend, podcast: podcast.map { ($0.id, $0.title) }, settings: rows)
+                settings = dialog
+                dialog.present()
+            } catch { report(error) }
         }
     }
 

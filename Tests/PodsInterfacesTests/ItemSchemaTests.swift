@@ -107,8 +107,10 @@ import Testing
         Case(schema: PlayerItems.chapter) {
             PlayerItemEncoding.chapter(EpisodeChapter(start: 0, title: "Start", source: .json), index: 1, skipped: false)
         },
-        Case(schema: PlayerItems.setting) {
-            PlayerItemEncoding.setting(SettingEntry(key: .speed, value: .number(1.5), source: "config"))
+        Case(schema: PlayerItems.setting) {  // a secret: every key written, its value never
+            let item = PlayerItemEncoding.setting(SettingEntry(key: .podcastIndexSecret, value: .text("hunter2"), source: "config"))
+            #expect(item.value.stringKeyedDictionary?["value"]?.stringValue == "(set)")
+            return item
         },
         Case(schema: PlayerItems.extras) {
             var state = PlayerState()
