@@ -27,6 +27,9 @@ static inline AdwPreferencesPage *pods_preferences_page(gpointer p) { return ADW
 static inline AdwPreferencesGroup *pods_preferences_group(gpointer p) { return ADW_PREFERENCES_GROUP(p); }
 static inline AdwPreferencesRow *pods_preferences_row(gpointer p) { return ADW_PREFERENCES_ROW(p); }
 static inline AdwActionRow *pods_action_row(gpointer p) { return ADW_ACTION_ROW(p); }
+static inline GtkApplicationWindow *pods_gtk_app_window(gpointer p) { return GTK_APPLICATION_WINDOW(p); }
+static inline GtkShortcutsWindow *pods_shortcuts_window(gpointer p) { return GTK_SHORTCUTS_WINDOW(p); }
+static inline GtkDrawingArea *pods_drawing_area(gpointer p) { return GTK_DRAWING_AREA(p); }
 static inline GtkScale *pods_scale(gpointer p) { return GTK_SCALE(p); }
 static inline GtkRange *pods_range(gpointer p) { return GTK_RANGE(p); }
 static inline GtkWindow *pods_window(gpointer p) { return GTK_WINDOW(p); }
@@ -54,6 +57,8 @@ gulong pods_signal_connect(gpointer instance, const char *signal, GCallback hand
 /// GTK_ACCESSIBLE_PROPERTY_LABEL / VALUE_TEXT (the property call is variadic).
 void pods_accessible_set_label(gpointer accessible, const char *label);
 void pods_accessible_set_value_text(gpointer accessible, const char *text);
+/// A GtkDrawingArea a screen reader meets as a picture (its role is construct-only).
+GtkWidget *pods_drawing_area_new_image(void);
 /// Serves libdispatch's main queue (Swift's MainActor) from GLib's main loop.
 void pods_attach_main_queue(void);
 

@@ -176,17 +176,14 @@ public enum Items {
             rows.append(EpisodeRow(id: -Int64(rows.count + 1), podcastID: 0, podcastTitle: note, title: title, published: nil,
                                    duration: nil, position: 0, completed: false, downloaded: nil))
         }
-        let sessions = stats["sessions"]?.int64Value ?? 0
-        add("\(ListeningTime.text(stats["seconds"]?.doubleValue)) heard", "in all, \(sessions) session\(sessions == 1 ? "" : "s")")
-        add("\(ListeningTime.text(stats["savedBySpeed"]?.doubleValue)) saved by speed", "in all")
-        add("\(ListeningTime.text(stats["savedByTrimming"]?.doubleValue)) saved by trimming silence", "in all")
-        for share in (stats["podcasts"]?.arrayValue ?? []).map(fields) {
-            add("\(ListeningTime.text(share["seconds"]?.doubleValue)) heard, \(ListeningTime.text(share["saved"]?.doubleValue)) saved",
-                share["name"]?.stringValue ?? "")
+        let summary = listening(stats)
+        add("\(ListeningTime.text(summary.seconds)) heard", "in all, \(summary.sessions) session\(summary.sessions == 1 ? "" : "s")")
+        add("\(ListeningTime.text(summary.savedBySpeed)) saved by speed", "in all")
+        add("\(ListeningTime.text(summary.savedByTrimming)) saved by trimming silence", "in all")
+        for share in summary.podcasts {
+            add("\(ListeningTime.text(share.seconds)) heard, \(ListeningTime.text(share.saved)) saved", share.name)
         }
-        for share in (stats["weeks"]?.arrayValue ?? []).map(fields).reversed() {
-            add("\(ListeningTime.text(share["seconds"]?.doubleValue)) heard", "week of \(share["name"]?.stringValue ?? "")")
-        }
+        for share in summary.weeks.reversed() { add("\(ListeningTime.text(share.seconds)) heard", "week of \(share.name)") }
         return rows
     }
 

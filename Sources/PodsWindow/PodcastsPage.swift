@@ -8,9 +8,9 @@ import PodsGtk
 final class PodcastsPage {
     let root = Box(vertical: true)
     private(set) var rows: [PodcastRow] = []
-    private let address = Entry(name: "Feed address", placeholder: "Subscribe to a feed’s address (https://…)")
+    private let address = Entry(name: "Feed address or words", placeholder: "A feed’s address to subscribe to, or words to search the directories")
     private let empty = StatusPage(icon: "audio-x-generic-symbolic", title: "No podcasts yet",
-                                   description: "Subscribe to a feed by its address above.")
+                                   description: "Subscribe to a feed by its address above, or search the directories for a show.")
     private var list: ListView<ListRow<PodcastRow>>!
     private var scrolled: Scrolled!
 
@@ -19,7 +19,7 @@ final class PodcastsPage {
     private var all: [PodcastRow] = []
 
     init(subscribe: @escaping @MainActor (String) -> Void, open: @escaping @MainActor (PodcastRow) -> Void,
-         unsubscribe: @escaping @MainActor (PodcastRow) -> Void) {
+         unsubscribe: @escaping @MainActor (PodcastRow) -> Void, search: @escaping @MainActor (String) -> Void) {
         list = ListView(name: "Podcasts",
                         make: {
                             let row = ListRow(headingStyle: true, [.init(icon: "user-trash-symbolic", name: { "Unsubscribe from \($0)" }, body: unsubscribe),
@@ -32,25 +32,35 @@ final class PodcastsPage {
                         })
         list.onActivate { [unowned self] index in if self.rows.indices.contains(index) { open(self.rows[index]) } }
         let subscribeButton = Button("Subscribe")
-        let take: @MainActor () -> Void = { [unowned self] in
-            let url = self.address.text.trimmingCharacters(in: .whitespaces)
-            guard !url.isEmpty else { return }
+        let searchButton = Button("Search the directories")
+        // An address subscribes; words search the directories (Enter does whichever the text is).
+        let take: @MainActor (_ searching: Bool?) -> Void = { [unowned self] searching in
+            let text = self.address.text.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return }
+            if searching ?? !Self.looksLikeAnAddress(text) { return search(text) }
             self.address.text = ""
-            subscribe(url)
+            subscribe(text)
         }
-        subscribeButton.onClick(take)
-        address.onActivate(take)
+        subscribeButton.onClick { take(false) }
+        searchButton.onClick { take(true) }
+        address.onActivate { take(nil) }
         address.expand(horizontally: true)
         let bar = Box(vertical: false, spacing: 6)
         bar.margins(8)
         bar.append(address)
         bar.append(subscribeButton)
+        bar.append(searchButton)
         root.append(bar)
         root.append(empty)
         empty.expand(horizontally: true, vertically: true)
         scrolled = Scrolled(list)
         root.append(scrolled)
         root.size(width: 360)
+    }
+
+    /// A feed's address (a URL, `guid:…`, an Apple Podcasts link), not words.
+    static func looksLikeAnAddress(_ text: String) -> Bool {
+        !text.contains(" ") && (text.contains("://") || text.hasPrefix("guid:") || text.hasPrefix("www."))
     }
 
     func show(_ podcasts: [PodcastRow]) {

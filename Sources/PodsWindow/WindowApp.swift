@@ -23,6 +23,9 @@ public final class WindowApp {
     private var views: ViewStack!
     private var banner: Banner!
     private var lists: EpisodeLists!
+    private var findPage: FindPage!
+    private var directory: DirectoryPage!
+    private var stats: StatsPage!
     private var follower: Task<Void, Never>?
     /// The settings window open (or last open): its controls' handlers hold it unowned.
     private var settings: SettingsDialog?
@@ -43,7 +46,10 @@ public final class WindowApp {
         pages = Pages()
         podcasts = PodcastsPage(subscribe: { [unowned self] url in self.subscribe(url) },
                                 open: { [unowned self] podcast in self.open(podcast) },
-                                unsubscribe: { [unowned self] podcast in self.unsubscribe(podcast) })
+                                unsubscribe: { [unowned self] podcast in self.unsubscribe(podcast) },
+                                search: { [unowned self] term in self.searchDirectories(term) })
+        directory = DirectoryPage(back: { [unowned self] in self.pages.show(self.podcasts.root) },
+                                  subscribe: { [unowned self] found in self.subscribe(found.feedURL) })
         episodes = EpisodesPage(back: { [unowned self] in self.pages.show(self.podcasts.root) },
                                 refresh: { [unowned self] id in self.refresh(id) },
                                 play: { [unowned self] episode in self.play(episode) },
@@ -55,14 +61,19 @@ public final class WindowApp {
         player = PlayerBar { [unowned self] command in self.perform(command) }
         lists = EpisodeLists { [unowned self] error in self.report(error) }
         banner = Banner()
+        findPage = FindPage { [unowned self] error in self.report(error) }
+        stats = StatsPage()
         pages.push(podcasts.root, after: nil)
         views = ViewStack(title: "Pods")
         let shown: [(Widget, String, String, String)] = [
             (pages, "podcasts", "Podcasts", "audio-x-generic-symbolic"), (lists.upNext.root, "up-next", "Up Next", "view-list-symbolic"),
             (lists.downloads.root, "downloads", "Downloads", "folder-download-symbolic"),
             (lists.bookmarks.root, "bookmarks", "Bookmarks", "user-bookmarks-symbolic"),
+            (findPage.root, "find", "Find", "edit-find-symbolic"),
+            (Scrolled(stats.root), "stats", "Stats", "preferences-system-time-symbolic"),
         ]
         for (view, name, title, icon) in shown { views.add(view, name: name, title: title, icon: icon) }
+        views.onSwitch { [unowned self] name in if name == "stats" { self.stats.reload() } }
         let column = Box(vertical: true)
         column.append(banner)
         column.append(views)
@@ -79,6 +90,13 @@ public final class WindowApp {
         let preferences = Button(icon: "emblem-system-symbolic", name: "Preferences")
         preferences.onClick { [unowned self] in self.openSettings(nil) }
         window.addToHeader(preferences)
+        ShortcutsWindow.attach(to: window, application: application, [
+            .init("Playback", [("Play or pause", "<Control>space")]),
+            .init("Views", shown.enumerated().map { number, view in (view.2, "<Alt>\(number + 1)") }
+                + [("Back to the podcasts", "<Alt>Left")]),
+            .init("The window", [("Preferences", "<Control>comma"), ("Keyboard shortcuts", "<Control>question"),
+                                 ("Close the window (playback goes on)", "<Control>q")]),
+        ])
         self.window = window
         window.present()
         follower = Task { await self.connect() }
@@ -95,6 +113,8 @@ public final class WindowApp {
         let backend = WindowBackend(player: client)
         self.backend = backend
         lists.backend = backend
+        findPage.connect(backend)
+        stats.connect(backend)
         // Follow first, so nothing said between the first read and the match is missed.
         let changes = AsyncStream<PodsdChange>.makeStream()
         Task.detached { await client.followChanges { changes.continuation.yield($0) } }
@@ -258,6 +278,22 @@ public final class WindowApp {
                 podcasts.show(rows)
             } catch {
                 podcasts.hidden.remove(podcast.id)
+                report(error)
+            }
+        }
+    }
+
+    /// The directories searched for `term`, on a page after the podcasts.
+    private func searchDirectories(_ term: String) {
+        guard let backend else { return }
+        directory.show(term, nil)
+        pages.push(directory.root, after: podcasts.root)
+        Task {
+            do throws(PlayerClient.Failure) {
+                let found = try await backend.library.search(term, limit: 50).compactMap(Items.search)
+                directory.show(term, found)
+            } catch {
+                directory.show(term, [])
                 report(error)
             }
         }

@@ -109,7 +109,7 @@ def act(node, preferred):
 
 
 KEYCODES = {"ctrl": 37, "alt": 64, "shift": 50, "space": 65, "Return": 36, "Left": 113, "Right": 114, "Up": 111, "Down": 116,
-            "1": 10, "2": 11, "3": 12, "4": 13, "q": 24, "question": 61}
+            "1": 10, "2": 11, "3": 12, "4": 13, "5": 14, "q": 24, "question": 61}
 
 
 def press_keys(combo):

@@ -43,7 +43,9 @@ import Testing
             .allSatisfy { $0["source"] as? String == "default" && $0["value"] as? String == $0["default"] as? String })
         let interval = all.first { $0["key"] as? String == "refresh-interval" }
         #expect(interval?["value"] as? String == "0" && interval?["source"] as? String == "config")
-        #expect(Set(all[0].keys) == ["key", "value", "default", "source", "help"])
+        #expect(Set(all[0].keys) == ["key", "value", "default", "source", "help", "secret"])
+        // Only a secret says so; its value is never printed back.
+        #expect(all.filter { $0["secret"] as? Bool == true }.compactMap { $0["key"] as? String } == ["podcastindex-secret"])
 
         #expect(await podsd.pods("config", "skip-forward", "20").status == 0)
         #expect(await podsd.pods("config", "complete-within", "5%").status == 0)

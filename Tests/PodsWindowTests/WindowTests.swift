@@ -114,7 +114,7 @@ import Testing
         try await DesktopSession.with(podsd) { desktop in
             let driver = desktop.driver
             try await driver.wait("list item", "^Window Show")
-            try await driver.set("text", "^Feed address$", to: server.url("/other.xml"))
+            try await driver.set("text", "^Feed address or words$", to: server.url("/other.xml"))
             try await driver.press("push button", "^Subscribe$")
             try await driver.wait("list item", "^Other Show, Test Host", seconds: 10)
             let podcastsScreen = try await driver.unnamed()
@@ -180,6 +180,19 @@ import Testing
             try await waitFor(timeout: .seconds(10)) { !(await podsd.pods("podcasts").stdout.contains("Window Show")) }
             try await Task.sleep(for: .seconds(1))
             #expect(try await driver.send("names list_item").names.filter { $0.hasPrefix("Window Show") } == [])
+        }
+    }
+
+    /// Ctrl+? opens the keyboard shortcuts, each action's keys in words.
+    @Test func ctrlQuestionMarkShowsTheShortcuts() async throws {
+        let podsd = try await PodsdProcess.start()
+        try await DesktopSession.with(podsd) { desktop in
+            let driver = desktop.driver
+            try await driver.wait("push button", "^Preferences$")
+            try await driver.send("key ctrl+shift+question")
+            try await driver.wait("label", "^Play or pause$", seconds: 5)
+            try await driver.wait("label", "^Back to the podcasts$", seconds: 2)
+            desktop.screenshot("shortcuts")
         }
     }
 }
