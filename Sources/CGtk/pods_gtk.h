@@ -30,6 +30,8 @@ static inline AdwActionRow *pods_action_row(gpointer p) { return ADW_ACTION_ROW(
 static inline GtkApplicationWindow *pods_gtk_app_window(gpointer p) { return GTK_APPLICATION_WINDOW(p); }
 static inline GtkShortcutsWindow *pods_shortcuts_window(gpointer p) { return GTK_SHORTCUTS_WINDOW(p); }
 static inline GtkDrawingArea *pods_drawing_area(gpointer p) { return GTK_DRAWING_AREA(p); }
+static inline GtkFileChooser *pods_file_chooser(gpointer p) { return GTK_FILE_CHOOSER(p); }
+static inline GtkNativeDialog *pods_native_dialog(gpointer p) { return GTK_NATIVE_DIALOG(p); }
 static inline GtkScale *pods_scale(gpointer p) { return GTK_SCALE(p); }
 static inline GtkRange *pods_range(gpointer p) { return GTK_RANGE(p); }
 static inline GtkWindow *pods_window(gpointer p) { return GTK_WINDOW(p); }

@@ -1,5 +1,6 @@
 import Glibc
 import PodsDBus
+import PodsFeedParser
 import PodsProtocol
 
 /// Drives podsd's library interface (`org.pods.Library2`): what `pods`
@@ -38,6 +39,19 @@ public struct LibraryClient: Sendable {
     }
 
     /// One result per outline, in the file's order.
+    /// The subscriptions as an OPML 2.0 document, oldest first (`pods export`, the window's Export).
+    public func opmlDocument() async throws(PlayerClient.Failure) -> String {
+        var outlines: [OPML.Outline] = []
+        try await podcasts { page in
+            outlines += page.map { podcast in
+                let fields = Items.fields(podcast)
+                return OPML.Outline(title: fields["title"]?.stringValue ?? "", feedURL: fields["feedURL"]?.stringValue ?? "",
+                                    link: fields["link"]?.stringValue)
+            }
+        }
+        return OPML.document(outlines.reversed())
+    }
+
     public func importOPML(_ text: String) async throws(PlayerClient.Failure) -> [DBusValue] {
         try await single(.importOPML, [.string(text)]).arrayValue ?? []
     }

@@ -69,4 +69,11 @@ extension PlayerClient {
         (try? await connection.call(destination: MPRIS.busName, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Peer",
                                     member: "Ping", timeout: .seconds(25))) != nil
     }
+
+    /// Whether the library answers too (`org.pods.Pods`): behind a sandbox's
+    /// MPRIS-only grant podsd plays but its library is out of reach.
+    public func reachLibrary() async -> Bool {
+        (try? await connection.call(destination: PodsBus.name, path: LibraryNames.objectPath, interface: "org.freedesktop.DBus.Peer",
+                                    member: "Ping", timeout: .seconds(10))) != nil
+    }
 }

@@ -16,12 +16,13 @@ public final class SandboxProxy: Sendable {
     }
 
     /// Starts a proxy for `bus` and returns once its socket listens.
-    public static func start(bus: PrivateBus, talk: [String]) async throws -> SandboxProxy {
+    /// `own`: names the sandboxed app may own (its application id).
+    public static func start(bus: PrivateBus, talk: [String], own: [String] = []) async throws -> SandboxProxy {
         let directory = try Fixtures.temporaryDirectory()
         let socket = directory.appendingPathComponent("bus")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Subprocess.resolve("xdg-dbus-proxy"))
-        process.arguments = [bus.address, socket.path, "--filter"] + talk.map { "--talk=\($0)" }
+        process.arguments = [bus.address, socket.path, "--filter"] + talk.map { "--talk=\($0)" } + own.map { "--own=\($0)" }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -30,16 +30,7 @@ final class EpisodePage {
 
     init(back: @escaping @MainActor () -> Void, command: @escaping @MainActor (Int64, Command) -> Void) {
         self.command = command
-        let backButton = Button(icon: "go-previous-symbolic", name: "Back to the podcast")
-        backButton.onClick(back)
-        heading.style("title-3")
-        heading.ellipsize()
-        heading.expand(horizontally: true)
-        let top = Box(vertical: false, spacing: 8)
-        top.margins(8)
-        top.append(backButton)
-        top.append(heading)
-        root.append(top)
+        root.append(PageTop.make(back: back, backName: "Back to the podcast", heading: heading))
         content.margins(top: 4, bottom: 16, start: 16, end: 16)
         root.append(Scrolled(content))
         root.expand(horizontally: true, vertically: true)

@@ -19,7 +19,8 @@ final class PodcastsPage {
     private var all: [PodcastRow] = []
 
     init(subscribe: @escaping @MainActor (String) -> Void, open: @escaping @MainActor (PodcastRow) -> Void,
-         unsubscribe: @escaping @MainActor (PodcastRow) -> Void, search: @escaping @MainActor (String) -> Void) {
+         unsubscribe: @escaping @MainActor (PodcastRow) -> Void, search: @escaping @MainActor (String) -> Void,
+         importOPML: @escaping @MainActor () -> Void, exportOPML: @escaping @MainActor () -> Void) {
         list = ListView(name: "Podcasts",
                         make: {
                             let row = ListRow(headingStyle: true, [.init(icon: "user-trash-symbolic", name: { "Unsubscribe from \($0)" }, body: unsubscribe),
@@ -50,6 +51,12 @@ final class PodcastsPage {
         bar.append(address)
         bar.append(subscribeButton)
         bar.append(searchButton)
+        let importButton = Button(icon: "document-open-symbolic", name: "Import subscriptions from an OPML file")
+        importButton.onClick(importOPML)
+        let exportButton = Button(icon: "document-save-symbolic", name: "Export the subscriptions as an OPML file")
+        exportButton.onClick(exportOPML)
+        bar.append(importButton)
+        bar.append(exportButton)
         root.append(bar)
         root.append(empty)
         empty.expand(horizontally: true, vertically: true)

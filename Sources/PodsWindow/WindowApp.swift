@@ -22,6 +22,10 @@ public final class WindowApp {
     private var pages: Pages!
     private var views: ViewStack!
     private var banner: Banner!
+    /// Behind a sandbox's MPRIS-only grant: the lists are not read (each read would only fail).
+    private var libraryOutOfReach = false
+    private static let outOfReach = "The library is out of reach: this window may talk only to the player (a sandbox’s MPRIS-only "
+        + "grant). Play, pause, seek and the rest of the player still work."
     private var lists: EpisodeLists!
     private var findPage: FindPage!
     private var directory: DirectoryPage!
@@ -47,7 +51,9 @@ public final class WindowApp {
         podcasts = PodcastsPage(subscribe: { [unowned self] url in self.subscribe(url) },
                                 open: { [unowned self] podcast in self.open(podcast) },
                                 unsubscribe: { [unowned self] podcast in self.unsubscribe(podcast) },
-                                search: { [unowned self] term in self.searchDirectories(term) })
+                                search: { [unowned self] term in self.searchDirectories(term) },
+                                importOPML: { [unowned self] in self.importOPML() },
+                                exportOPML: { [unowned self] in self.exportOPML() })
         directory = DirectoryPage(back: { [unowned self] in self.pages.show(self.podcasts.root) },
                                   subscribe: { [unowned self] found in self.subscribe(found.feedURL) })
         episodes = EpisodesPage(back: { [unowned self] in self.pages.show(self.podcasts.root) },
@@ -112,16 +118,22 @@ public final class WindowApp {
         }
         let backend = WindowBackend(player: client)
         self.backend = backend
-        lists.backend = backend
         findPage.connect(backend)
         stats.connect(backend)
         // Follow first, so nothing said between the first read and the match is missed.
         let changes = AsyncStream<PodsdChange>.makeStream()
         Task.detached { await client.followChanges { changes.continuation.yield($0) } }
         if await client.reachPodsd() {
-            reloadPodcasts()
             readStatus()
+            if await client.reachLibrary() {
+                lists.backend = backend
+                reloadPodcasts()
+            } else {
+                libraryOutOfReach = true
+                banner.show(Self.outOfReach)
+            }
         } else {
+            lists.backend = backend  // read when podsd is back
             banner.show("Pods’ service (podsd) does not answer. The window shows it as soon as it does.")
         }
         for await change in changes.stream { handle(change) }
@@ -137,20 +149,23 @@ public final class WindowApp {
             if episodes.contains(id) { reloadEpisode(id) }
             if episode.details?.episodeID == id { loadDetails(id) }
         case .podsd(let running):
-            if running {
+            if !running {
+                banner.show("Pods’ service (podsd) stopped. The window reconnects when it is back; nothing you did is lost.")
+                player.show(nil)
+            } else if libraryOutOfReach {
+                banner.show(Self.outOfReach)
+                readStatus()
+            } else {
                 banner.hide()
                 reloadPodcasts()
                 readStatus()
-            } else {
-                banner.show("Pods’ service (podsd) stopped. The window reconnects when it is back; nothing you did is lost.")
-                player.show(nil)
             }
         case .queue, .downloads, .bookmarks, .playlists, .refreshProgress: break
         }
     }
 
     private func reloadPodcasts() {
-        guard let backend else { return }
+        guard let backend, !libraryOutOfReach else { return }
         Task {
             do throws(PlayerClient.Failure) {
                 let rows = try await backend.library.podcastRows()
@@ -279,6 +294,52 @@ public final class WindowApp {
             } catch {
                 podcasts.hidden.remove(podcast.id)
                 report(error)
+            }
+        }
+    }
+
+    /// An OPML file chosen by the listener (read here: it is theirs, not
+    /// podsd's) is subscribed to, feed by feed, by podsd.
+    private func importOPML() {
+        guard let window, let backend else { return }
+        FileChooser.ask(over: window, title: "Import subscriptions", accept: "Import", purpose: .open, filterName: "OPML files",
+                        patterns: ["*.opml", "*.xml"], folder: Self.home) { [weak self] path in
+            guard let self, let path else { return }
+            // Read up to one byte past the bound, so a file that grows while it is read is still refused.
+            let handle = FileHandle(forReadingAtPath: path)
+            defer { try? handle?.close() }
+            guard let data = try? handle?.read(upToCount: Self.largestOPML + 1), data.count <= Self.largestOPML else {
+                return window.toast("\((path as NSString).lastPathComponent) is no OPML file Pods can read (at most 10 MB)")
+            }
+            window.toast("Importing \((path as NSString).lastPathComponent)…")
+            Task {
+                do throws(PlayerClient.Failure) {
+                    let results = try await backend.library.importOPML(String(decoding: data, as: UTF8.self))
+                    let failed = results.filter { Items.fields($0)["error"]?.stringValue != nil }.count
+                    window.toast("Subscribed to \(results.count - failed) of \(results.count) feeds" + (failed > 0 ? "; \(failed) could not be read" : ""))
+                } catch { self.report(error) }
+            }
+        }
+    }
+
+    static let largestOPML = 10 << 20
+    /// Where the file chooser starts: `HOME`, as GLib takes it.
+    static var home: String { ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory() }
+
+    /// The subscriptions written as OPML where the listener chooses.
+    private func exportOPML() {
+        guard let window, let backend else { return }
+        FileChooser.ask(over: window, title: "Export subscriptions", accept: "Export", purpose: .save(suggestedName: "Podcasts.opml"),
+                        filterName: "OPML files", patterns: ["*.opml"], folder: Self.home) { [weak self] path in
+            guard let self, let path else { return }
+            Task {
+                do throws(PlayerClient.Failure) {
+                    let document = try await backend.library.opmlDocument()
+                    do { try Data(document.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+                        return window.toast("Could not write \(path): \(error.localizedDescription)")
+                    }
+                    window.toast("Exported the subscriptions to \(path)")
+                } catch { self.report(error) }
             }
         }
     }

@@ -250,11 +250,7 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         try await withLibrary { (library) throws(PlayerClient.Failure) in
-            var outlines: [OPML.Outline] = []
-            try await library.podcasts { page in
-                outlines += page.map { OPML.Outline(title: $0["title"].text, feedURL: $0["feedURL"].text, link: $0["link"]?.stringValue) }
-            }
-            let opml = OPML.document(outlines.reversed())
+            let opml = try await library.opmlDocument()
             if let file {
                 guard FileManager.default.createFile(atPath: file, contents: Data(opml.utf8)) else {
                     throw PlayerClient.Failure("cannot write \(file)")

@@ -12,6 +12,7 @@ stdin and answers one JSON line on stdout:
   set-text ROLE NAME-REGEX TEXT  through the EditableText interface (an entry)
   text ROLE NAME-REGEX           its text, through the Text interface (a text view's)
   size ROLE NAME-REGEX           its width and height on screen, through the Component interface
+  type TEXT                      TEXT typed as keys (X keysyms), as a person types it
   key COMBO                      keys pressed as a person presses them (ctrl+space, alt+Left: X11 keycodes)
   names ROLE                     every name of that role
   unnamed                        every control (button, link, toggle, list item, slider, entry) without a name, and how many were seen
@@ -167,6 +168,11 @@ def main():
                 node = find(app, words[1].replace("_", " "), words[2])
                 extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS) if node else None
                 answer({"ok": node is not None, "width": extents.width if extents else 0, "height": extents.height if extents else 0})
+            elif verb == "type":
+                for character in " ".join(words[1:]):
+                    pyatspi.Registry.generateKeyboardEvent(ord(character), None, pyatspi.KEY_SYM)
+                    time.sleep(0.01)
+                answer({"ok": True})
             elif verb == "key":
                 press_keys(words[1])
                 answer({"ok": True})

@@ -403,17 +403,8 @@ import Testing
         let server = try LoopbackHTTPServer(files: ["/a.mp3": Fixtures.sampleMP3])
         defer { server.stop() }
         server.setFile("/found.xml", sampleFeed([("f1", "Found one", 1, server.url("/a.mp3"))], title: "Found Show"))
-        server.setHandler("/itunes/search") { request in
-            let results: [[String: Any]] = request.query["term"] == "found" ? [[
-                "wrapperType": "track", "kind": "podcast", "collectionId": 7, "collectionName": "Found Show",
-                "artistName": "Finder", "feedUrl": server.url("/found.xml"), "trackCount": 1,
-            ]] : []
-            let body = try? JSONSerialization.data(withJSONObject: ["resultCount": results.count, "results": results])
-            return .init(type: "text/javascript; charset=utf-8", body: body ?? Data())
-        }
-        let directory = try Fixtures.temporaryDirectory()
-        try Data("search-itunes-url = \"\(server.url("/itunes"))\"\n".utf8).write(to: directory.appendingPathComponent("config.toml"))
-        let podsd = try await PodsdProcess.start(directory: directory)
+        ITunesStandIn.serve(on: server, term: "found", show: "Found Show", artist: "Finder", feedURL: server.url("/found.xml"))
+        let podsd = try await PodsdProcess.start(directory: try ITunesStandIn.dataDirectory(searching: server))
         let terminal = try await TmuxSession([Fixtures.executable("pods"), "ui"],
                                              environment: podsd.bus.environment.merging(["TERM": "xterm-256color"]) { $1 })
         defer { Task { await terminal.stop() } }

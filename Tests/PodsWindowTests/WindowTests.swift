@@ -195,4 +195,24 @@ import Testing
             desktop.screenshot("shortcuts")
         }
     }
+
+    /// Behind a sandbox's bus proxy that grants only MPRIS (and the
+    /// accessibility bus, and its own name), the window says the library is
+    /// out of reach, in one banner, and still controls playback.
+    @Test func behindAnMPRISOnlyGrantTheWindowSaysTheLibraryIsOutOfReachAndStillPlays() async throws {
+        let (podsd, server) = try await Self.podsdWithAShow()
+        defer { server.stop() }
+        #expect(await podsd.pods("play", "1").status == 0)
+        try await waitFor(timeout: .seconds(5)) { await podsd.playerctl("status").stdout.contains("Playing") }
+        let proxy = try await SandboxProxy.start(bus: podsd.bus, talk: [MPRIS.busName, "org.a11y.Bus"], own: [PodsWindowBus.applicationID])
+        try await DesktopSession.with(podsd, environment: proxy.environment) { desktop in
+            let driver = desktop.driver
+            try await driver.wait("label", "^The library is out of reach", seconds: 10)
+            #expect(try await driver.send("names list_item").names.isEmpty)
+            try await driver.wait("push button", "^Pause$", seconds: 5)
+            try await driver.press("push button", "^Pause$")
+            try await waitFor(timeout: .seconds(3)) { await podsd.playerctl("status").stdout.contains("Paused") }
+            desktop.screenshot("sandboxed")
+        }
+    }
 }
