@@ -26,6 +26,8 @@ public struct EpisodeDetails: Equatable, Sendable {
     public var recommended: [(name: String, subscribe: String?)] = []
     /// The episode's audio files (the feed's own, then its alternates), with the one that plays (`preferred-format`) marked.
     public var audioFiles: [AudioFile] = []
+    /// Whether the feed names a transcript for it (`podcast:transcript`).
+    public var hasTranscript = false
     /// Whether it was played to the end, and where it was left.
     public var completed = false
     public var position: Double = 0
@@ -114,6 +116,7 @@ extension Items {
             return EpisodeDetails.AudioFile(url: url, type: fields["type"]?.stringValue, bytes: bytes, title: fields["title"]?.stringValue, plays: url == plays)
         }
         page.podcastTitle = item["podcastTitle"]?.stringValue ?? ""
+        page.hasTranscript = item["transcriptURL"]?.stringValue.map { !$0.isEmpty } ?? false
         page.completed = item["completed"]?.boolValue == true
         page.position = position
         return page

@@ -13,6 +13,7 @@ final class EpisodePage {
     /// What the listener asked for on the page.
     enum Command {
         case play, playFrom(Double), chapter(index: Int, start: Double), enqueue, download, mark(played: Bool), bookmark, open(String)
+        case transcript
     }
 
     /// A title's characters shown at most in the page's heading.
@@ -46,6 +47,12 @@ final class EpisodePage {
         content.append(header(details))
         content.append(actions(details, loaded: loaded))
         notes(details)
+        if details.hasTranscript {
+            let read = Button("Read the transcript")
+            read.align(horizontal: .start)
+            read.onClick { [unowned self] in self.send(.transcript) }
+            content.append(read)
+        }
         links("Links", details.links.map { ($0.text, $0.url) })
         if !details.chapters.isEmpty {
             section("Chapters", details.chapters.prefix(Self.maximumRows).map { chapter in

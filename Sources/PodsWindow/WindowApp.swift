@@ -30,6 +30,7 @@ public final class WindowApp {
     private var findPage: FindPage!
     private var directory: DirectoryPage!
     private var stats: StatsPage!
+    private var transcript: TranscriptPage!
     private var follower: Task<Void, Never>?
     /// The settings window open (or last open): its controls' handlers hold it unowned.
     private var settings: SettingsDialog?
@@ -69,6 +70,8 @@ public final class WindowApp {
         banner = Banner()
         findPage = FindPage { [unowned self] error in self.report(error) }
         stats = StatsPage()
+        transcript = TranscriptPage(back: { [unowned self] in self.pages.show(self.episode.root) },
+                                    playFrom: { [unowned self] id, start in self.play(id, from: start) })
         pages.push(podcasts.root, after: nil)
         views = ViewStack(title: "Pods")
         let shown: [(Widget, String, String, String)] = [
@@ -249,6 +252,42 @@ public final class WindowApp {
         }
     }
 
+    /// The episode's whole transcript, on a page after its own.
+    private func openTranscript(_ id: Int64) {
+        guard let backend else { return }
+        transcript.show(episode: id, title: episode.details?.title ?? "")
+        pages.push(transcript.root, after: episode.root)
+        Task {
+            do throws(PlayerClient.Failure) {
+                transcript.show(try await Self.transcriptRows(backend.library, id), of: id)
+            } catch { report(error) }
+        }
+    }
+
+    /// Read off the main actor, page by page, at most `TranscriptPage.maximumLines`.
+    nonisolated static func transcriptRows(_ library: LibraryClient, _ id: Int64) async throws(PlayerClient.Failure) -> [EpisodeRow] {
+        var rows: [EpisodeRow] = []
+        try await library.transcript(episode: id) { page in
+            for cue in page where rows.count < TranscriptPage.maximumLines {
+                rows.append(Items.transcriptRow(cue, episode: id, number: rows.count + 1))
+            }
+        }
+        return rows
+    }
+
+    /// Plays `id` from `seconds`: a seek when it is loaded.
+    private func play(_ id: Int64, from seconds: Double) {
+        // A time from a transcript file (through podsd): range-checked before it becomes a Duration.
+        guard let backend, seconds.isFinite, seconds >= 0, seconds < 10_000_000 else { return }
+        let start = seconds
+        let loaded = player.status?.episodeId == id
+        Task {
+            do throws(PlayerClient.Failure) {
+                if loaded { try await backend.player.setPosition(.seconds(start)) } else { try await backend.library.play(episode: id, at: start) }
+            } catch { report(error) }
+        }
+    }
+
     /// One read of MPRIS at a time; a change that arrives during it reads again after.
     private func readStatus() {
         guard let backend else { return }
@@ -410,6 +449,7 @@ public final class WindowApp {
                     _ = try await pods.bookmark(note: "")
                     window?.toast("Bookmarked at \(Clock.text(player.position))")
                 case .open: break
+                case .transcript: openTranscript(id)
                 }
             } catch { report(error) }
         }
