@@ -11,32 +11,32 @@ public final class WindowApp {
     /// The application id: podsd owns `org.pods.Pods` on the bus, the window this.
     public static let applicationID = PodsWindowBus.applicationID
 
-    private let application = Application(id: WindowApp.applicationID)
-    private var window: Window?
-    private var backend: WindowBackend?
-    private var podcasts: PodcastsPage!
-    private var episodes: EpisodesPage!
-    private var episode: EpisodePage!
-    private var player: PlayerBar!
+    let application = Application(id: WindowApp.applicationID)
+    var window: Window?
+    var backend: WindowBackend?
+    var podcasts: PodcastsPage!
+    var episodes: EpisodesPage!
+    var episode: EpisodePage!
+    var player: PlayerBar!
     /// Made at activation: GTK makes no widget before the application starts it.
-    private var pages: Pages!
-    private var views: ViewStack!
-    private var banner: Banner!
+    var pages: Pages!
+    var views: ViewStack!
+    var banner: Banner!
     /// Behind a sandbox's MPRIS-only grant: the lists are not read (each read would only fail).
-    private var libraryOutOfReach = false
-    private static let outOfReach = "The library is out of reach: this window may talk only to the player (a sandbox’s MPRIS-only "
+    var libraryOutOfReach = false
+    static let outOfReach = "The library is out of reach: this window may talk only to the player (a sandbox’s MPRIS-only "
         + "grant). Play, pause, seek and the rest of the player still work."
-    private var lists: EpisodeLists!
-    private var findPage: FindPage!
-    private var directory: DirectoryPage!
-    private var stats: StatsPage!
-    private var transcript: TranscriptPage!
-    private var follower: Task<Void, Never>?
+    var lists: EpisodeLists!
+    var findPage: FindPage!
+    var directory: DirectoryPage!
+    var stats: StatsPage!
+    var transcript: TranscriptPage!
+    var follower: Task<Void, Never>?
     /// The settings window open (or last open): its controls' handlers hold it unowned.
-    private var settings: SettingsDialog?
-    private let statusRead = SerialRead()
-    private let seek = SeekCoalescer()
-    private let volume = SeekCoalescer()
+    var settings: SettingsDialog?
+    let statusRead = SerialRead()
+    let seek = SeekCoalescer()
+    let volume = SeekCoalescer()
 
     public init() {}
 
@@ -46,7 +46,7 @@ public final class WindowApp {
         return application.run()
     }
 
-    private func activate() {
+    func activate() {
         if let window { return window.present() }
         pages = Pages()
         podcasts = PodcastsPage(subscribe: { [unowned self] url in self.subscribe(url) },
@@ -113,7 +113,7 @@ public final class WindowApp {
 
     // MARK: - podsd
 
-    private func connect() async {
+    func connect() async {
         let client: PlayerClient
         do throws(PlayerClient.Failure) { client = try await PlayerClient.session() } catch {
             banner.show("Pods cannot reach the session bus: \(error.description)")
@@ -142,7 +142,7 @@ public final class WindowApp {
         for await change in changes.stream { handle(change) }
     }
 
-    private func handle(_ change: PodsdChange) {
+    func handle(_ change: PodsdChange) {
         lists.handle(change)
         switch change {
         case .player: readStatus()
@@ -167,7 +167,7 @@ public final class WindowApp {
         }
     }
 
-    private func reloadPodcasts() {
+    func reloadPodcasts() {
         guard let backend, !libraryOutOfReach else { return }
         Task {
             do throws(PlayerClient.Failure) {
@@ -178,7 +178,7 @@ public final class WindowApp {
         }
     }
 
-    private func open(_ podcast: PodcastRow) {
+    func open(_ podcast: PodcastRow) {
         episodes.show(podcast)
         episodes.show(episodes: [])
         pages.push(episodes.root, after: podcasts.root)
@@ -187,7 +187,7 @@ public final class WindowApp {
     }
 
     /// The show's people, funding, trailers and podroll, at its page's top.
-    private func loadShow(_ podcast: PodcastRow) {
+    func loadShow(_ podcast: PodcastRow) {
         guard let backend else { return }
         Task {
             guard let item = try? await backend.library.podcast(String(podcast.id)), episodes.podcast?.id == podcast.id else { return }
@@ -196,7 +196,7 @@ public final class WindowApp {
     }
 
     /// `artwork`: with the show's artwork (podsd renders it for an episode: the newest's).
-    private func reloadEpisodes(_ podcast: Int64, artwork: Bool = false) {
+    func reloadEpisodes(_ podcast: Int64, artwork: Bool = false) {
         guard let backend else { return }
         Task {
             do throws(PlayerClient.Failure) {
@@ -210,7 +210,7 @@ public final class WindowApp {
         }
     }
 
-    private func reloadEpisode(_ id: Int64) {
+    func reloadEpisode(_ id: Int64) {
         guard let backend else { return }
         Task {
             guard let item = try? await backend.library.episode(id), let row = Items.episode(item) else { return }
@@ -218,13 +218,13 @@ public final class WindowApp {
         }
     }
 
-    private func open(_ row: EpisodeRow) {
+    func open(_ row: EpisodeRow) {
         pages.push(episode.root, after: episodes.root)
         loadDetails(row.id, artwork: true)
     }
 
     /// The episode's page read again (its progress, played); with its artwork when first opened.
-    private func loadDetails(_ id: Int64, artwork: Bool = false) {
+    func loadDetails(_ id: Int64, artwork: Bool = false) {
         guard let backend else { return }
         Task {
             do throws(PlayerClient.Failure) {
@@ -239,57 +239,8 @@ public final class WindowApp {
         }
     }
 
-    /// The player's settings (`podcast` nil) or a podcast's own, in a window over this one.
-    private func openSettings(_ podcast: PodcastRow?) {
-        guard let backend, let window else { return }
-        Task {
-            do throws(PlayerClient.Failure) {
-                let rows = try await backend.pods.config(podcast: podcast.map { String($0.id) }, key: nil).compactMap(Items.setting)
-                let dialog = SettingsDialog(over: window, backend: backend, podcast: podcast.map { ($0.id, $0.title) }, settings: rows)
-                settings = dialog
-                dialog.present()
-            } catch { report(error) }
-        }
-    }
-
-    /// The episode's whole transcript, on a page after its own.
-    private func openTranscript(_ id: Int64) {
-        guard let backend else { return }
-        transcript.show(episode: id, title: episode.details?.title ?? "")
-        pages.push(transcript.root, after: episode.root)
-        Task {
-            do throws(PlayerClient.Failure) {
-                transcript.show(try await Self.transcriptRows(backend.library, id), of: id)
-            } catch { report(error) }
-        }
-    }
-
-    /// Read off the main actor, page by page, at most `TranscriptPage.maximumLines`.
-    nonisolated static func transcriptRows(_ library: LibraryClient, _ id: Int64) async throws(PlayerClient.Failure) -> [EpisodeRow] {
-        var rows: [EpisodeRow] = []
-        try await library.transcript(episode: id) { page in
-            for cue in page where rows.count < TranscriptPage.maximumLines {
-                rows.append(Items.transcriptRow(cue, episode: id, number: rows.count + 1))
-            }
-        }
-        return rows
-    }
-
-    /// Plays `id` from `seconds`: a seek when it is loaded.
-    private func play(_ id: Int64, from seconds: Double) {
-        // A time from a transcript file (through podsd): range-checked before it becomes a Duration.
-        guard let backend, seconds.isFinite, seconds >= 0, seconds < 10_000_000 else { return }
-        let start = seconds
-        let loaded = player.status?.episodeId == id
-        Task {
-            do throws(PlayerClient.Failure) {
-                if loaded { try await backend.player.setPosition(.seconds(start)) } else { try await backend.library.play(episode: id, at: start) }
-            } catch { report(error) }
-        }
-    }
-
     /// One read of MPRIS at a time; a change that arrives during it reads again after.
-    private func readStatus() {
+    func readStatus() {
         guard let backend else { return }
         statusRead.request { [weak self] in
             var status = try? await backend.player.status()
@@ -301,208 +252,9 @@ public final class WindowApp {
         }
     }
 
-    // MARK: - Doing
-
-    private func subscribe(_ url: String) {
-        guard let backend else { return }
-        window?.toast("Subscribing to \(url)…")
-        Task {
-            do throws(PlayerClient.Failure) {
-                let podcast = try await backend.library.subscribe(url)
-                window?.toast("Subscribed to \(Items.fields(podcast)["title"]?.stringValue ?? url)")
-            } catch { report(error) }
-        }
-    }
-
-    /// Gone from the list at once, unsubscribed once its Undo is over (5 s):
-    /// unsubscribing drops the podcast's episodes and progress, which no
-    /// resubscription brings back, so it waits for the listener to be sure.
-    private func unsubscribe(_ podcast: PodcastRow) {
-        guard let backend else { return }
-        if episodes.podcast?.id == podcast.id { pages.show(podcasts.root) }
-        podcasts.hidden.insert(podcast.id)
-        window?.toast("Unsubscribed from \(podcast.title)", button: ("Undo", { [weak self] in self?.podcasts.hidden.remove(podcast.id) }))
-        Task {
-            try? await Task.sleep(for: .seconds(6))
-            guard podcasts.hidden.contains(podcast.id) else { return }  // undone
-            do throws(PlayerClient.Failure) {
-                try await backend.library.unsubscribe(String(podcast.id))
-                let rows = try await backend.library.podcastRows()
-                podcasts.hidden.remove(podcast.id)  // a later podcast may be given its id
-                podcasts.show(rows)
-            } catch {
-                podcasts.hidden.remove(podcast.id)
-                report(error)
-            }
-        }
-    }
-
-    /// An OPML file chosen by the listener (read here: it is theirs, not
-    /// podsd's) is subscribed to, feed by feed, by podsd.
-    private func importOPML() {
-        guard let window, let backend else { return }
-        FileChooser.ask(over: window, title: "Import subscriptions", accept: "Import", purpose: .open, filterName: "OPML files",
-                        patterns: ["*.opml", "*.xml"], folder: Self.home) { [weak self] path in
-            guard let self, let path else { return }
-            // Read up to one byte past the bound, so a file that grows while it is read is still refused.
-            let handle = FileHandle(forReadingAtPath: path)
-            defer { try? handle?.close() }
-            guard let data = try? handle?.read(upToCount: Self.largestOPML + 1), data.count <= Self.largestOPML else {
-                return window.toast("\((path as NSString).lastPathComponent) is no OPML file Pods can read (at most 10 MB)")
-            }
-            window.toast("Importing \((path as NSString).lastPathComponent)…")
-            Task {
-                do throws(PlayerClient.Failure) {
-                    let results = try await backend.library.importOPML(String(decoding: data, as: UTF8.self))
-                    let failed = results.filter { Items.fields($0)["error"]?.stringValue != nil }.count
-                    window.toast("Subscribed to \(results.count - failed) of \(results.count) feeds" + (failed > 0 ? "; \(failed) could not be read" : ""))
-                } catch { self.report(error) }
-            }
-        }
-    }
-
-    static let largestOPML = 10 << 20
-    /// Where the file chooser starts: `HOME`, as GLib takes it.
-    static var home: String { ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory() }
-
-    /// The subscriptions written as OPML where the listener chooses.
-    private func exportOPML() {
-        guard let window, let backend else { return }
-        FileChooser.ask(over: window, title: "Export subscriptions", accept: "Export", purpose: .save(suggestedName: "Podcasts.opml"),
-                        filterName: "OPML files", patterns: ["*.opml"], folder: Self.home) { [weak self] path in
-            guard let self, let path else { return }
-            Task {
-                do throws(PlayerClient.Failure) {
-                    let document = try await backend.library.opmlDocument()
-                    do { try Data(document.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-                        return window.toast("Could not write \(path): \(error.localizedDescription)")
-                    }
-                    window.toast("Exported the subscriptions to \(path)")
-                } catch { self.report(error) }
-            }
-        }
-    }
-
-    /// The directories searched for `term`, on a page after the podcasts.
-    private func searchDirectories(_ term: String) {
-        guard let backend else { return }
-        directory.show(term, nil)
-        pages.push(directory.root, after: podcasts.root)
-        Task {
-            do throws(PlayerClient.Failure) {
-                let found = try await backend.library.search(term, limit: 50).compactMap(Items.search)
-                directory.show(term, found)
-            } catch {
-                directory.show(term, [])
-                report(error)
-            }
-        }
-    }
-
-    private func refresh(_ podcast: Int64) {
-        guard let backend else { return }
-        Task {
-            do throws(PlayerClient.Failure) { _ = try await backend.library.refresh(podcast: String(podcast)) } catch { report(error) }
-        }
-    }
-
-    private func play(_ episode: EpisodeRow) {
-        guard let backend else { return }
-        Task {
-            do throws(PlayerClient.Failure) { try await backend.library.play(episode: episode.id) } catch { report(error) }
-        }
-    }
-
-    private func perform(_ command: ShowHeader.Command) {
-        guard let backend else { return }
-        switch command {
-        case .open(let address): if EpisodeDetails.isOpenable(address) { window?.open(address: address) }
-        case .subscribe(let feed): subscribe(feed)
-        case .playTrailer(let url):
-            Task { do throws(PlayerClient.Failure) { try await backend.player.open(uri: url) } catch { report(error) } }
-        }
-    }
-
-    private func perform(_ command: EpisodePage.Command, on id: Int64) {
-        guard let backend else { return }
-        let library = backend.library, pods = backend.pods
-        let loaded = player.status?.episodeId == id
-        if case .open(let address) = command {
-            guard EpisodeDetails.isOpenable(address) else { return }
-            return window?.open(address: address) ?? ()
-        }
-        Task {
-            do throws(PlayerClient.Failure) {
-                switch command {
-                case .play: try await library.play(episode: id)
-                case .playFrom(let seconds): try await library.play(episode: id, at: seconds)
-                case .chapter(let index, let start):
-                    if loaded { try await pods.goToChapter(String(index)) } else { try await library.play(episode: id, at: start) }
-                case .enqueue:
-                    try await library.enqueue([id], at: nil)
-                    window?.toast("Added to Up Next")
-                case .download:
-                    try await library.download(id)
-                    window?.toast("Downloading")
-                case .mark(let played): try await library.mark(episode: id, played: played)
-                case .bookmark:
-                    _ = try await pods.bookmark(note: "")
-                    window?.toast("Bookmarked at \(Clock.text(player.position))")
-                case .open: break
-                case .transcript: openTranscript(id)
-                }
-            } catch { report(error) }
-        }
-    }
-
-    private func perform(_ command: PlayerBar.Command) {
-        guard let backend else { return }
-        switch command {
-        case .seek(let seconds):
-            seek.request(seconds) { target throws(PlayerClient.Failure) in try await backend.player.setPosition(.seconds(target)) }
-        case .volume(let level):
-            volume.request(level) { target throws(PlayerClient.Failure) in try await backend.player.setVolume(target) }
-        default:
-            Task {
-                do throws(PlayerClient.Failure) {
-                    switch command {
-                    case .playPause: try await backend.player.playPause()
-                    case .skipBack: try await backend.pods.skip("back", seconds: nil)
-                    case .skipForward: try await backend.pods.skip("forward", seconds: nil)
-                    case .rate(let rate): try await backend.player.setRate(rate)
-                    case .sleep(let timer):
-                        try await backend.pods.setSleepTimer(timer)
-                        readStatus()  // the timer is no MPRIS property: no PropertiesChanged tells of it
-                    case .seek, .volume: break
-                    }
-                } catch { report(error) }
-            }
-        }
-    }
 
     /// A failure in the listener's words, over the window (never a raw D-Bus error name).
-    private func report(_ error: PlayerClient.Failure) {
+    func report(_ error: PlayerClient.Failure) {
         window?.toast(error.description)
-    }
-}
-
-/// A slider dragged asks for many positions (or volumes); only the latest
-/// is sent, one call at a time.
-@MainActor
-final class SeekCoalescer {
-    private var target: Double?
-    private var sending = false
-
-    func request(_ seconds: Double, send: @escaping @Sendable (Double) async throws(PlayerClient.Failure) -> Void) {
-        target = seconds
-        guard !sending else { return }
-        sending = true
-        Task {
-            while let target {
-                self.target = nil
-                try? await send(target)
-            }
-            sending = false
-        }
     }
 }

@@ -23,7 +23,7 @@ import Testing
             try await waitFor(timeout: .seconds(5)) { FileManager.default.fileExists(atPath: file.path) }
             let opml = try String(contentsOf: file, encoding: .utf8)
             #expect(opml.contains("<opml") && opml.contains(server.url("/feed.xml")) && opml.contains("Window Show"), "\(opml)")
-            try await driver.wait("label", "^Exported the subscriptions to ", seconds: 3)
+            try await driver.wait("label", "^Exported the subscriptions to ", seconds: 5)
         }
     }
 

@@ -26,7 +26,7 @@ import Testing
             // Refused: podsd's reason shows, and the field goes back to the value in force.
             try await driver.set("text", "^speed$", to: "fast")
             try await driver.press("push button", "^Set speed$")
-            try await driver.wait("label", "speed", seconds: 3)
+            try await driver.wait("label", "speed", seconds: 5)
             #expect(await Self.config(podsd, "--podcast", "Window Show", "speed") == "1.5")
             // Reset: back to the player's.
             try await driver.press("push button", "^Reset speed$")

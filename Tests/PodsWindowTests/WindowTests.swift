@@ -59,28 +59,6 @@ import Testing
         }
     }
 
-    @Test func anEpisodePlayedFromTheWindowPlaysAndPlayerctlsPauseShowsInIt() async throws {
-        let (podsd, server) = try await Self.podsdWithAShow()
-        defer { server.stop() }
-        try await DesktopSession.with(podsd) { desktop in
-            let driver = desktop.driver
-            try await driver.wait("list item", "^Window Show, Test Host")
-            try await driver.press("push button", "^Open Window Show$")
-            try await driver.wait("push button", "^Play Third episode$")
-            try await driver.press("push button", "^Play Third episode$")
-            let pressed = ContinuousClock.now
-            try await waitFor(timeout: .seconds(5)) { await podsd.playerctl("status").stdout.contains("Playing") }
-            #expect(ContinuousClock.now - pressed < .seconds(1.5), "Playing after \(ContinuousClock.now - pressed)")
-            // The player bar turns to Pause, and back to Play when playerctl pauses.
-            try await driver.wait("push button", "^Pause$", seconds: 2)
-            #expect(await podsd.playerctl("pause").status == 0)
-            let paused = ContinuousClock.now
-            try await driver.wait("push button", "^Play$", seconds: 2)
-            #expect(ContinuousClock.now - paused < .seconds(1), "the button turned after \(ContinuousClock.now - paused)")
-            desktop.screenshot("played")
-        }
-    }
-
     @Test func theSliderSeeksAndClosingTheWindowLeavesPlaybackRunning() async throws {
         let (podsd, server) = try await Self.podsdWithAShow()
         defer { server.stop() }
@@ -141,7 +119,7 @@ import Testing
             let driver = desktop.driver
             try await driver.wait("list item", "^Window Show")
             #expect(await podsd.signal(SIGKILL) != nil)
-            try await driver.wait("label", "^Pods’ service \\(podsd\\) stopped", seconds: 3)
+            try await driver.wait("label", "^Pods’ service \\(podsd\\) stopped", seconds: 5)
             try await Task.sleep(for: .seconds(6))  // longer than a toast's 5 s: the banner stays
             #expect(try await driver.send("names label").names.filter { $0.contains("(podsd) stopped") }.count == 1)
             desktop.screenshot("podsd-gone")
@@ -166,17 +144,17 @@ import Testing
             let driver = desktop.driver
             try await driver.wait("list item", "^Window Show")
             try await driver.press("push button", "^Unsubscribe from Window Show$")
-            try await driver.wait("label", "^No podcasts yet$", seconds: 2)
+            try await driver.wait("label", "^No podcasts yet$", seconds: 5)
             // libadwaita 1.2 names the toast's button "Undo Undo" for a screen reader.
-            try await driver.wait("push button", "^Undo", seconds: 2)
+            try await driver.wait("push button", "^Undo", seconds: 5)
             try await driver.press("push button", "^Undo")
-            try await driver.wait("list item", "^Window Show", seconds: 2)
+            try await driver.wait("list item", "^Window Show", seconds: 5)
             try await Task.sleep(for: .seconds(7))
             #expect(await podsd.pods("podcasts").stdout.contains("Window Show"))
-            try await driver.wait("list item", "^Window Show", seconds: 1)
+            try await driver.wait("list item", "^Window Show", seconds: 5)
 
             try await driver.press("push button", "^Unsubscribe from Window Show$")
-            try await driver.wait("label", "^No podcasts yet$", seconds: 2)
+            try await driver.wait("label", "^No podcasts yet$", seconds: 5)
             try await waitFor(timeout: .seconds(10)) { !(await podsd.pods("podcasts").stdout.contains("Window Show")) }
             try await Task.sleep(for: .seconds(1))
             #expect(try await driver.send("names list_item").names.filter { $0.hasPrefix("Window Show") } == [])
@@ -191,7 +169,7 @@ import Testing
             try await driver.wait("push button", "^Preferences$")
             try await driver.send("key ctrl+shift+question")
             try await driver.wait("label", "^Play or pause$", seconds: 5)
-            try await driver.wait("label", "^Back to the podcasts$", seconds: 2)
+            try await driver.wait("label", "^Back to the podcasts$", seconds: 5)
             desktop.screenshot("shortcuts")
         }
     }
