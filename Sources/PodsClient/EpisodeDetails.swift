@@ -68,6 +68,18 @@ public struct EpisodeDetails: Equatable, Sendable {
     }
 }
 
+extension PlayerClient {
+    /// An episode's page as podsd has it: the episode in full, its merged
+    /// chapters and its podcast (whose people and funding the page ends with).
+    public func episodeDetails(_ episode: Int64) async throws(PlayerClient.Failure) -> EpisodeDetails? {
+        let library = LibraryClient(self)
+        let item = try await library.episode(episode)
+        let chapters = (try? await PodsPlayerClient(self).chapters(episode: episode)) ?? []
+        let podcast = try? await library.podcast(String(Items.fields(item)["podcastId"]?.int64Value ?? 0))
+        return Items.page(item, chapters: chapters, podcast: podcast)
+    }
+}
+
 /// An episode's page from its item.
 extension Items {
     /// `podcast`: the episode's podcast item, whose people and funding the page ends with.

@@ -108,10 +108,7 @@ struct UIBackend: Sendable {
 
     func loadPage(_ episode: Int64) {
         run(nil) { () throws(PlayerClient.Failure) in
-            let item = try await library.episode(episode)
-            let chapters = (try? await pods.chapters(episode: episode)) ?? []
-            let podcast = try? await library.podcast(String(Items.fields(item)["podcastId"]?.int64Value ?? 0))
-            if let page = Items.page(item, chapters: chapters, podcast: podcast) { post(.page(page)) }
+            if let page = try await player.episodeDetails(episode) { post(.page(page)) }
         }
     }
 

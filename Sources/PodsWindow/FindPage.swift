@@ -16,13 +16,14 @@ final class FindPage {
     private let report: @MainActor (PlayerClient.Failure) -> Void
     private let reads = SerialRead()
 
-    init(report: @escaping @MainActor (PlayerClient.Failure) -> Void) {
+    /// `play`: an episode from a moment (nil: from where it was left).
+    init(report: @escaping @MainActor (PlayerClient.Failure) -> Void, play: @escaping @MainActor (Int64, Double?) -> Void) {
         self.report = report
         results = EpisodeListPage(
             name: "Found", emptyIcon: "edit-find-symbolic", emptyTitle: "Find what was said",
             emptyDescription: "Words from titles, show notes, chapters and transcripts; a moment found plays from where it is heard.",
-            actions: [.init(icon: "media-playback-start-symbolic", name: { "Play from here: \($0)" }) { [unowned self] entry in
-                self.play(entry.row)
+            actions: [.init(icon: "media-playback-start-symbolic", name: { "Play from here: \($0)" }) { entry in
+                play(entry.row.id, entry.row.cueStart)
             }])
         let find = Button("Find")
         find.onClick { [unowned self] in self.find() }
@@ -50,12 +51,4 @@ final class FindPage {
         }
     }
 
-    private func play(_ found: EpisodeRow) {
-        guard let library = backend?.library else { return }
-        Task {
-            do throws(PlayerClient.Failure) {
-                if let start = found.cueStart { try await library.play(episode: found.id, at: start) } else { try await library.play(episode: found.id) }
-            } catch { report(error) }
-        }
-    }
 }

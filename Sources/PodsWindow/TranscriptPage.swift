@@ -2,7 +2,7 @@ import PodsClient
 import PodsGtk
 
 /// An episode's whole transcript, a row a line with its time, each played
-/// from where it is said (a seek when the episode is loaded). At most
+/// from where it is said (podsd plays it from there). At most
 /// 100,000 lines, as `pods ui` keeps.
 @MainActor
 final class TranscriptPage {

@@ -28,90 +28,84 @@ extension WindowApp {
         return rows
     }
 
-    /// Plays `id` from `seconds`: a seek when it is loaded.
-    func play(_ id: Int64, from seconds: Double) {
-        // A time from a transcript file (through podsd): range-checked before it becomes a Duration.
-        guard let backend, seconds.isFinite, seconds >= 0, seconds < 10_000_000 else { return }
-        let start = seconds
-        let loaded = player.status?.episodeId == id
-        Task {
-            do throws(PlayerClient.Failure) {
-                if loaded { try await backend.player.setPosition(.seconds(start)) } else { try await backend.library.play(episode: id, at: start) }
-            } catch { report(error) }
+    /// Plays `id` from `seconds` (a soundbite, a chapter, a transcript line,
+    /// a moment found; podsd checks the time); nil, from where it was left.
+    func play(_ id: Int64, from seconds: Double?) {
+        guard let library = backend?.library else { return }
+        ask { () throws(PlayerClient.Failure) in
+            if let seconds { try await library.play(episode: id, at: seconds) } else { try await library.play(episode: id) }
         }
     }
 
-    func play(_ episode: EpisodeRow) {
-        guard let backend else { return }
-        Task {
-            do throws(PlayerClient.Failure) { try await backend.library.play(episode: episode.id) } catch { report(error) }
-        }
+    /// A link from a feed, opened by the desktop when it is a web or mail link.
+    func openLink(_ address: String) {
+        if EpisodeDetails.isOpenable(address) { window?.open(address: address) }
     }
+
+    func play(_ episode: EpisodeRow) { play(episode.id, from: nil) }
 
     func perform(_ command: ShowHeader.Command) {
         guard let backend else { return }
         switch command {
-        case .open(let address): if EpisodeDetails.isOpenable(address) { window?.open(address: address) }
+        case .open(let address): openLink(address)
         case .subscribe(let feed): subscribe(feed)
-        case .playTrailer(let url):
-            Task { do throws(PlayerClient.Failure) { try await backend.player.open(uri: url) } catch { report(error) } }
+        case .playTrailer(let url): ask { () throws(PlayerClient.Failure) in try await backend.player.open(uri: url) }
         }
     }
 
     func perform(_ command: EpisodePage.Command, on id: Int64) {
         guard let backend else { return }
         let library = backend.library, pods = backend.pods
-        let loaded = player.status?.episodeId == id
-        if case .open(let address) = command {
-            guard EpisodeDetails.isOpenable(address) else { return }
-            return window?.open(address: address) ?? ()
-        }
-        Task {
-            do throws(PlayerClient.Failure) {
-                switch command {
-                case .play: try await library.play(episode: id)
-                case .playFrom(let seconds): try await library.play(episode: id, at: seconds)
-                case .chapter(let index, let start):
-                    if loaded { try await pods.goToChapter(String(index)) } else { try await library.play(episode: id, at: start) }
-                case .enqueue:
-                    try await library.enqueue([id], at: nil)
-                    window?.toast("Added to Up Next")
-                case .download:
-                    try await library.download(id)
-                    window?.toast("Downloading")
-                case .mark(let played): try await library.mark(episode: id, played: played)
-                case .bookmark:
-                    _ = try await pods.bookmark(note: "")
-                    window?.toast("Bookmarked at \(Clock.text(player.position))")
-                case .open: break
-                case .transcript: openTranscript(id)
-                }
-            } catch { report(error) }
+        switch command {
+        case .open(let address): openLink(address)
+        case .transcript: openTranscript(id)
+        case .play: play(id, from: nil)
+        case .playFrom(let seconds): play(id, from: seconds)
+        case .chapter(let index, let start):
+            // Within the loaded episode a jump by number; else the episode played from the chapter's start.
+            guard player.status?.episodeId == id else { return play(id, from: start) }
+            ask { () throws(PlayerClient.Failure) in try await pods.goToChapter(String(index)) }
+        case .enqueue:
+            ask { () throws(PlayerClient.Failure) in
+                try await library.enqueue([id], at: nil)
+                self.window?.toast("Added to Up Next")
+            }
+        case .download:
+            ask { () throws(PlayerClient.Failure) in
+                try await library.download(id)
+                self.window?.toast("Downloading")
+            }
+        case .mark(let played): ask { () throws(PlayerClient.Failure) in try await library.mark(episode: id, played: played) }
+        case .bookmark:
+            ask { () throws(PlayerClient.Failure) in
+                _ = try await pods.bookmark(note: "")
+                self.window?.toast("Bookmarked at \(Clock.text(self.player.position))")
+            }
         }
     }
 
     func perform(_ command: PlayerBar.Command) {
         guard let backend else { return }
+        let player = backend.player, pods = backend.pods
         switch command {
         case .seek(let seconds):
-            seek.request(seconds) { target throws(PlayerClient.Failure) in try await backend.player.setPosition(.seconds(target)) }
+            seek.request(seconds) { target throws(PlayerClient.Failure) in try await player.setPosition(.seconds(target)) }
         case .volume(let level):
-            volume.request(level) { target throws(PlayerClient.Failure) in try await backend.player.setVolume(target) }
-        default:
-            Task {
-                do throws(PlayerClient.Failure) {
-                    switch command {
-                    case .playPause: try await backend.player.playPause()
-                    case .skipBack: try await backend.pods.skip("back", seconds: nil)
-                    case .skipForward: try await backend.pods.skip("forward", seconds: nil)
-                    case .rate(let rate): try await backend.player.setRate(rate)
-                    case .sleep(let timer):
-                        try await backend.pods.setSleepTimer(timer)
-                        readStatus()  // the timer is no MPRIS property: no PropertiesChanged tells of it
-                    case .seek, .volume: break
-                    }
-                } catch { report(error) }
+            volume.request(level) { target throws(PlayerClient.Failure) in try await player.setVolume(target) }
+        case .playPause: ask { () throws(PlayerClient.Failure) in try await player.playPause() }
+        case .skipBack: ask { () throws(PlayerClient.Failure) in try await pods.skip("back", seconds: nil) }
+        case .skipForward: ask { () throws(PlayerClient.Failure) in try await pods.skip("forward", seconds: nil) }
+        case .rate(let rate): ask { () throws(PlayerClient.Failure) in try await player.setRate(rate) }
+        case .sleep(let timer):
+            ask { () throws(PlayerClient.Failure) in
+                try await pods.setSleepTimer(timer)
+                self.readStatus()  // the timer is no MPRIS property: no PropertiesChanged tells of it
             }
         }
+    }
+
+    /// Asks podsd for something; a refusal is said over the window in the listener's words.
+    func ask(_ body: @escaping @MainActor () async throws(PlayerClient.Failure) -> Void) {
+        Task { do throws(PlayerClient.Failure) { try await body() } catch { report(error) } }
     }
 }

@@ -21,11 +21,9 @@ extension WindowApp {
     func subscribe(_ url: String) {
         guard let backend else { return }
         window?.toast("Subscribing to \(url)…")
-        Task {
-            do throws(PlayerClient.Failure) {
-                let podcast = try await backend.library.subscribe(url)
-                window?.toast("Subscribed to \(Items.fields(podcast)["title"]?.stringValue ?? url)")
-            } catch { report(error) }
+        ask { () throws(PlayerClient.Failure) in
+            let podcast = try await backend.library.subscribe(url)
+            self.window?.toast("Subscribed to \(Items.fields(podcast)["title"]?.stringValue ?? url)")
         }
     }
 
@@ -117,8 +115,6 @@ extension WindowApp {
 
     func refresh(_ podcast: Int64) {
         guard let backend else { return }
-        Task {
-            do throws(PlayerClient.Failure) { _ = try await backend.library.refresh(podcast: String(podcast)) } catch { report(error) }
-        }
+        ask { () throws(PlayerClient.Failure) in _ = try await backend.library.refresh(podcast: String(podcast)) }
     }
 }

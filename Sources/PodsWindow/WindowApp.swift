@@ -68,7 +68,8 @@ public final class WindowApp {
         player = PlayerBar { [unowned self] command in self.perform(command) }
         lists = EpisodeLists { [unowned self] error in self.report(error) }
         banner = Banner()
-        findPage = FindPage { [unowned self] error in self.report(error) }
+        findPage = FindPage(report: { [unowned self] error in self.report(error) },
+                            play: { [unowned self] id, start in self.play(id, from: start) })
         stats = StatsPage()
         transcript = TranscriptPage(back: { [unowned self] in self.pages.show(self.episode.root) },
                                     playFrom: { [unowned self] id, start in self.play(id, from: start) })
@@ -228,10 +229,7 @@ public final class WindowApp {
         guard let backend else { return }
         Task {
             do throws(PlayerClient.Failure) {
-                let item = try await backend.library.episode(id)
-                let chapters = (try? await backend.pods.chapters(episode: id)) ?? []
-                let podcast = try? await backend.library.podcast(String(Items.fields(item)["podcastId"]?.int64Value ?? 0))
-                guard let details = Items.page(item, chapters: chapters, podcast: podcast) else { return }
+                guard let details = try await backend.player.episodeDetails(id) else { return }
                 episode.show(details, loaded: player.status?.episodeId == id)
             } catch { report(error) }
             guard artwork, let png = try? await backend.library.artworkPNG(episode: id, pixels: 320) else { return }
