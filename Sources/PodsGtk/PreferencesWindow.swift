@@ -43,20 +43,13 @@ public final class PreferencesWindow: Widget {
 
     /// A short message over the settings (a value podsd refused, in its words).
     public func toast(_ text: String) {
-        let escaped = g_markup_escape_text(DisplaySafe.text(text), -1)  // markup in libadwaita 1.2
-        defer { g_free(escaped) }
-        let toast = adw_toast_new(escaped)!
-        adw_toast_set_timeout(toast, 5)
-        adw_preferences_window_add_toast(pods_preferences_window(raw), toast)  // transfer full
-        Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(300))
-            if let self { InternalNames.give(under: self.widget) }
-        }
+        adw_preferences_window_add_toast(pods_preferences_window(raw), AdwaitaGaps.plainToast(text))  // transfer full
+        AdwaitaGaps.giveSoon(under: self)
     }
 
     public func present() {
         gtk_window_present(pods_window(raw))
-        InternalNames.give(under: widget)
+        AdwaitaGaps.give(under: widget)
     }
 
     public func close() { gtk_window_close(pods_window(raw)) }

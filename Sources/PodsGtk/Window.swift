@@ -39,11 +39,7 @@ public final class Window: Widget {
 
     /// A short message over the window; with `button`, a button on it (Undo) that does `body`.
     public func toast(_ text: String, button: (label: String, body: @MainActor () -> Void)? = nil) {
-        // libadwaita 1.2 reads a toast's title as Pango markup (1.4 made that optional): escaped, a feed's `<` stays a `<`.
-        let escaped = g_markup_escape_text(DisplaySafe.text(text), -1)
-        defer { g_free(escaped) }
-        let toast = adw_toast_new(escaped)!
-        adw_toast_set_timeout(toast, 5)
+        let toast = AdwaitaGaps.plainToast(text)
         toastButton = button?.body
         if let button {
             if !toastButtonAction {
@@ -61,14 +57,7 @@ public final class Window: Widget {
         g_object_ref(UnsafeMutableRawPointer(toast))
         shownToast = toast
         adw_toast_overlay_add_toast(pods_toast_overlay(overlay), toast)  // transfer full
-        // libadwaita 1.2 leaves the toast's dismiss button unnamed: it is named once its widget exists.
-        Task { [weak self] in
-            for _ in 0..<4 {
-                guard let self else { return }
-                InternalNames.give(under: pods_widget(self.overlay))
-                try? await Task.sleep(for: .milliseconds(300))
-            }
-        }
+        AdwaitaGaps.giveSoon(under: self)  // libadwaita 1.2 leaves the toast's dismiss button unnamed
     }
 
     /// A window action (`win.NAME`) with its keys; buttons name it with `Button.action`.
